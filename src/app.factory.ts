@@ -1,0 +1,62 @@
+import { INestApplication, ValidationPipe } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { Request, Response } from 'express';
+import type { Logger } from 'pino';
+import { AppModule } from './app.module.js';
+import { AppConfig } from './config/app-config.js';
+import type { AppOptions } from './config/config.module.js';
+import { AllExceptionsFilter } from './errors/all-exceptions.filter.js';
+import { ApiError } from './errors/api-error.js';
+import { sendApiError } from './errors/error-response.js';
+import { invalidInput, toFieldErrors } from './errors/validation-errors.js';
+import { jsonBody, requestLogging } from './http-pipeline.js';
+import { PinoNestLogger } from './logging/logger.js';
+import { setupOpenApi } from './openapi/openapi.js';
+
+/** A ROLE=worker process serves only the health probes; the API is served by ROLE=api or all. */
+function workerOnly(req: Request, res: Response, next: () => void): void {
+  if (req.path === '/healthz' || req.path === '/readyz') return next();
+  sendApiError(res, new ApiError('NOT_FOUND', 'This process runs ROLE=worker: it serves only /healthz and /readyz'));
+}
+
+/** The spec's version segment: every API path is appended to it. */
+export const API_VERSION = '2025-10-13';
+
+/** Builds the HTTP application exactly as production runs it (used by main.ts and the e2e tests). */
+export async function createApp(
+  config: AppConfig,
+  databaseUrl: string,
+  logger: Logger,
+  options: AppOptions = {},
+): Promise<INestApplication> {
+  const app = await NestFactory.create<NestExpressApplication>(AppModule.forRoot(config, databaseUrl, options), {
+    bodyParser: false,
+    logger: new PinoNestLogger(logger),
+    abortOnError: false,
+  });
+  app.disable('x-powered-by');
+  app.set('query parser', 'extended');
+  app.use(requestLogging(logger));
+  if (config.ROLE === 'worker') app.use(workerOnly);
+  app.use(jsonBody);
+  app.setGlobalPrefix(API_VERSION, { exclude: ['healthz', 'readyz', 'docs', 'docs/{*path}'] });
+  app.useGlobalFilters(new AllExceptionsFilter());
+  app.useGlobalPipes(
+    new ValidationPipe({
+      whitelist: true,
+      forbidNonWhitelisted: true,
+      forbidUnknownValues: true,
+      transform: true,
+      validationError: { target: false, value: false },
+      exceptionFactory: (errors) => invalidInput(toFieldErrors(errors)),
+    }),
+  );
+  setupOpenApi(app, API_VERSION);
+  await app.init();
+  // Paths outside the version prefix that no route matched: same error shape as everywhere.
+  app.use((req: Request, res: Response) =>
+    sendApiError(res, new ApiError('NOT_FOUND', `No route ${req.method} ${req.path}`)),
+  );
+  return app;
+}

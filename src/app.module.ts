@@ -1,0 +1,40 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { EventEmitterModule } from '@nestjs/event-emitter';
+import { AuthModule } from './auth/auth.module.js';
+import { AppConfig } from './config/app-config.js';
+import { AppOptions, ConfigModule } from './config/config.module.js';
+import { CustomersModule } from './customers/customers.module.js';
+import { DatabaseModule } from './database/database.module.js';
+import { HealthController } from './health/health.controller.js';
+import { IdempotencyModule } from './idempotency/idempotency.module.js';
+import { ExternalAccountsModule } from './external-accounts/external-accounts.module.js';
+import { PlatformConfigModule } from './platform-config/platform-config.module.js';
+import { OutboxModule } from './outbox/outbox.module.js';
+import { PlatformsModule } from './platforms/platforms.module.js';
+import { SandboxModule } from './sandbox/sandbox.module.js';
+
+@Module({})
+export class AppModule {
+  /** `databaseUrl`: DATABASE_URL, or the embedded engine's loopback URL. */
+  static forRoot(config: AppConfig, databaseUrl: string, options: AppOptions = {}): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config, options),
+        DatabaseModule.forRoot(databaseUrl, config.DB_POOL_SIZE),
+        EventEmitterModule.forRoot(),
+        IdempotencyModule,
+        AuthModule,
+        PlatformsModule,
+        PlatformConfigModule,
+        // Before CustomersModule: /customers/external-accounts must win over /customers/{customerId}.
+        ExternalAccountsModule,
+        CustomersModule,
+        OutboxModule,
+        // Every /sandbox/... route lives in SandboxModule: with SANDBOX=false they do not exist (404).
+        ...(config.SANDBOX ? [SandboxModule] : []),
+      ],
+      controllers: [HealthController],
+    };
+  }
+}

@@ -1,0 +1,32 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** 256-bit random secret, URL-safe. */
+export function newSecret(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** Opaque client id: 128 random bits as hex (no colon, safe as an HTTP Basic username). */
+export function newClientId(): string {
+  return randomBytes(16).toString('hex');
+}
+
+/** A fast hash is enough for 256-bit random secrets (no dictionary to guess from). */
+export function hashSecret(secret: string): Buffer {
+  return createHash('sha256').update(secret, 'utf8').digest();
+}
+
+export function secretMatches(secret: string, hash: Buffer): boolean {
+  const candidate = hashSecret(secret);
+  return candidate.length === hash.length && timingSafeEqual(candidate, hash);
+}
+
+/** Parses `Authorization: Basic base64(id:secret)`; null when malformed. */
+export function parseBasic(header: string | undefined): { id: string; secret: string } | null {
+  if (!header) return null;
+  const match = /^Basic ([A-Za-z0-9+/=_-]+)$/i.exec(header.trim());
+  if (!match) return null;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon <= 0 || colon === decoded.length - 1) return null;
+  return { id: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
+}

@@ -1,0 +1,54 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMinSize, IsArray } from 'class-validator';
+import { DateTimeQuery, PageQuery } from '../common/pagination.js';
+import { EnumField, StringField } from '../common/validation.js';
+import { PERMISSIONS, Permission } from './api-token.entity.js';
+
+export class ApiTokenCreateRequest {
+  @StringField({
+    minLength: 1,
+    maxLength: 255,
+    description: 'Name of the token to help identify it',
+    example: 'Sandbox read-only',
+  })
+  name: string;
+
+  @IsArray({ message: 'permissions must be an array' })
+  @ArrayMinSize(1, { message: 'permissions must list at least one permission' })
+  @EnumField(PERMISSIONS, { each: true, description: 'Permissions to grant' })
+  permissions: Permission[];
+}
+
+export class ListTokensQuery extends PageQuery {
+  @StringField({ required: false, maxLength: 255, description: 'Filter by token name' })
+  name?: string;
+
+  @DateTimeQuery('Created at or after this timestamp')
+  createdAfter?: string;
+
+  @DateTimeQuery('Created at or before this timestamp')
+  createdBefore?: string;
+
+  @DateTimeQuery('Updated at or after this timestamp')
+  updatedAfter?: string;
+
+  @DateTimeQuery('Updated at or before this timestamp')
+  updatedBefore?: string;
+}
+
+export class ApiToken {
+  @ApiProperty({ example: 'Token:019542f5-b3e7-1d02-0000-000000000001' })
+  id: string;
+  @ApiProperty()
+  name: string;
+  @ApiProperty({ enum: PERMISSIONS, isArray: true })
+  permissions: Permission[];
+  @ApiProperty({ description: 'HTTP Basic username' })
+  clientId: string;
+  @ApiPropertyOptional({ description: 'HTTP Basic password; returned once, on creation only' })
+  clientSecret?: string;
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+  @ApiProperty({ format: 'date-time' })
+  updatedAt: string;
+}

@@ -1,0 +1,123 @@
+import { plainToInstance, Transform } from 'class-transformer';
+import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+
+const toBool = ({ value }: { value: unknown }): unknown =>
+  value === 'true' ? true : value === 'false' ? false : value;
+const toInt = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
+
+export const ROLES = ['api', 'worker', 'all'] as const;
+export type Role = (typeof ROLES)[number];
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/**
+ * The whole process configuration, read from the environment once at boot (`loadConfig`).
+ * Nothing else in the codebase reads `process.env`.
+ */
+export class AppConfig {
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  PORT = 3000;
+
+  /** PostgreSQL URL. Unset: the embedded PGlite engine. */
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// or postgresql:// URL' })
+  DATABASE_URL?: string;
+
+  /** Where the embedded engine keeps its files; `memory://` for a throwaway database. */
+  @IsString()
+  PGLITE_DATA_DIR = './.data/pglite';
+
+  @IsIn(LOG_LEVELS)
+  LOG_LEVEL: LogLevel = 'info';
+
+  @IsIn(ROLES)
+  ROLE: Role = 'all';
+
+  /** `false` removes every /sandbox route. */
+  @Transform(toBool)
+  @IsBoolean()
+  SANDBOX = true;
+
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(200)
+  DB_POOL_SIZE = 10;
+
+  /** Against PostgreSQL, apply pending migrations at boot (under an advisory lock). Always on for the embedded engine. */
+  @Transform(toBool)
+  @IsBoolean()
+  MIGRATIONS_RUN = false;
+
+  /**
+   * 32-byte key (base64 or hex) that encrypts webhook signing keys and secrets at rest. Required
+   * with DATABASE_URL; the embedded engine generates one beside its data dir (see webhook-key.ts).
+   */
+  @IsOptional()
+  @Matches(/^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, {
+    message: 'must be 32 bytes as base64 (44 characters) or hex (64 characters)',
+  })
+  WEBHOOK_KEY_ENCRYPTION_KEY?: string;
+
+  /** Deliver webhooks to loopback, private and link-local addresses. Unset: the value of SANDBOX. */
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
+  WEBHOOK_ALLOW_PRIVATE_TARGETS?: boolean;
+
+  /** Webhook deliveries in flight at once per worker process. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  OUTBOX_CONCURRENCY = 16;
+
+  /** The worker's backstop poll for due events (retries, missed notifications), in ms. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(1000)
+  OUTBOX_POLL_INTERVAL_MS = 1000;
+
+  get embedded(): boolean {
+    return !this.DATABASE_URL;
+  }
+
+  get allowPrivateWebhookTargets(): boolean {
+    return this.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? this.SANDBOX;
+  }
+}
+
+/** Variables without a default (absent from `new AppConfig()`'s own keys). */
+const OPTIONAL_VARIABLES = ['DATABASE_URL', 'WEBHOOK_KEY_ENCRYPTION_KEY', 'WEBHOOK_ALLOW_PRIVATE_TARGETS'];
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n  - ${problems.join('\n  - ')}`);
+  }
+}
+
+/** Validates the environment into a typed config; throws one error naming every bad variable. */
+export function loadConfig(env: Record<string, string | undefined>): AppConfig {
+  const known = Object.keys(new AppConfig());
+  const raw: Record<string, string> = {};
+  for (const key of [...known, ...OPTIONAL_VARIABLES]) {
+    const value = env[key];
+    if (value !== undefined && value !== '') raw[key] = value;
+  }
+  const config = plainToInstance(AppConfig, raw);
+  const errors = validateSync(config, { forbidUnknownValues: true });
+  if (errors.length > 0) {
+    throw new ConfigError(
+      errors.map(
+        (e) =>
+          `${e.property}=${JSON.stringify(raw[e.property] ?? null)}: ${Object.values(e.constraints ?? {}).join('; ')}`,
+      ),
+    );
+  }
+  return config;
+}

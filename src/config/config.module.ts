@@ -1,0 +1,33 @@
+import { DynamicModule, Global, Module } from '@nestjs/common';
+import { Clock, SystemClock } from '../common/clock.js';
+import { AppConfig } from './app-config.js';
+
+/** How this process runs, beyond the environment: set by the entry point (or a test). */
+export interface AppOptions {
+  /** Time source; default the system clock. Tests pass a clock they drive. */
+  clock?: Clock;
+  /** Run the outbox worker loop here; default: ROLE is `worker` or `all`. The CLI turns it off. */
+  runWorker?: boolean;
+}
+
+/** The resolved `AppOptions`, injectable. */
+export class Runtime {
+  constructor(readonly runWorker: boolean) {}
+}
+
+/** Makes the boot-time validated `AppConfig`, the `Clock` and the `Runtime` injectable everywhere. */
+@Global()
+@Module({})
+export class ConfigModule {
+  static forRoot(config: AppConfig, options: AppOptions = {}): DynamicModule {
+    return {
+      module: ConfigModule,
+      providers: [
+        { provide: AppConfig, useValue: config },
+        { provide: Clock, useValue: options.clock ?? new SystemClock() },
+        { provide: Runtime, useValue: new Runtime(options.runWorker ?? config.ROLE !== 'api') },
+      ],
+      exports: [AppConfig, Clock, Runtime],
+    };
+  }
+}

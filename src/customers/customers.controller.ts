@@ -1,0 +1,109 @@
+import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
+import {
+  ApiBasicAuth,
+  ApiBody,
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
+import { CurrentPlatform, RequirePermission } from '../auth/auth.decorators.js';
+import type { PlatformPrincipal } from '../auth/auth.decorators.js';
+import { IdPipe } from '../common/id.pipe.js';
+import type { Page } from '../common/pagination.js';
+import { Idempotent } from '../idempotency/idempotent.decorator.js';
+import {
+  BusinessCustomer,
+  BusinessCustomerCreateRequest,
+  BusinessCustomerUpdateRequest,
+  IndividualCustomer,
+  IndividualCustomerCreateRequest,
+  IndividualCustomerUpdateRequest,
+  ListCustomersQuery,
+} from './customer.dto.js';
+import type { CustomerView } from './customer.dto.js';
+import { CustomersService } from './customers.service.js';
+
+const oneOf = (individual: new () => object, business: new () => object) => ({
+  oneOf: [{ $ref: getSchemaPath(individual) }, { $ref: getSchemaPath(business) }],
+  discriminator: {
+    propertyName: 'customerType',
+    mapping: { INDIVIDUAL: getSchemaPath(individual), BUSINESS: getSchemaPath(business) },
+  },
+});
+const CUSTOMER = oneOf(IndividualCustomer, BusinessCustomer);
+
+@ApiTags('Customers')
+@ApiBasicAuth('BasicAuth')
+@ApiExtraModels(
+  IndividualCustomer,
+  BusinessCustomer,
+  IndividualCustomerCreateRequest,
+  BusinessCustomerCreateRequest,
+  IndividualCustomerUpdateRequest,
+  BusinessCustomerUpdateRequest,
+)
+@Controller('customers')
+export class CustomersController {
+  constructor(private readonly customers: CustomersService) {}
+
+  /** The body is discriminated by `customerType`: the service validates the matching variant. */
+  @Post()
+  @RequirePermission('MANAGE')
+  @Idempotent()
+  @ApiBody({ schema: oneOf(IndividualCustomerCreateRequest, BusinessCustomerCreateRequest) })
+  @ApiResponse({ status: 201, schema: CUSTOMER })
+  create(@CurrentPlatform() p: PlatformPrincipal, @Body() body: Record<string, unknown>): Promise<CustomerView> {
+    return this.customers.create(p.platformId, body);
+  }
+
+  @Get()
+  @ApiOkResponse({
+    schema: {
+      type: 'object',
+      required: ['data', 'hasMore', 'totalCount'],
+      properties: {
+        data: { type: 'array', items: CUSTOMER },
+        hasMore: { type: 'boolean' },
+        nextCursor: { type: 'string' },
+        totalCount: { type: 'integer' },
+      },
+    },
+  })
+  list(@CurrentPlatform() p: PlatformPrincipal, @Query() query: ListCustomersQuery): Promise<Page<CustomerView>> {
+    return this.customers.list(p.platformId, query);
+  }
+
+  @Get(':customerId')
+  @ApiOkResponse({ schema: CUSTOMER })
+  get(
+    @CurrentPlatform() p: PlatformPrincipal,
+    @Param('customerId', new IdPipe('Customer')) customerId: string,
+  ): Promise<CustomerView> {
+    return this.customers.get(p.platformId, customerId);
+  }
+
+  @Patch(':customerId')
+  @RequirePermission('MANAGE')
+  @ApiBody({ schema: oneOf(IndividualCustomerUpdateRequest, BusinessCustomerUpdateRequest) })
+  @ApiOkResponse({ schema: CUSTOMER })
+  update(
+    @CurrentPlatform() p: PlatformPrincipal,
+    @Param('customerId', new IdPipe('Customer')) customerId: string,
+    @Body() body: Record<string, unknown>,
+  ): Promise<CustomerView> {
+    return this.customers.update(p.platformId, customerId, body);
+  }
+
+  /** Soft delete; answers 200 with the deleted customer (reference), 410 CUSTOMER_DELETED the second time. */
+  @Delete(':customerId')
+  @RequirePermission('MANAGE')
+  @ApiOkResponse({ schema: CUSTOMER })
+  remove(
+    @CurrentPlatform() p: PlatformPrincipal,
+    @Param('customerId', new IdPipe('Customer')) customerId: string,
+  ): Promise<CustomerView> {
+    return this.customers.remove(p.platformId, customerId);
+  }
+}

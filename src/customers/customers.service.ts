@@ -1,0 +1,320 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager, QueryFailedError } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm';
+import { formatId, newUuid } from '../common/ids.js';
+import { Page, paginate } from '../common/pagination.js';
+import { TransactionService } from '../database/transaction.service.js';
+import { ApiError } from '../errors/api-error.js';
+import type { FieldError } from '../errors/field-error.js';
+import { invalidInput } from '../errors/validation-errors.js';
+import { PlatformConfigEntity } from '../platform-config/platform-config.entity.js';
+import {
+  crossFieldErrors,
+  mergeProfile,
+  parseCustomerCreate,
+  parseCustomerUpdate,
+  plain,
+  profileOf,
+} from './customer-body.js';
+import type { CustomerView, ListCustomersQuery } from './customer.dto.js';
+import { CustomerEntity } from './customer.entity.js';
+import type { EndUserTermsConsent, KycStatus } from './customer.types.js';
+import { InternalAccountsService } from './internal-accounts.service.js';
+
+/** Domain of generated UMA addresses when the platform has no `umaDomain` (reserved TLD: never routable). */
+export const FALLBACK_UMA_DOMAIN = 'uma.invalid';
+
+const UNIQUE_VIOLATION = '23505';
+
+export function renderCustomer(row: CustomerEntity): CustomerView {
+  const base = {
+    id: formatId('Customer', row.id),
+    platformCustomerId: row.platformCustomerId,
+    customerType: row.customerType,
+    ...(row.region !== null ? { region: row.region } : {}),
+    currencies: row.currencies,
+    ...(row.email !== null ? { email: row.email } : {}),
+    ...(row.phoneNumber !== null ? { phoneNumber: row.phoneNumber } : {}),
+    umaAddress: row.umaAddress,
+    ...(row.endUserTermsConsent !== null ? { endUserTermsConsent: row.endUserTermsConsent } : {}),
+  };
+  const times = {
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+    isDeleted: row.isDeleted,
+  };
+  if (row.customerType === 'INDIVIDUAL') {
+    return { ...base, kycStatus: row.kycStatus, ...row.profile, ...times };
+  }
+  // The reference names a business's status `kybStatus`; `kycStatus` carries the same value so
+  // every customer can be checked the same way (e.g. by the cards rules).
+  return { ...base, kybStatus: row.kycStatus, kycStatus: row.kycStatus, ...row.profile, ...times };
+}
+
+function notFound(customerId: string): ApiError {
+  return new ApiError('CUSTOMER_NOT_FOUND', `Customer ${formatId('Customer', customerId)} not found`);
+}
+
+function deleted(customerId: string): ApiError {
+  return new ApiError('CUSTOMER_DELETED', `Customer ${formatId('Customer', customerId)} has been deleted`, {
+    details: { customerId: formatId('Customer', customerId) },
+  });
+}
+
+/** Maps the unique indexes' violations to the API's 409s; anything else is rethrown. */
+function uniqueViolation(error: unknown, platformCustomerId: string, umaAddress: string): ApiError | null {
+  if (!(error instanceof QueryFailedError)) return null;
+  const driver = error.driverError as { code?: string; constraint?: string };
+  if (driver.code !== UNIQUE_VIOLATION) return null;
+  if (driver.constraint === 'customers_platform_customer_id_active')
+    return new ApiError(
+      'CONFLICT',
+      `An active customer with platformCustomerId '${platformCustomerId}' already exists`,
+      {
+        details: { field: 'platformCustomerId' },
+      },
+    );
+  if (driver.constraint === 'customers_uma_address_active')
+    return new ApiError('UMA_ADDRESS_EXISTS', `UMA address ${umaAddress} already exists`, {
+      details: { field: 'umaAddress' },
+    });
+  return null;
+}
+
+/** Each requested currency must be one the platform supports (values not yet validated are skipped). */
+function currencyErrors(requested: unknown, supported: string[]): FieldError[] {
+  if (!Array.isArray(requested)) return [];
+  const errors: FieldError[] = [];
+  requested.forEach((code: unknown, i) => {
+    if (typeof code === 'string' && !supported.includes(code))
+      errors.push({
+        field: `currencies.${i}`,
+        constraint: { enum: supported },
+        message: `${code} is not one of the platform's supportedCurrencies (${supported.join(', ')})`,
+      });
+  });
+  return errors;
+}
+
+/**
+ * Field-by-field errors first; a later rule (cross-field, supported currencies) is reported only
+ * on a field that is not already wrong (itself or a parent), so each field gets one FieldError.
+ */
+function dedupe(errors: FieldError[]): FieldError[] {
+  const out: FieldError[] = [];
+  for (const error of errors) {
+    if (!out.some((e) => error.field === e.field || error.field.startsWith(`${e.field}.`))) out.push(error);
+  }
+  return out;
+}
+
+@Injectable()
+export class CustomersService {
+  constructor(
+    private readonly tx: TransactionService,
+    private readonly accounts: InternalAccountsService,
+  ) {}
+
+  /**
+   * For other modules, inside their transaction, before giving a customer anything new (a card,
+   * an agent, an account): the customer, locked so a concurrent DELETE waits for the caller's
+   * transaction (or, if it committed first, is seen here).
+   *
+   * - unknown id, or another platform's customer: 404 CUSTOMER_NOT_FOUND;
+   * - deleted customer: 410 CUSTOMER_DELETED (the reference's code for a deleted customer).
+   *
+   * `lock`: `share` (default; FOR SHARE: several creations may proceed together, a delete waits)
+   * or `update` (FOR UPDATE, when the caller changes the customer row itself).
+   */
+  async requireActive(
+    m: EntityManager,
+    platformId: string,
+    customerId: string,
+    lock: 'share' | 'update' = 'share',
+  ): Promise<CustomerEntity> {
+    const row = await this.lockRow(m, platformId, customerId, lock);
+    if (row.isDeleted) throw deleted(customerId);
+    return row;
+  }
+
+  async create(platformId: string, body: unknown): Promise<CustomerView> {
+    const parsed = parseCustomerCreate(body);
+    return this.tx.run(async (m) => {
+      // FOR SHARE: a concurrent PATCH /config that adds a currency waits for this customer (and
+      // then opens its account in the new currency too), or this creation sees the new list.
+      const config = await m.findOne(PlatformConfigEntity, {
+        where: { platformId },
+        lock: { mode: 'pessimistic_read' },
+      });
+      if (!config) throw new Error(`platform ${platformId} has no configuration row`);
+      const supported = config.supportedCurrencies.map((c) => c.currencyCode);
+      const request = parsed.value;
+      const errors = [...parsed.errors];
+      const identifier =
+        request && 'identifier' in request && typeof request.identifier === 'string' ? request.identifier : null;
+      if (request) {
+        errors.push(...currencyErrors(request.currencies, supported));
+        errors.push(...crossFieldErrors(request.customerType, profileOf(request), identifier));
+      }
+      if (errors.length || !request) throw invalidInput(dedupe(errors));
+
+      const id = newUuid();
+      const now = new Date();
+      const row = m.create(CustomerEntity, {
+        id,
+        platformId,
+        platformCustomerId: request.platformCustomerId ?? id,
+        customerType: request.customerType,
+        kycStatus: 'UNVERIFIED',
+        region: request.region ?? null,
+        currencies: request.currencies ?? supported,
+        email: request.email ?? null,
+        phoneNumber: request.phoneNumber ?? null,
+        umaAddress: request.umaAddress ?? `$c${id.replaceAll('-', '')}@${config.umaDomain ?? FALLBACK_UMA_DOMAIN}`,
+        profile: profileOf(request),
+        identifier,
+        endUserTermsConsent: request.endUserTermsConsent
+          ? (plain(request.endUserTermsConsent) as unknown as EndUserTermsConsent)
+          : null,
+        isDeleted: false,
+        deletedAt: null,
+        createdAt: now,
+        updatedAt: now,
+      });
+      try {
+        // jsonb `profile` is free-form JSON, which TypeORM's deep-partial type cannot express.
+        await m.insert(CustomerEntity, row as QueryDeepPartialEntity<CustomerEntity>);
+      } catch (error) {
+        throw uniqueViolation(error, row.platformCustomerId, row.umaAddress) ?? error;
+      }
+      await this.accounts.openForCustomer(m, platformId, id, supported);
+      return renderCustomer(row);
+    });
+  }
+
+  async list(platformId: string, query: ListCustomersQuery): Promise<Page<CustomerView>> {
+    const qb = this.tx.manager
+      .createQueryBuilder(CustomerEntity, 'c')
+      .where('c.platform_id = :platformId', { platformId });
+    if (!query.isIncludingDeleted) qb.andWhere('NOT c.is_deleted');
+    if (query.platformCustomerId !== undefined)
+      qb.andWhere('c.platform_customer_id = :pcid', { pcid: query.platformCustomerId });
+    if (query.customerType !== undefined) qb.andWhere('c.customer_type = :type', { type: query.customerType });
+    if (query.region !== undefined) qb.andWhere('c.region = :region', { region: query.region });
+    if (query.currency !== undefined) qb.andWhere(':currency = ANY(c.currencies)', { currency: query.currency });
+    if (query.umaAddress !== undefined) qb.andWhere('lower(c.uma_address) = lower(:uma)', { uma: query.umaAddress });
+    if (query.createdAfter) qb.andWhere('c.created_at >= :ca', { ca: query.createdAfter });
+    if (query.createdBefore) qb.andWhere('c.created_at <= :cb', { cb: query.createdBefore });
+    if (query.updatedAfter) qb.andWhere('c.updated_at >= :ua', { ua: query.updatedAfter });
+    if (query.updatedBefore) qb.andWhere('c.updated_at <= :ub', { ub: query.updatedBefore });
+    return paginate(qb, query, renderCustomer);
+  }
+
+  /** Deleted customers stay readable (`isDeleted: true`). */
+  async get(platformId: string, customerId: string): Promise<CustomerView> {
+    const row = await this.tx.manager.findOne(CustomerEntity, { where: { id: customerId, platformId } });
+    if (!row) throw notFound(customerId);
+    return renderCustomer(row);
+  }
+
+  async update(platformId: string, customerId: string, body: unknown): Promise<CustomerView> {
+    const parsed = parseCustomerUpdate(body);
+    return this.tx.run(async (m) => {
+      const row = await this.requireActive(m, platformId, customerId, 'update');
+      const request = parsed.value;
+      if (!request) throw invalidInput(parsed.errors);
+      const errors = [...parsed.errors];
+      if (request.customerType !== row.customerType)
+        errors.push({
+          field: 'customerType',
+          constraint: { enum: [row.customerType] },
+          message: `customerType cannot change: this customer is ${row.customerType}`,
+        });
+      // A plain read (no lock): currencies here are the customer's metadata, no account is opened.
+      const config = await m.findOne(PlatformConfigEntity, { where: { platformId } });
+      errors.push(...currencyErrors(request.currencies, config?.supportedCurrencies.map((c) => c.currencyCode) ?? []));
+      const patch = plain(request);
+      const profile = mergeProfile(row.profile, patch);
+      let identifier: string | null = null;
+      if ('identifier' in patch) identifier = typeof patch.identifier === 'string' ? patch.identifier : null;
+      else if (row.customerType === 'INDIVIDUAL') identifier = await this.storedIdentifier(m, row.id);
+      if (request.customerType === row.customerType)
+        errors.push(...crossFieldErrors(row.customerType, profile, identifier));
+      if (errors.length) throw invalidInput(dedupe(errors));
+
+      if (request.platformCustomerId !== undefined) row.platformCustomerId = request.platformCustomerId;
+      if (request.region !== undefined) row.region = request.region;
+      if (request.currencies !== undefined) row.currencies = request.currencies;
+      if (request.email !== undefined) row.email = request.email;
+      if (request.phoneNumber !== undefined) row.phoneNumber = request.phoneNumber;
+      if (request.umaAddress !== undefined) row.umaAddress = request.umaAddress;
+      if (request.endUserTermsConsent !== undefined)
+        row.endUserTermsConsent = plain(request.endUserTermsConsent) as unknown as EndUserTermsConsent;
+      row.profile = profile;
+      row.updatedAt = new Date();
+      try {
+        await m.update(
+          CustomerEntity,
+          { id: row.id },
+          {
+            platformCustomerId: row.platformCustomerId,
+            region: row.region,
+            currencies: row.currencies,
+            email: row.email,
+            phoneNumber: row.phoneNumber,
+            umaAddress: row.umaAddress,
+            endUserTermsConsent: row.endUserTermsConsent,
+            profile: row.profile as QueryDeepPartialEntity<CustomerEntity>['profile'],
+            updatedAt: row.updatedAt,
+            ...('identifier' in patch ? { identifier } : {}),
+          },
+        );
+      } catch (error) {
+        throw uniqueViolation(error, row.platformCustomerId, row.umaAddress) ?? error;
+      }
+      return renderCustomer(row);
+    });
+  }
+
+  /**
+   * Soft delete: the customer, its accounts and their ledgers stay (GET still answers, with
+   * `isDeleted: true`); its platformCustomerId and umaAddress become free. Deleting twice: 410.
+   */
+  async remove(platformId: string, customerId: string): Promise<CustomerView> {
+    return this.tx.run(async (m) => {
+      const row = await this.requireActive(m, platformId, customerId, 'update');
+      const now = new Date();
+      await m.update(CustomerEntity, { id: row.id }, { isDeleted: true, deletedAt: now, updatedAt: now });
+      return renderCustomer({ ...row, isDeleted: true, deletedAt: now, updatedAt: now });
+    });
+  }
+
+  /** Sandbox: sets the KYC (KYB) status as a KYC provider would. */
+  async setKycStatus(platformId: string, customerId: string, kycStatus: KycStatus): Promise<CustomerView> {
+    return this.tx.run(async (m) => {
+      const row = await this.requireActive(m, platformId, customerId, 'update');
+      const now = new Date();
+      await m.update(CustomerEntity, { id: row.id }, { kycStatus, updatedAt: now });
+      return renderCustomer({ ...row, kycStatus, updatedAt: now });
+    });
+  }
+
+  private async lockRow(
+    m: EntityManager,
+    platformId: string,
+    customerId: string,
+    lock: 'share' | 'update',
+  ): Promise<CustomerEntity> {
+    const row = await m.findOne(CustomerEntity, {
+      where: { id: customerId, platformId },
+      lock: { mode: lock === 'share' ? 'pessimistic_read' : 'pessimistic_write' },
+    });
+    if (!row) throw notFound(customerId);
+    return row;
+  }
+
+  private async storedIdentifier(m: EntityManager, id: string): Promise<string | null> {
+    const row = await m.findOne(CustomerEntity, { where: { id }, select: { id: true, identifier: true } });
+    return row?.identifier ?? null;
+  }
+}

@@ -1,0 +1,75 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { InternalAccountStatus, InternalAccountType } from './customer.types.js';
+
+/** A customer's (customerId set) or the platform's own (customerId null) holding account. */
+@Entity('internal_accounts')
+export class InternalAccountEntity {
+  @PrimaryColumn('uuid')
+  id: string;
+
+  @Column('uuid', { name: 'platform_id' })
+  platformId: string;
+
+  @Column('uuid', { name: 'customer_id', nullable: true })
+  customerId: string | null;
+
+  @Column('text')
+  type: InternalAccountType;
+
+  @Column('text')
+  status: InternalAccountStatus;
+
+  @Column('text')
+  currency: string;
+
+  /**
+   * Cached balance in minor units (bigint, read as a decimal string): always equal to the
+   * `balanceAfter` of the account's latest ledger entry, written in the same transaction.
+   */
+  @Column('bigint')
+  balance: string;
+
+  /** Sequence number of the latest ledger entry (0 before the first movement). */
+  @Column('bigint', { name: 'ledger_seq' })
+  ledgerSeq: string;
+
+  @Column('timestamptz', { name: 'created_at' })
+  createdAt: Date;
+
+  @Column('timestamptz', { name: 'updated_at' })
+  updatedAt: Date;
+}
+
+/** One balance movement. Append-only (a database trigger refuses UPDATE and DELETE). */
+@Entity('ledger_entries')
+export class LedgerEntryEntity {
+  @PrimaryColumn('uuid')
+  id: string;
+
+  @Column('uuid', { name: 'account_id' })
+  accountId: string;
+
+  @Column('uuid', { name: 'platform_id' })
+  platformId: string;
+
+  /** 1, 2, 3... per account (unique with the account). */
+  @Column('bigint')
+  seq: string;
+
+  /** Signed minor units: positive credits, negative debits; never zero. */
+  @Column('bigint')
+  amount: string;
+
+  /** The account's balance after this movement. */
+  @Column('bigint', { name: 'balance_after' })
+  balanceAfter: string;
+
+  @Column('text')
+  reason: string;
+
+  @Column('text', { nullable: true })
+  reference: string | null;
+
+  @Column('timestamptz', { name: 'created_at' })
+  createdAt: Date;
+}

@@ -1,0 +1,27 @@
+import { AppConfig } from '../config/app-config.js';
+import { createDataSource, runMigrations } from './data-source.js';
+import { startEmbeddedDatabase } from './embedded.js';
+
+export interface OpenDatabase {
+  url: string;
+  embedded: boolean;
+  stop(): Promise<void>;
+}
+
+/** PostgreSQL when DATABASE_URL is set; otherwise starts the embedded engine on PGLITE_DATA_DIR. */
+export async function openDatabase(config: AppConfig): Promise<OpenDatabase> {
+  if (config.DATABASE_URL) return { url: config.DATABASE_URL, embedded: false, stop: () => Promise.resolve() };
+  const db = await startEmbeddedDatabase(config.PGLITE_DATA_DIR, config.DB_POOL_SIZE + 8);
+  return { url: db.url, embedded: true, stop: () => db.stop() };
+}
+
+/** Applies pending migrations with a short-lived DataSource of its own; returns their names. */
+export async function migrate(url: string): Promise<string[]> {
+  const dataSource = createDataSource(url, 2);
+  await dataSource.initialize();
+  try {
+    return await runMigrations(dataSource);
+  } finally {
+    await dataSource.destroy();
+  }
+}

@@ -1,0 +1,41 @@
+import { ApiTokenEntity } from '../auth/api-token.entity.js';
+import { CustomerEntity } from '../customers/customer.entity.js';
+import { InternalAccountEntity, LedgerEntryEntity } from '../customers/internal-account.entity.js';
+import { ExternalAccountEntity } from '../external-accounts/external-account.entity.js';
+import { IdempotencyKeyEntity } from '../idempotency/idempotency-key.entity.js';
+import {
+  OutboxAggregateEntity,
+  OutboxAttemptEntity,
+  OutboxEventEntity,
+  WebhookSigningKeysEntity,
+} from '../outbox/outbox.entities.js';
+import { PlatformConfigEntity } from '../platform-config/platform-config.entity.js';
+import { PlatformEntity } from '../platforms/platform.entity.js';
+import { Foundation1767225600000 } from './migrations/1767225600000-Foundation.js';
+import { PlatformConfig1767225700000 } from './migrations/1767225700000-PlatformConfig.js';
+import { Customers1767225800000 } from './migrations/1767225800000-Customers.js';
+import { ExternalAccounts1767225900000 } from './migrations/1767225900000-ExternalAccounts.js';
+import { Outbox1767226000000 } from './migrations/1767226000000-Outbox.js';
+
+/** Every entity and migration, listed once: the app, the CLI and ormconfig.ts use these lists. */
+export const ENTITIES = [
+  PlatformEntity,
+  ApiTokenEntity,
+  IdempotencyKeyEntity,
+  PlatformConfigEntity,
+  CustomerEntity,
+  InternalAccountEntity,
+  LedgerEntryEntity,
+  ExternalAccountEntity,
+  OutboxEventEntity,
+  OutboxAttemptEntity,
+  OutboxAggregateEntity,
+  WebhookSigningKeysEntity,
+];
+export const MIGRATIONS = [
+  Foundation1767225600000,
+  PlatformConfig1767225700000,
+  Customers1767225800000,
+  ExternalAccounts1767225900000,
+  Outbox1767226000000,
+];

@@ -1,0 +1,14 @@
+import type { Response } from 'express';
+import { ApiError } from './api-error.js';
+
+/** Writes an ApiError as `{code, reason, details?}` with the SDK retry hints. */
+export function sendApiError(res: Response, error: ApiError): void {
+  if (res.headersSent) return;
+  res.setHeader('x-should-retry', String(error.retryable));
+  if (error.options.retryAfterSeconds !== undefined)
+    res.setHeader('Retry-After', String(error.options.retryAfterSeconds));
+  for (const [name, value] of Object.entries(error.options.headers ?? {})) res.setHeader(name, value);
+  const body: Record<string, unknown> = { code: error.code, reason: error.reason };
+  if (error.details !== undefined) body.details = error.details;
+  res.status(error.status).json(body);
+}

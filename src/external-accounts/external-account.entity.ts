@@ -1,0 +1,69 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { AccountInfo } from './variants/index.js';
+
+export const EXTERNAL_ACCOUNT_STATUSES = [
+  'PENDING',
+  'ACTIVE',
+  'PENDING_OWNERSHIP_VERIFICATION',
+  'UNVERIFIED',
+  'UNDER_REVIEW',
+  'INACTIVE',
+] as const;
+export type ExternalAccountStatus = (typeof EXTERNAL_ACCOUNT_STATUSES)[number];
+export const OWNERSHIP_TYPES = ['FIRST_PARTY', 'THIRD_PARTY'] as const;
+export type OwnershipType = (typeof OWNERSHIP_TYPES)[number];
+
+@Entity('external_accounts')
+export class ExternalAccountEntity {
+  @PrimaryColumn('uuid')
+  id: string;
+
+  @Column('uuid', { name: 'platform_id' })
+  platformId: string;
+
+  /** Null: the account belongs to the platform itself. */
+  @Column('uuid', { name: 'customer_id', nullable: true })
+  customerId: string | null;
+
+  /** Unique across all platforms among live accounts. */
+  @Column('text', { name: 'platform_account_id', nullable: true })
+  platformAccountId: string | null;
+
+  @Column('text', { name: 'ownership_type', nullable: true })
+  ownershipType: OwnershipType | null;
+
+  @Column('text')
+  currency: string;
+
+  @Column('text')
+  status: ExternalAccountStatus;
+
+  @Column('boolean', { name: 'default_uma_deposit_account' })
+  defaultUmaDepositAccount: boolean;
+
+  @Column('text', { name: 'beneficiary_verification_status' })
+  beneficiaryVerificationStatus: string;
+
+  @Column('jsonb', { name: 'beneficiary_verified_data', nullable: true })
+  beneficiaryVerifiedData: { fullName?: string } | null;
+
+  @Column('text', { name: 'account_type' })
+  accountType: string;
+
+  /** The create request's accountInfo, whole (account numbers included). */
+  @Column('jsonb', { name: 'account_info' })
+  accountInfo: AccountInfo;
+
+  /** Normalised account identity (type + identifying fields) for duplicate detection. */
+  @Column('text')
+  identity: string;
+
+  @Column('timestamptz', { name: 'created_at' })
+  createdAt: Date;
+
+  @Column('timestamptz', { name: 'updated_at' })
+  updatedAt: Date;
+
+  @Column('timestamptz', { name: 'deleted_at', nullable: true })
+  deletedAt: Date | null;
+}

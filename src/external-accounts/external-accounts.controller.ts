@@ -1,0 +1,98 @@
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { ApiBasicAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { CurrentPlatform, RequirePermission } from '../auth/auth.decorators.js';
+import type { PlatformPrincipal } from '../auth/auth.decorators.js';
+import { IdPipe } from '../common/id.pipe.js';
+import { parseId } from '../common/ids.js';
+import { PageOf } from '../common/pagination.js';
+import { Idempotent } from '../idempotency/idempotent.decorator.js';
+import {
+  CustomerExternalAccountCreateRequest,
+  ExternalAccount,
+  ListCustomerExternalAccountsQuery,
+  ListPlatformExternalAccountsQuery,
+  PlatformExternalAccountCreateRequest,
+} from './external-account.dto.js';
+import { ExternalAccountsService, Owner } from './external-accounts.service.js';
+
+const ExternalAccountListResponse = PageOf(ExternalAccount, 'ExternalAccountListResponse');
+
+/**
+ * GET and DELETE by id, the same for both route families; each subclass says whose accounts it
+ * serves. Create bodies are typed `unknown` so the global pipe leaves them to the service, which
+ * reports DTO errors and accountInfo variant errors together in one 400.
+ */
+abstract class ExternalAccountByIdRoutes {
+  protected constructor(
+    protected readonly accounts: ExternalAccountsService,
+    private readonly owner: Owner,
+  ) {}
+
+  @Get(':externalAccountId')
+  @ApiOkResponse({ type: ExternalAccount })
+  get(
+    @CurrentPlatform() p: PlatformPrincipal,
+    @Param('externalAccountId', new IdPipe('ExternalAccount')) id: string,
+  ): Promise<ExternalAccount> {
+    return this.accounts.get(p.platformId, this.owner, id);
+  }
+
+  @Delete(':externalAccountId')
+  @HttpCode(204)
+  @RequirePermission('TRANSACT')
+  async delete(
+    @CurrentPlatform() p: PlatformPrincipal,
+    @Param('externalAccountId', new IdPipe('ExternalAccount')) id: string,
+  ): Promise<void> {
+    await this.accounts.delete(p.platformId, this.owner, id);
+  }
+}
+
+@ApiTags('External Accounts')
+@ApiBasicAuth('BasicAuth')
+@Controller('platform/external-accounts')
+export class PlatformExternalAccountsController extends ExternalAccountByIdRoutes {
+  constructor(accounts: ExternalAccountsService) {
+    super(accounts, { kind: 'platform' });
+  }
+
+  @Post()
+  @RequirePermission('TRANSACT')
+  @Idempotent()
+  @ApiBody({ type: PlatformExternalAccountCreateRequest })
+  @ApiCreatedResponse({ type: ExternalAccount })
+  create(@CurrentPlatform() p: PlatformPrincipal, @Body() body: unknown): Promise<ExternalAccount> {
+    return this.accounts.createForPlatform(p.platformId, body);
+  }
+
+  @Get()
+  @ApiOkResponse({ type: ExternalAccountListResponse })
+  list(@CurrentPlatform() p: PlatformPrincipal, @Query() query: ListPlatformExternalAccountsQuery) {
+    return this.accounts.list(p.platformId, { kind: 'platform' }, query);
+  }
+}
+
+@ApiTags('External Accounts')
+@ApiBasicAuth('BasicAuth')
+@Controller('customers/external-accounts')
+export class CustomerExternalAccountsController extends ExternalAccountByIdRoutes {
+  constructor(accounts: ExternalAccountsService) {
+    super(accounts, { kind: 'customer' });
+  }
+
+  @Post()
+  @RequirePermission('TRANSACT')
+  @Idempotent()
+  @ApiBody({ type: CustomerExternalAccountCreateRequest })
+  @ApiCreatedResponse({ type: ExternalAccount })
+  create(@CurrentPlatform() p: PlatformPrincipal, @Body() body: unknown): Promise<ExternalAccount> {
+    return this.accounts.createForCustomer(p.platformId, body);
+  }
+
+  @Get()
+  @ApiOkResponse({ type: ExternalAccountListResponse })
+  list(@CurrentPlatform() p: PlatformPrincipal, @Query() query: ListCustomerExternalAccountsQuery) {
+    const customerId = query.customerId ? (parseId('Customer', query.customerId) ?? undefined) : undefined;
+    return this.accounts.list(p.platformId, { kind: 'customer', customerId }, query);
+  }
+}

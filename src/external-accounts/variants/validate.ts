@@ -1,0 +1,170 @@
+import type { FieldConstraint, FieldError } from '../../errors/field-error.js';
+import type { FieldRule, GroupRule, ObjectRule, StringRule, UnionRule } from './dsl.js';
+
+/**
+ * Walks a spec and collects every FieldError (one per invalid field), never throwing.
+ * `null` is treated like an absent member.
+ */
+export function validateRule(rule: FieldRule, value: unknown, path: string, errors: FieldError[]): void {
+  if (value === undefined || value === null) {
+    if (rule.required) errors.push(missing(rule, path));
+    return;
+  }
+  switch (rule.kind) {
+    case 'string':
+      return validateString(rule, value, path, errors);
+    case 'object':
+      return validateObject(rule, value, path, errors);
+    case 'union':
+      return validateUnion(rule, value, path, errors);
+  }
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function hasOwn(obj: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(obj, key);
+}
+
+/** `null` / `undefined` / empty-after-trim count as absent for presence rules. */
+export function isPresent(value: unknown): boolean {
+  if (value === undefined || value === null) return false;
+  return typeof value !== 'string' || value.trim().length > 0;
+}
+
+function validateString(rule: StringRule, value: unknown, path: string, errors: FieldError[]) {
+  const name = leaf(path);
+  if (typeof value !== 'string') {
+    errors.push({ field: path, message: `${name} must be a string, got ${typeOf(value)}` });
+    return;
+  }
+  if (rule.enum) {
+    if (!rule.enum.includes(value))
+      errors.push({
+        field: path,
+        constraint: { enum: [...rule.enum] },
+        message: `${name} must be one of: ${rule.enum.join(', ')}`,
+      });
+    return;
+  }
+  const length = Array.from(value).length;
+  const blank = rule.required && value.trim().length === 0;
+  if ((rule.minLength !== undefined && length < rule.minLength) || blank) {
+    const min = Math.max(rule.minLength ?? 1, 1);
+    errors.push({
+      field: path,
+      constraint: { ...withFormat(rule), minLength: min },
+      message: blank ? `${name} must not be blank` : `${name} must be at least ${min} characters`,
+    });
+    return;
+  }
+  if (rule.maxLength !== undefined && length > rule.maxLength) {
+    errors.push({
+      field: path,
+      constraint: { ...withFormat(rule), maxLength: rule.maxLength },
+      message: `${name} must be at most ${rule.maxLength} characters`,
+    });
+    return;
+  }
+  if (rule.regex && !rule.regex.test(value)) {
+    errors.push({
+      field: path,
+      constraint: formatConstraint(rule),
+      message: rule.format ? `${name} must be a valid ${rule.format}` : `${name} must match ${rule.pattern}`,
+    });
+    return;
+  }
+  const problem = rule.check?.(value);
+  if (problem !== undefined)
+    errors.push({ field: path, constraint: formatConstraint(rule), message: `${name} ${problem}` });
+}
+
+function validateObject(rule: ObjectRule, value: unknown, path: string, errors: FieldError[]) {
+  if (!isRecord(value)) {
+    errors.push({ field: path, message: `${leaf(path)} must be an object, got ${typeOf(value)}` });
+    return;
+  }
+  for (const key of Object.keys(value))
+    if (!hasOwn(rule.fields, key)) errors.push({ field: `${path}.${key}`, message: `unknown field '${key}'` });
+  for (const [key, fieldRule] of Object.entries(rule.fields))
+    validateRule(fieldRule, value[key], `${path}.${key}`, errors);
+  for (const group of rule.groups) validateGroup(group, value, path, errors);
+}
+
+function validateUnion(rule: UnionRule, value: unknown, path: string, errors: FieldError[]) {
+  if (!isRecord(value)) {
+    errors.push({ field: path, message: `${leaf(path)} must be an object, got ${typeOf(value)}` });
+    return;
+  }
+  const tag = value[rule.discriminator];
+  const tagPath = `${path}.${rule.discriminator}`;
+  const allowed = Object.keys(rule.variants);
+  const variant = typeof tag === 'string' && hasOwn(rule.variants, tag) ? rule.variants[tag] : undefined;
+  if (variant) return validateObject(variant, value, path, errors);
+  if (tag === undefined || tag === null)
+    errors.push({
+      field: tagPath,
+      constraint: { enum: allowed },
+      message: `${rule.discriminator} is required`,
+    });
+  else if (typeof tag !== 'string')
+    errors.push({
+      field: tagPath,
+      constraint: { enum: allowed },
+      message: `${rule.discriminator} must be a string, got ${typeOf(tag)}`,
+    });
+  else
+    errors.push({
+      field: tagPath,
+      constraint: { enum: allowed },
+      message: `${rule.discriminator} must be one of: ${allowed.join(', ')}`,
+    });
+}
+
+function validateGroup(group: GroupRule, value: Record<string, unknown>, path: string, errors: FieldError[]) {
+  const complete = group.groups.filter((g) => g.every((key) => isPresent(value[key])));
+  const alternatives = group.groups.map((g) => g.join(' + ')).join(' or ');
+  const hint = group.hint ? ` (${group.hint})` : '';
+  if (complete.length === 0) {
+    const first = group.groups[0] ?? [];
+    const missingKey = first.find((key) => !isPresent(value[key])) ?? first[0] ?? '';
+    errors.push({ field: `${path}.${missingKey}`, message: `${alternatives} is required${hint}` });
+  } else if (group.exclusive && complete.length > 1) {
+    for (const extra of complete.slice(1))
+      errors.push({
+        field: `${path}.${extra[0] ?? ''}`,
+        message: `only one of ${alternatives} may be provided${hint}`,
+      });
+  }
+}
+
+function missing(rule: FieldRule, path: string): FieldError {
+  const error: FieldError = { field: path, message: `${leaf(path)} is required` };
+  if (rule.kind === 'string' && rule.enum) error.constraint = { enum: [...rule.enum] };
+  return error;
+}
+
+function formatConstraint(rule: StringRule): FieldConstraint {
+  const constraint: FieldConstraint = {};
+  if (rule.format !== undefined) constraint.format = rule.format;
+  if (rule.pattern !== undefined) constraint.pattern = rule.pattern;
+  return constraint;
+}
+
+/** A formatted field names its format in every constraint, whichever rule broke. */
+function withFormat(rule: StringRule): FieldConstraint {
+  return rule.format !== undefined ? { format: rule.format } : {};
+}
+
+function leaf(path: string): string {
+  const dot = path.lastIndexOf('.');
+  return dot === -1 ? path : path.slice(dot + 1);
+}
+
+function typeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}

@@ -1,0 +1,193 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMinSize } from 'class-validator';
+import {
+  BoolField,
+  EnumField,
+  IntField,
+  MAX_SAFE_MINOR_UNITS,
+  NestedField,
+  StringField,
+} from '../common/validation.js';
+import { AUTHORIZATION_DECISION_MAKERS, CARD_CAPABILITY_NAMES } from './platform-config.entity.js';
+import type { AuthorizationDecisionMaker, CardCapabilities, CardProgram } from './platform-config.entity.js';
+
+export const CUSTOMER_INFO_FIELD_NAMES = [
+  'FULL_NAME',
+  'BIRTH_DATE',
+  'NATIONALITY',
+  'PHONE_NUMBER',
+  'EMAIL',
+  'POSTAL_ADDRESS',
+  'TAX_ID',
+  'REGISTRATION_NUMBER',
+  'USER_TYPE',
+  'COUNTRY_OF_RESIDENCE',
+  'ACCOUNT_IDENTIFIER',
+  'FI_LEGAL_ENTITY_NAME',
+  'FI_ADDRESS',
+  'PURPOSE_OF_PAYMENT',
+  'ULTIMATE_INSTITUTION_COUNTRY',
+  'IDENTIFIER',
+  'BUSINESS_TYPE',
+  'COMPANY_LEGAL_NAME',
+  'ID_TYPE',
+  'ID_NUMBER',
+] as const;
+export const TRANSACTION_TYPES = ['INCOMING', 'OUTGOING', 'CARD'] as const;
+export const MAX_INT32 = 2147483647;
+
+export class CounterpartyFieldDefinitionDto {
+  @EnumField(CUSTOMER_INFO_FIELD_NAMES)
+  name: string;
+
+  @BoolField()
+  mandatory: boolean;
+}
+
+export class PlatformCurrencyConfigDto {
+  @StringField({ pattern: /^[A-Z]{3}$/, format: 'iso4217', description: 'ISO 4217 currency code' })
+  currencyCode: string;
+
+  @IntField({ min: 0, max: MAX_SAFE_MINOR_UNITS, description: 'Smallest amount, in minor units' })
+  minAmount: number;
+
+  @IntField({ min: 0, max: MAX_SAFE_MINOR_UNITS, description: 'Largest amount, in minor units' })
+  maxAmount: number;
+
+  @NestedField(() => CounterpartyFieldDefinitionDto, { each: true })
+  requiredCounterpartyFields: CounterpartyFieldDefinitionDto[];
+
+  @EnumField(TRANSACTION_TYPES, { each: true })
+  enabledTransactionTypes: string[];
+}
+
+const HTTPS_ORIGIN = /^https:\/\/(?:[^\s/?#@:[\]\\]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
+
+/** The reference's CardConfig. Each member: omitted leaves it, null clears it, a value sets it. */
+export class CardConfigsDto {
+  @StringField({ required: false, nullable: true, pattern: HTTPS_ORIGIN, format: 'uri', maxLength: 512 })
+  pinTargetOrigin?: string | null;
+
+  @IntField({ min: 1, max: MAX_SAFE_MINOR_UNITS, required: false, nullable: true })
+  maxSpendPerTransaction?: number | null;
+
+  @IntField({ min: 1, max: MAX_SAFE_MINOR_UNITS, required: false, nullable: true })
+  maxSpendPerDay?: number | null;
+
+  @IntField({ min: 1, max: MAX_INT32, required: false, nullable: true })
+  maxTransactionsPerDay?: number | null;
+
+  @StringField({ required: false, nullable: true, pattern: /^https:\/\/[^@]*$/, format: 'uri', maxLength: 512 })
+  panRevealCssUrl?: string | null;
+}
+
+export class CardCapabilitiesDto implements Partial<CardCapabilities> {
+  @BoolField({ required: false })
+  supportsSpendLimits?: boolean;
+  @BoolField({ required: false })
+  supportsSpendLimitsAtIssuance?: boolean;
+  @BoolField({ required: false })
+  supportsTransactionCountLimit?: boolean;
+  @BoolField({ required: false })
+  supports3dSecurePassword?: boolean;
+  @BoolField({ required: false })
+  supportsPanReveal?: boolean;
+  @BoolField({ required: false })
+  supportsDigitalWalletTokenization?: boolean;
+}
+
+/** Card program settings of this service (not in the reference). */
+export class CardProgramDto {
+  @EnumField(AUTHORIZATION_DECISION_MAKERS, {
+    required: false,
+    description: 'Who makes authorization decisions: this service (SERVICE) or the card issuer (ISSUER)',
+  })
+  authorizationDecisionMaker?: AuthorizationDecisionMaker;
+
+  @NestedField(() => CardCapabilitiesDto, { required: false, description: 'Capabilities fixed on cards at issuance' })
+  cardCapabilities?: CardCapabilitiesDto;
+
+  @IntField({ min: 1, max: 10_000_000, required: false, description: 'Maximum live (non-closed) cards' })
+  maxLiveCards?: number;
+
+  @BoolField({ required: false, description: 'Whether a cardholder may hold only one live card' })
+  oneLiveCardPerCardholder?: boolean;
+}
+
+export class PlatformConfigUpdateRequest {
+  @StringField({
+    required: false,
+    maxLength: 200,
+    pattern: /^[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/,
+    format: 'hostname',
+  })
+  umaDomain?: string;
+
+  @StringField({
+    required: false,
+    nullable: true,
+    maxLength: 2048,
+    format: 'url',
+    description: 'Absolute https URL (http is accepted only in sandbox); null clears it',
+  })
+  webhookEndpoint?: string | null;
+
+  @NestedField(() => PlatformCurrencyConfigDto, { required: false, each: true })
+  @ArrayMinSize(1, { message: 'supportedCurrencies must list at least one currency' })
+  supportedCurrencies?: PlatformCurrencyConfigDto[];
+
+  @NestedField(() => CardConfigsDto, { required: false })
+  cardConfigs?: CardConfigsDto;
+
+  @NestedField(() => CardProgramDto, { required: false })
+  cardProgram?: CardProgramDto;
+
+  @BoolField({
+    required: false,
+    description:
+      'Platform is subject to counterparty rules (e.g. the EU Travel Rule): self-custody wallet accounts need ownershipType and start PENDING_OWNERSHIP_VERIFICATION',
+  })
+  counterpartyRequirements?: boolean;
+}
+
+export class CardConfigsView {
+  @ApiProperty({ nullable: true, type: String }) pinTargetOrigin: string | null;
+  @ApiProperty({ nullable: true, type: Number }) maxSpendPerTransaction: number | null;
+  @ApiProperty({ nullable: true, type: Number }) maxSpendPerDay: number | null;
+  @ApiProperty({ nullable: true, type: Number }) maxTransactionsPerDay: number | null;
+  @ApiProperty({ nullable: true, type: String }) panRevealCssUrl: string | null;
+}
+
+export class CardProgramView implements CardProgram {
+  @ApiProperty({ enum: AUTHORIZATION_DECISION_MAKERS }) authorizationDecisionMaker: AuthorizationDecisionMaker;
+  @ApiProperty({
+    type: 'object',
+    properties: Object.fromEntries(CARD_CAPABILITY_NAMES.map((n) => [n, { type: 'boolean' }])),
+  })
+  cardCapabilities: CardCapabilities;
+  @ApiProperty() maxLiveCards: number;
+  @ApiProperty() oneLiveCardPerCardholder: boolean;
+}
+
+export class PlatformConfig {
+  @ApiProperty({ example: 'PlatformConfig:019542f5-b3e7-1d02-0000-000000000003' }) id: string;
+  @ApiPropertyOptional() umaDomain?: string;
+  @ApiPropertyOptional() proxyUmaSubdomain?: string;
+  @ApiPropertyOptional() webhookEndpoint?: string;
+  @ApiProperty({
+    description: 'ECDSA P-256 public key (PEM, SPKI) that verifies the X-Grid-Signature header of every webhook',
+  })
+  webhookPublicKey: string;
+  @ApiPropertyOptional({
+    description:
+      'Standard Webhooks signing secret (whsec_...) for the webhook-signature header; shown to MANAGE tokens only',
+  })
+  webhookSecret?: string;
+  @ApiProperty({ type: [PlatformCurrencyConfigDto] }) supportedCurrencies: PlatformCurrencyConfigDto[];
+  @ApiProperty() isRegulatedFinancialInstitution: boolean;
+  @ApiProperty({ type: CardConfigsView }) cardConfigs: CardConfigsView;
+  @ApiProperty({ type: CardProgramView }) cardProgram: CardProgramView;
+  @ApiProperty() counterpartyRequirements: boolean;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) updatedAt: string;
+}

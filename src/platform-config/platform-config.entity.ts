@@ -1,0 +1,118 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+export interface CounterpartyFieldDefinition {
+  name: string;
+  mandatory: boolean;
+}
+
+export interface PlatformCurrencyConfig {
+  currencyCode: string;
+  minAmount: number;
+  maxAmount: number;
+  requiredCounterpartyFields: CounterpartyFieldDefinition[];
+  enabledTransactionTypes: string[];
+}
+
+/** The reference's CardConfig: platform-wide caps (lower of card and platform applies). */
+export interface CardConfigs {
+  pinTargetOrigin: string | null;
+  maxSpendPerTransaction: number | null;
+  maxSpendPerDay: number | null;
+  maxTransactionsPerDay: number | null;
+  panRevealCssUrl: string | null;
+}
+
+export const CARD_CAPABILITY_NAMES = [
+  'supportsSpendLimits',
+  'supportsSpendLimitsAtIssuance',
+  'supportsTransactionCountLimit',
+  'supports3dSecurePassword',
+  'supportsPanReveal',
+  'supportsDigitalWalletTokenization',
+] as const;
+export type CardCapabilityName = (typeof CARD_CAPABILITY_NAMES)[number];
+export type CardCapabilities = Record<CardCapabilityName, boolean>;
+
+export const AUTHORIZATION_DECISION_MAKERS = ['SERVICE', 'ISSUER'] as const;
+export type AuthorizationDecisionMaker = (typeof AUTHORIZATION_DECISION_MAKERS)[number];
+
+/** Our own card program settings (not in the reference): who decides authorizations, capabilities, slots. */
+export interface CardProgram {
+  authorizationDecisionMaker: AuthorizationDecisionMaker;
+  cardCapabilities: CardCapabilities;
+  maxLiveCards: number;
+  oneLiveCardPerCardholder: boolean;
+}
+
+@Entity('platform_configs')
+export class PlatformConfigEntity {
+  @PrimaryColumn('uuid', { name: 'platform_id' })
+  platformId: string;
+
+  @Column('uuid')
+  id: string;
+
+  @Column('text', { name: 'uma_domain', nullable: true })
+  umaDomain: string | null;
+
+  @Column('text', { name: 'proxy_uma_subdomain', nullable: true })
+  proxyUmaSubdomain: string | null;
+
+  @Column('text', { name: 'webhook_endpoint', nullable: true })
+  webhookEndpoint: string | null;
+
+  @Column('jsonb', { name: 'supported_currencies' })
+  supportedCurrencies: PlatformCurrencyConfig[];
+
+  @Column('jsonb', { name: 'card_configs' })
+  cardConfigs: CardConfigs;
+
+  @Column('jsonb', { name: 'card_program' })
+  cardProgram: CardProgram;
+
+  /** Subject to counterparty rules (e.g. the EU Travel Rule): self-custody wallets need ownershipType. */
+  @Column('boolean', { name: 'counterparty_requirements' })
+  counterpartyRequirements: boolean;
+
+  @Column('boolean', { name: 'is_regulated_financial_institution' })
+  isRegulatedFinancialInstitution: boolean;
+
+  @Column('timestamptz', { name: 'created_at' })
+  createdAt: Date;
+
+  @Column('timestamptz', { name: 'updated_at' })
+  updatedAt: Date;
+}
+
+export const DEFAULT_SUPPORTED_CURRENCIES: PlatformCurrencyConfig[] = [
+  {
+    currencyCode: 'USD',
+    minAmount: 1,
+    maxAmount: 100_000_000,
+    requiredCounterpartyFields: [{ name: 'FULL_NAME', mandatory: true }],
+    enabledTransactionTypes: ['OUTGOING', 'INCOMING', 'CARD'],
+  },
+];
+
+export const DEFAULT_CARD_CONFIGS: CardConfigs = {
+  pinTargetOrigin: null,
+  maxSpendPerTransaction: null,
+  maxSpendPerDay: null,
+  maxTransactionsPerDay: null,
+  panRevealCssUrl: null,
+};
+
+/** Sandbox defaults: the service decides, every capability on, 1000 live cards, several per cardholder. */
+export const DEFAULT_CARD_PROGRAM: CardProgram = {
+  authorizationDecisionMaker: 'SERVICE',
+  cardCapabilities: {
+    supportsSpendLimits: true,
+    supportsSpendLimitsAtIssuance: true,
+    supportsTransactionCountLimit: true,
+    supports3dSecurePassword: true,
+    supportsPanReveal: true,
+    supportsDigitalWalletTokenization: true,
+  },
+  maxLiveCards: 1000,
+  oneLiveCardPerCardholder: false,
+};

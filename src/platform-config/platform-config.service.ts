@@ -1,0 +1,220 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { formatId, newUuid } from '../common/ids.js';
+import { AppConfig } from '../config/app-config.js';
+import { TransactionService } from '../database/transaction.service.js';
+import type { FieldError } from '../errors/field-error.js';
+import { invalidInput } from '../errors/validation-errors.js';
+import { OutboxService } from '../outbox/outbox.service.js';
+import { WebhookKeysService } from '../outbox/signing/webhook-keys.service.js';
+import type { PlatformConfig, PlatformConfigUpdateRequest } from './platform-config.dto.js';
+import {
+  DEFAULT_CARD_CONFIGS,
+  DEFAULT_CARD_PROGRAM,
+  DEFAULT_SUPPORTED_CURRENCIES,
+  PlatformConfigEntity,
+} from './platform-config.entity.js';
+
+/** The platform's webhook verification material as GET /config shows it. */
+export interface WebhookCredentialsView {
+  /** ECDSA P-256 public key (SPKI PEM) that verifies `X-Grid-Signature`. */
+  publicKey: string;
+  /** The Standard Webhooks `whsec_` secret: only for MANAGE tokens. */
+  secret?: string;
+}
+
+/**
+ * Called inside the transaction that creates a platform's configuration or writes its
+ * `supportedCurrencies`, with the resulting currency codes. A listener that throws rolls the
+ * whole change back. (Internal accounts use it to open the accounts of a newly supported currency.)
+ */
+export type SupportedCurrenciesListener = (
+  m: EntityManager,
+  platformId: string,
+  currencyCodes: string[],
+) => Promise<void>;
+
+export function renderConfig(row: PlatformConfigEntity, webhook: WebhookCredentialsView): PlatformConfig {
+  const view: PlatformConfig = {
+    id: formatId('PlatformConfig', row.id),
+    webhookPublicKey: webhook.publicKey,
+    supportedCurrencies: row.supportedCurrencies,
+    isRegulatedFinancialInstitution: row.isRegulatedFinancialInstitution,
+    cardConfigs: { ...DEFAULT_CARD_CONFIGS, ...row.cardConfigs },
+    cardProgram: row.cardProgram,
+    counterpartyRequirements: row.counterpartyRequirements,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+  if (row.umaDomain !== null) view.umaDomain = row.umaDomain;
+  if (row.proxyUmaSubdomain !== null) view.proxyUmaSubdomain = row.proxyUmaSubdomain;
+  if (row.webhookEndpoint !== null) view.webhookEndpoint = row.webhookEndpoint;
+  if (webhook.secret !== undefined) view.webhookSecret = webhook.secret;
+  return view;
+}
+
+@Injectable()
+export class PlatformConfigService {
+  constructor(
+    private readonly tx: TransactionService,
+    private readonly appConfig: AppConfig,
+    private readonly outbox: OutboxService,
+    private readonly webhookKeys: WebhookKeysService,
+  ) {}
+
+  private readonly currencyListeners: SupportedCurrenciesListener[] = [];
+
+  /** Registers a listener (typically from a dependent module's `onModuleInit`). */
+  onSupportedCurrencies(listener: SupportedCurrenciesListener): void {
+    this.currencyListeners.push(listener);
+  }
+
+  private async supportedCurrenciesSet(m: EntityManager, platformId: string, codes: string[]): Promise<void> {
+    for (const listener of this.currencyListeners) await listener(m, platformId, codes);
+  }
+
+  /** Called when a platform is created, in its transaction: defaults and webhook signing keys. */
+  async createDefaults(m: EntityManager, platformId: string): Promise<void> {
+    await this.webhookKeys.create(m, platformId);
+    const now = new Date();
+    await m.insert(PlatformConfigEntity, {
+      platformId,
+      id: newUuid(),
+      umaDomain: null,
+      proxyUmaSubdomain: null,
+      webhookEndpoint: null,
+      supportedCurrencies: DEFAULT_SUPPORTED_CURRENCIES,
+      cardConfigs: DEFAULT_CARD_CONFIGS,
+      cardProgram: DEFAULT_CARD_PROGRAM,
+      counterpartyRequirements: false,
+      isRegulatedFinancialInstitution: false,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await this.supportedCurrenciesSet(
+      m,
+      platformId,
+      DEFAULT_SUPPORTED_CURRENCIES.map((c) => c.currencyCode),
+    );
+  }
+
+  /** The platform's configuration row; `lock` takes it FOR UPDATE inside a transaction. */
+  async load(m: EntityManager, platformId: string, lock = false): Promise<PlatformConfigEntity> {
+    const row = await m.findOne(PlatformConfigEntity, {
+      where: { platformId },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
+    });
+    if (!row) throw new Error(`platform ${platformId} has no configuration row`);
+    return row;
+  }
+
+  /** `includeSecret`: the caller holds MANAGE and may see the Standard Webhooks secret. */
+  async get(platformId: string, includeSecret: boolean): Promise<PlatformConfig> {
+    return this.tx.run(async (m) => this.render(m, await this.load(m, platformId), includeSecret));
+  }
+
+  /** A new Standard Webhooks secret; the previous one keeps signing every delivery for 24 hours. */
+  async rotateWebhookSecret(platformId: string): Promise<PlatformConfig> {
+    return this.tx.run(async (m) => {
+      await this.webhookKeys.rotateSecret(m, platformId);
+      return this.render(m, await this.load(m, platformId), true);
+    });
+  }
+
+  private async render(m: EntityManager, row: PlatformConfigEntity, includeSecret: boolean): Promise<PlatformConfig> {
+    const keys = await this.webhookKeys.load(m, row.platformId);
+    return renderConfig(row, {
+      publicKey: keys.publicKey,
+      ...(includeSecret ? { secret: this.webhookKeys.currentSecret(keys) } : {}),
+    });
+  }
+
+  async supportedCurrencyCodes(m: EntityManager, platformId: string): Promise<string[]> {
+    return (await this.load(m, platformId)).supportedCurrencies.map((c) => c.currencyCode);
+  }
+
+  /** Changing the webhook endpoint queues a TEST webhook to it, in the same transaction. */
+  async update(platformId: string, request: PlatformConfigUpdateRequest): Promise<PlatformConfig> {
+    const errors = this.check(request);
+    if (errors.length) throw invalidInput(errors);
+    return this.tx.run(async (m) => {
+      const current = await this.load(m, platformId, true);
+      let endpointChanged = false;
+      if (request.umaDomain !== undefined) current.umaDomain = request.umaDomain;
+      if (request.webhookEndpoint !== undefined) {
+        endpointChanged = request.webhookEndpoint !== null && request.webhookEndpoint !== current.webhookEndpoint;
+        current.webhookEndpoint = request.webhookEndpoint;
+      }
+      if (request.supportedCurrencies !== undefined) current.supportedCurrencies = request.supportedCurrencies;
+      if (request.cardConfigs !== undefined) current.cardConfigs = merge(current.cardConfigs, request.cardConfigs);
+      if (request.cardProgram !== undefined) {
+        const { cardCapabilities, ...rest } = request.cardProgram;
+        current.cardProgram = {
+          ...merge(current.cardProgram, rest),
+          cardCapabilities: merge(current.cardProgram.cardCapabilities, cardCapabilities ?? {}),
+        };
+      }
+      if (request.counterpartyRequirements !== undefined)
+        current.counterpartyRequirements = request.counterpartyRequirements;
+      current.updatedAt = new Date();
+      await m.save(PlatformConfigEntity, current);
+      if (request.supportedCurrencies !== undefined)
+        await this.supportedCurrenciesSet(
+          m,
+          platformId,
+          current.supportedCurrencies.map((c) => c.currencyCode),
+        );
+      if (endpointChanged) {
+        await this.outbox.write(m, {
+          platformId,
+          type: 'TEST',
+          aggregateId: formatId('PlatformConfig', current.id),
+          data: {},
+        });
+      }
+      return this.render(m, current, true);
+    });
+  }
+
+  /** Rules the DTO decorators cannot express: URL scheme, unique currencies, min <= max. */
+  private check(request: PlatformConfigUpdateRequest): FieldError[] {
+    const errors: FieldError[] = [];
+    if (typeof request.webhookEndpoint === 'string') {
+      const problem = this.webhookUrlProblem(request.webhookEndpoint);
+      if (problem) errors.push({ field: 'webhookEndpoint', constraint: { format: 'url' }, message: problem });
+    }
+    const seen = new Set<string>();
+    request.supportedCurrencies?.forEach((c, i) => {
+      if (seen.has(c.currencyCode))
+        errors.push({ field: `supportedCurrencies.${i}.currencyCode`, message: 'currency listed twice' });
+      seen.add(c.currencyCode);
+      if (c.minAmount > c.maxAmount)
+        errors.push({ field: `supportedCurrencies.${i}.minAmount`, message: 'minAmount must not exceed maxAmount' });
+    });
+    return errors;
+  }
+
+  private webhookUrlProblem(value: string): string | null {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      return 'webhookEndpoint must be an absolute URL';
+    }
+    if (url.username || url.password) return 'webhookEndpoint must not carry credentials';
+    if (url.protocol === 'https:') return null;
+    if (url.protocol === 'http:' && this.appConfig.SANDBOX) return null;
+    return this.appConfig.SANDBOX
+      ? 'webhookEndpoint must be an http or https URL'
+      : 'webhookEndpoint must be an https URL';
+  }
+}
+
+/** Shallow merge where `undefined` leaves a member unchanged and `null` clears it. */
+function merge<T extends object>(current: T, patch: Partial<T>): T {
+  const out = { ...current };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value !== undefined) (out as Record<string, unknown>)[key] = value;
+  }
+  return out;
+}

@@ -1,0 +1,24 @@
+import { Clock } from '../../src/common/clock.js';
+
+/** A clock the test moves by hand (starts at the real time, so signature timestamps stay fresh). */
+export class FakeClock extends Clock {
+  private current: number;
+
+  constructor(start: Date = new Date()) {
+    super();
+    this.current = start.getTime();
+  }
+
+  now(): Date {
+    return new Date(this.current);
+  }
+
+  set(at: Date): void {
+    this.current = at.getTime();
+  }
+
+  advance(ms: number): Date {
+    this.current += ms;
+    return this.now();
+  }
+}

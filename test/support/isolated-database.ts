@@ -1,0 +1,56 @@
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import { startEmbeddedDatabase } from '../../src/database/embedded.js';
+import { migrate } from '../../src/database/open-database.js';
+
+export interface IsolatedDatabase {
+  url: string;
+  /** Runs SQL on it (test bookkeeping, e.g. emptying the outbox between tests). */
+  query(sql: string, params?: unknown[]): Promise<pg.QueryResult>;
+  close(): Promise<void>;
+}
+
+/**
+ * A migrated database of the test file's own, on the run's engine: a fresh PostgreSQL database
+ * (when the run uses PostgreSQL), or another in-memory embedded engine. Outbox workers run here so
+ * they never claim the events of apps in other test files, nor theirs.
+ */
+export async function isolatedDatabase(): Promise<IsolatedDatabase> {
+  const admin = process.env.TEST_DATABASE_ADMIN_URL;
+  let url: string;
+  let stop: () => Promise<void>;
+  if (admin) {
+    const name = `test_iso_${Date.now()}_${randomBytes(3).toString('hex')}`;
+    await withClient(admin, (c) => c.query(`CREATE DATABASE ${name}`));
+    const parsed = new URL(admin);
+    parsed.pathname = `/${name}`;
+    url = parsed.toString();
+    stop = () =>
+      withClient(admin, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined);
+  } else {
+    const db = await startEmbeddedDatabase('memory://', 40);
+    url = db.url;
+    stop = () => db.stop();
+  }
+  await migrate(url);
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return {
+    url,
+    query: (sql, params) => client.query(sql, params),
+    close: async () => {
+      await client.end();
+      await stop();
+    },
+  };
+}
+
+async function withClient<T>(url: string, work: (c: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,96 @@
+import 'reflect-metadata';
+import type { INestApplication } from '@nestjs/common';
+import request from 'supertest';
+import { API_VERSION, createApp } from '../../src/app.factory.js';
+import { loadConfig } from '../../src/config/app-config.js';
+import type { AppOptions } from '../../src/config/config.module.js';
+import { createRootLogger } from '../../src/logging/logger.js';
+import { PlatformsService } from '../../src/platforms/platforms.service.js';
+
+export const V = `/${API_VERSION}`;
+
+export interface TestApp {
+  app: INestApplication;
+  http: ReturnType<typeof request>;
+  close(): Promise<void>;
+}
+
+/** The server key every test app of a run shares (they share the database). */
+export const TEST_WEBHOOK_KEY = Buffer.alloc(32, 7).toString('base64');
+
+/**
+ * Boots the real application (same factory as main.ts) on the run's database, on a random port.
+ * Tests run with ROLE=api unless they ask for the worker: apps on the shared database must not
+ * deliver each other's webhooks (the outbox tests run workers on a database of their own, see
+ * isolated-database.ts). `options.clock` replaces the system clock.
+ */
+export async function startTestApp(
+  env: Record<string, string> = {},
+  options: AppOptions & { databaseUrl?: string } = {},
+): Promise<TestApp> {
+  const url = options.databaseUrl ?? process.env.TEST_DATABASE_URL;
+  if (!url) throw new Error('TEST_DATABASE_URL is not set: run through the e2e jest project');
+  const config = loadConfig({
+    DATABASE_URL: url,
+    LOG_LEVEL: 'silent',
+    DB_POOL_SIZE: '5',
+    ROLE: 'api',
+    WEBHOOK_KEY_ENCRYPTION_KEY: TEST_WEBHOOK_KEY,
+    ...env,
+  });
+  const app = await createApp(config, url, createRootLogger(config.LOG_LEVEL), options);
+  await app.listen(0, '127.0.0.1');
+  return { app, http: request(app.getHttpServer()), close: () => app.close() };
+}
+
+/** A platform of its own for one test (novu's UserSession): credentials and request helpers. */
+export class TestPlatform {
+  private constructor(
+    readonly t: TestApp,
+    readonly platformId: string,
+    readonly clientId: string,
+    readonly clientSecret: string,
+  ) {}
+
+  static async create(t: TestApp, name = 'Test platform'): Promise<TestPlatform> {
+    const { platform, token } = await t.app.get(PlatformsService).create(name);
+    return new TestPlatform(t, platform.id, token.clientId, token.clientSecret!);
+  }
+
+  get authorization(): string {
+    return `Basic ${Buffer.from(`${this.clientId}:${this.clientSecret}`).toString('base64')}`;
+  }
+
+  get(path: string) {
+    return this.t.http.get(`${V}${path}`).set('Authorization', this.authorization);
+  }
+  post(path: string, body?: object) {
+    const r = this.t.http.post(`${V}${path}`).set('Authorization', this.authorization);
+    return body === undefined ? r : r.send(body);
+  }
+  patch(path: string, body: object) {
+    return this.t.http.patch(`${V}${path}`).set('Authorization', this.authorization).send(body);
+  }
+  delete(path: string) {
+    return this.t.http.delete(`${V}${path}`).set('Authorization', this.authorization);
+  }
+
+  /** A second token on this platform with the given permissions. */
+  async token(permissions: string[]): Promise<{ authorization: string; id: string }> {
+    const res = await this.post('/tokens', { name: `t-${permissions.join('-')}`, permissions });
+    if (res.status !== 201) throw new Error(`token create failed: ${res.status} ${JSON.stringify(res.body)}`);
+    const body = res.body as { id: string; clientId: string; clientSecret: string };
+    return {
+      id: body.id,
+      authorization: `Basic ${Buffer.from(`${body.clientId}:${body.clientSecret}`).toString('base64')}`,
+    };
+  }
+}
+
+/** Asserts the spec's error shape and returns the body. */
+export function expectError(res: { status: number; body: unknown }, status: number, code: string) {
+  const body = res.body as { code: string; reason: string; details?: Record<string, unknown> };
+  expect({ status: res.status, code: body.code }).toEqual({ status, code });
+  expect(typeof body.reason).toBe('string');
+  return body;
+}

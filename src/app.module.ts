@@ -3,15 +3,17 @@ import { EventEmitterModule } from '@nestjs/event-emitter';
 import { AuthModule } from './auth/auth.module.js';
 import { AppConfig } from './config/app-config.js';
 import { AppOptions, ConfigModule } from './config/config.module.js';
+import { CustomersSandboxModule } from './customers/customers-sandbox.module.js';
 import { CustomersModule } from './customers/customers.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import { HealthController } from './health/health.controller.js';
 import { IdempotencyModule } from './idempotency/idempotency.module.js';
+import { ExternalAccountsSandboxModule } from './external-accounts/external-accounts-sandbox.module.js';
 import { ExternalAccountsModule } from './external-accounts/external-accounts.module.js';
 import { PlatformConfigModule } from './platform-config/platform-config.module.js';
+import { OutboxSandboxModule } from './outbox/outbox-sandbox.module.js';
 import { OutboxModule } from './outbox/outbox.module.js';
 import { PlatformsModule } from './platforms/platforms.module.js';
-import { SandboxModule } from './sandbox/sandbox.module.js';
 
 @Module({})
 export class AppModule {
@@ -31,8 +33,8 @@ export class AppModule {
         ExternalAccountsModule,
         CustomersModule,
         OutboxModule,
-        // Every /sandbox/... route lives in SandboxModule: with SANDBOX=false they do not exist (404).
-        ...(config.SANDBOX ? [SandboxModule] : []),
+        // Each area's sandbox-only routes (its <area>-sandbox.module.ts): with SANDBOX=false they do not exist (404).
+        ...(config.SANDBOX ? [CustomersSandboxModule, ExternalAccountsSandboxModule, OutboxSandboxModule] : []),
       ],
       controllers: [HealthController],
     };

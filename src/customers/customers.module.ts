@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { OutboxModule } from '../outbox/outbox.module.js';
 import { PlatformConfigModule } from '../platform-config/platform-config.module.js';
 import { CustomersController } from './customers.controller.js';
 import { CustomersService } from './customers.service.js';
@@ -11,7 +12,7 @@ import { LedgerService } from './ledger.service.js';
  * `CustomersService.requireActive`, `InternalAccountsService.find` and `LedgerService.post`.
  */
 @Module({
-  imports: [PlatformConfigModule],
+  imports: [PlatformConfigModule, OutboxModule],
   // InternalAccountsController first: its `customers/internal-accounts` must be matched before `customers/:customerId`.
   controllers: [InternalAccountsController, CustomersController],
   providers: [CustomersService, InternalAccountsService, LedgerService],

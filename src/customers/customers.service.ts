@@ -7,6 +7,7 @@ import { TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
 import type { FieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
+import { OutboxService } from '../outbox/outbox.service.js';
 import { PlatformConfigEntity } from '../platform-config/platform-config.entity.js';
 import {
   crossFieldErrors,
@@ -16,6 +17,7 @@ import {
   plain,
   profileOf,
 } from './customer-body.js';
+import { kycStatusChanged } from './customer-events.js';
 import type { CustomerView, ListCustomersQuery } from './customer.dto.js';
 import { CustomerEntity } from './customer.entity.js';
 import type { EndUserTermsConsent, KycStatus } from './customer.types.js';
@@ -113,6 +115,7 @@ export class CustomersService {
   constructor(
     private readonly tx: TransactionService,
     private readonly accounts: InternalAccountsService,
+    private readonly outbox: OutboxService,
   ) {}
 
   /**
@@ -289,13 +292,21 @@ export class CustomersService {
     });
   }
 
-  /** Sandbox: sets the KYC (KYB) status as a KYC provider would. */
+  /**
+   * Sandbox: sets the KYC (KYB) status as a KYC provider would. A change to APPROVED, REJECTED or
+   * PENDING writes `CUSTOMER.KYC_*` (`KYB_*` for a business) in the same transaction; setting the
+   * current status again changes nothing and notifies nobody.
+   */
   async setKycStatus(platformId: string, customerId: string, kycStatus: KycStatus): Promise<CustomerView> {
     return this.tx.run(async (m) => {
       const row = await this.requireActive(m, platformId, customerId, 'update');
+      if (row.kycStatus === kycStatus) return renderCustomer(row);
       const now = new Date();
       await m.update(CustomerEntity, { id: row.id }, { kycStatus, updatedAt: now });
-      return renderCustomer({ ...row, kycStatus, updatedAt: now });
+      const view = renderCustomer({ ...row, kycStatus, updatedAt: now });
+      const event = kycStatusChanged(platformId, view);
+      if (event) await this.outbox.write(m, event);
+      return view;
     });
   }
 

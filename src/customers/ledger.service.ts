@@ -3,7 +3,10 @@ import { EntityManager } from 'typeorm';
 import { formatId, newUuid } from '../common/ids.js';
 import { MAX_SAFE_MINOR_UNITS } from '../common/validation.js';
 import { ApiError } from '../errors/api-error.js';
+import { OutboxService } from '../outbox/outbox.service.js';
+import { balanceUpdated } from './customer-events.js';
 import { InternalAccountEntity, LedgerEntryEntity } from './internal-account.entity.js';
+import { renderInternalAccount } from './internal-accounts.service.js';
 
 /** Largest balance an account may hold: an exact JSON number for every client. */
 export const MAX_BALANCE = BigInt(MAX_SAFE_MINOR_UNITS);
@@ -30,9 +33,12 @@ export interface PostedEntry {
  * balance; the account's cached `balance` is updated in the same transaction. The account row is
  * locked FOR UPDATE first, so concurrent movements on one account queue up and each one sees the
  * balance the previous one left: no lost update, and `seq` numbers each account's history 1, 2, 3...
+ * Every movement also writes `INTERNAL_ACCOUNT.BALANCE_UPDATED` to the outbox in the same transaction.
  */
 @Injectable()
 export class LedgerService {
+  constructor(private readonly outbox: OutboxService) {}
+
   /**
    * Posts one movement inside the caller's transaction (`m` must be a transaction's manager, so
    * the movement commits or rolls back with the caller's other effects).
@@ -96,6 +102,7 @@ export class LedgerService {
     account.balance = next.toString();
     account.ledgerSeq = seq.toString();
     account.updatedAt = now;
+    await this.outbox.write(m, balanceUpdated(account.platformId, renderInternalAccount(account)));
     return { entry, account };
   }
 

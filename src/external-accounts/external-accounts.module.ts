@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { OutboxModule } from '../outbox/outbox.module.js';
 import { PlatformConfigModule } from '../platform-config/platform-config.module.js';
 import { CustomersModule } from '../customers/customers.module.js';
 import {
@@ -8,7 +9,7 @@ import {
 import { ExternalAccountsService } from './external-accounts.service.js';
 
 @Module({
-  imports: [PlatformConfigModule, CustomersModule],
+  imports: [PlatformConfigModule, CustomersModule, OutboxModule],
   controllers: [PlatformExternalAccountsController, CustomerExternalAccountsController],
   providers: [ExternalAccountsService],
   exports: [ExternalAccountsService],

@@ -8,6 +8,7 @@ import { TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
 import type { FieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
+import { OutboxService } from '../outbox/outbox.service.js';
 import { PlatformConfigService } from '../platform-config/platform-config.service.js';
 import { CustomersService } from '../customers/customers.service.js';
 import {
@@ -18,6 +19,7 @@ import {
   PlatformExternalAccountCreateRequest,
 } from './external-account.dto.js';
 import { ExternalAccountEntity, ExternalAccountStatus } from './external-account.entity.js';
+import { externalAccountStatusUpdated } from './external-account-events.js';
 import { renderExternalAccount } from './external-account.render.js';
 import {
   accountIdentity,
@@ -41,6 +43,7 @@ export class ExternalAccountsService {
     private readonly tx: TransactionService,
     private readonly config: PlatformConfigService,
     private readonly customers: CustomersService,
+    private readonly outbox: OutboxService,
   ) {}
 
   createForPlatform(platformId: string, body: unknown): Promise<ExternalAccount> {
@@ -213,6 +216,28 @@ export class ExternalAccountsService {
         { id: row.id },
         { deletedAt: now, updatedAt: now, defaultUmaDepositAccount: false },
       );
+    });
+  }
+
+  /**
+   * Moves a live account (the platform's or a customer's) to `status`, as a verification provider
+   * would (sandbox). A transition writes `EXTERNAL_ACCOUNT.STATUS_UPDATED` in the same transaction;
+   * the current status again changes nothing and notifies nobody. 404 ACCOUNT_NOT_FOUND otherwise.
+   */
+  async setStatus(platformId: string, id: string, status: ExternalAccountStatus): Promise<ExternalAccount> {
+    return this.tx.run(async (m) => {
+      const row = await m.findOne(ExternalAccountEntity, {
+        where: { id, platformId, deletedAt: IsNull() },
+        lock: { mode: 'pessimistic_write' },
+      });
+      if (!row)
+        throw new ApiError('ACCOUNT_NOT_FOUND', `External account ${formatId('ExternalAccount', id)} not found`);
+      if (row.status === status) return renderExternalAccount(row);
+      const now = new Date();
+      await m.update(ExternalAccountEntity, { id: row.id }, { status, updatedAt: now });
+      const account = renderExternalAccount({ ...row, status, updatedAt: now });
+      await this.outbox.write(m, externalAccountStatusUpdated(platformId, account));
+      return account;
     });
   }
 

@@ -109,12 +109,13 @@ describe('PATCH /config webhookEndpoint', () => {
   });
 });
 
-describe('POST /sandbox/webhooks/test', () => {
+// POST /webhooks/test (the older SDK's path) is an alias: the same rules, pinned by the same tests.
+describe.each(['/sandbox/webhooks/test', '/webhooks/test'])('POST %s', (path) => {
   it('sends a signed TEST webhook now and answers the receiver response', async () => {
     const r = await receiver();
     r.respondWith({ status: 200, body: '{"received":true}' });
     const p = await platformWithEndpoint(r.url);
-    const res = await p.post('/sandbox/webhooks/test');
+    const res = await p.post(path);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ url: r.url, response_status: 200, response_body: '{"received":true}' });
     const got = await r.nth(1);
@@ -133,14 +134,14 @@ describe('POST /sandbox/webhooks/test', () => {
     const r = await receiver();
     r.respondWith({ status: 409, body: 'seen it' });
     const p = await platformWithEndpoint(r.url);
-    const res = await p.post('/sandbox/webhooks/test');
+    const res = await p.post(path);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ url: r.url, response_status: 409, response_body: 'seen it' });
   });
 
   it('400 WEBHOOK_ENDPOINT_NOT_SET without an endpoint', async () => {
     const p = await TestPlatform.create(t);
-    expectError(await p.post('/sandbox/webhooks/test'), 400, 'WEBHOOK_ENDPOINT_NOT_SET');
+    expectError(await p.post(path), 400, 'WEBHOOK_ENDPOINT_NOT_SET');
     expect((await p.get('/webhook-events')).body.totalCount).toBe(0);
   });
 
@@ -148,7 +149,7 @@ describe('POST /sandbox/webhooks/test', () => {
     const r = await receiver();
     r.respondWith({ status: 500, body: 'boom' });
     const p = await platformWithEndpoint(r.url);
-    const res = await p.post('/sandbox/webhooks/test');
+    const res = await p.post(path);
     const body = expectError(res, 400, 'WEBHOOK_DELIVERY_ERROR');
     expect(body.details).toEqual({ url: r.url, response_status: 500, response_body: 'boom', error: null });
     const failed = await p.get('/webhook-events?status=FAILED');
@@ -160,14 +161,14 @@ describe('POST /sandbox/webhooks/test', () => {
     const r = await receiver();
     const p = await platformWithEndpoint(r.url);
     await r.stop();
-    const body = expectError(await p.post('/sandbox/webhooks/test'), 400, 'WEBHOOK_DELIVERY_ERROR');
+    const body = expectError(await p.post(path), 400, 'WEBHOOK_DELIVERY_ERROR');
     expect(body.details).toMatchObject({ url: r.url, response_status: null, error: 'ECONNREFUSED' });
   });
 
   it('needs MANAGE', async () => {
     const p = await TestPlatform.create(t);
     const viewer = await p.token(['VIEW', 'TRANSACT']);
-    const res = await t.http.post('/2025-10-13/sandbox/webhooks/test').set('Authorization', viewer.authorization);
+    const res = await t.http.post(`/2025-10-13${path}`).set('Authorization', viewer.authorization);
     expectError(res, 403, 'FORBIDDEN');
   });
 });

@@ -1,4 +1,5 @@
 import * as crypto from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 
 /**
  * The receiver side of X-Grid-Signature exactly as the reference's Node example does it
@@ -21,4 +22,27 @@ export function referenceNodeVerify(signatureHeader: string, payload: string, pu
   verifier.update(payload);
   verifier.end();
   return verifier.verify({ key: publicKeyPem, format: 'pem', type: 'spki' }, signature);
+}
+
+/**
+ * Both signatures of one received webhook, as a receiver checks them: X-Grid-Signature with the
+ * reference's Node code and the platform's public key, and the Standard Webhooks headers with the
+ * `standardwebhooks` library and the platform's `whsec_` secret (which also checks the timestamp).
+ */
+export function verifyWebhook(
+  received: { rawBody: string; headers: Record<string, string | string[] | undefined> },
+  keys: { webhookPublicKey: string; webhookSecret: string },
+): { gridSignature: boolean; standardWebhooks: boolean } {
+  const gridSignature = referenceNodeVerify(
+    String(received.headers['x-grid-signature']),
+    received.rawBody,
+    keys.webhookPublicKey,
+  );
+  let standardWebhooks = true;
+  try {
+    new Webhook(keys.webhookSecret).verify(received.rawBody, received.headers as Record<string, string>);
+  } catch {
+    standardWebhooks = false;
+  }
+  return { gridSignature, standardWebhooks };
 }

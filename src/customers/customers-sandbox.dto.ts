@@ -1,6 +1,6 @@
 import { EnumField, IntField, MAX_SAFE_MINOR_UNITS } from '../common/validation.js';
-import { KYC_STATUSES } from '../customers/customer.types.js';
-import type { KycStatus } from '../customers/customer.types.js';
+import { KYC_STATUSES } from './customer.types.js';
+import type { KycStatus } from './customer.types.js';
 
 export class SandboxKycRequest {
   @EnumField(KYC_STATUSES, { description: 'The KYC (KYB for a business) status to set' })

@@ -3,21 +3,21 @@ import { ApiBasicAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentPlatform, RequirePermission } from '../auth/auth.decorators.js';
 import type { PlatformPrincipal } from '../auth/auth.decorators.js';
 import { IdPipe } from '../common/id.pipe.js';
-import type { CustomerView } from '../customers/customer.dto.js';
-import { CustomersService } from '../customers/customers.service.js';
-import { InternalAccount } from '../customers/internal-account.dto.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
-import { SandboxFundRequest, SandboxKycRequest } from './sandbox.dto.js';
-import { SandboxService } from './sandbox.service.js';
+import type { CustomerView } from './customer.dto.js';
+import { CustomersSandboxService } from './customers-sandbox.service.js';
+import { SandboxFundRequest, SandboxKycRequest } from './customers-sandbox.dto.js';
+import { CustomersService } from './customers.service.js';
+import { InternalAccount } from './internal-account.dto.js';
 
-/** Mounted only when SANDBOX=true (AppModule.forRoot). */
+/** The customers area's sandbox triggers (a KYC provider, an incoming transfer); mounted only when SANDBOX=true. */
 @ApiTags('Sandbox')
 @ApiBasicAuth('BasicAuth')
 @Controller('sandbox')
-export class SandboxController {
+export class CustomersSandboxController {
   constructor(
     private readonly customers: CustomersService,
-    private readonly sandbox: SandboxService,
+    private readonly sandbox: CustomersSandboxService,
   ) {}
 
   @Post('customers/:customerId/kyc')

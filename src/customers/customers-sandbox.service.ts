@@ -1,15 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { TransactionService } from '../database/transaction.service.js';
-import { CustomersService } from '../customers/customers.service.js';
-import type { InternalAccount } from '../customers/internal-account.dto.js';
-import { InternalAccountsService, renderInternalAccount } from '../customers/internal-accounts.service.js';
-import { LedgerService } from '../customers/ledger.service.js';
+import { CustomersService } from './customers.service.js';
+import type { InternalAccount } from './internal-account.dto.js';
+import { InternalAccountsService, renderInternalAccount } from './internal-accounts.service.js';
+import { LedgerService } from './ledger.service.js';
 
 export const SANDBOX_FUNDING = 'SANDBOX_FUNDING';
 
 /** Test triggers that stand in for the outside world (a KYC provider, an incoming bank transfer). */
 @Injectable()
-export class SandboxService {
+export class CustomersSandboxService {
   constructor(
     private readonly tx: TransactionService,
     private readonly customers: CustomersService,

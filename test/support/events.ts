@@ -1,0 +1,72 @@
+import type { TestApp, TestPlatform } from './test-app.js';
+import { WebhookReceiver } from './webhook-receiver.js';
+import type { ReceivedWebhook } from './webhook-receiver.js';
+import { OutboxDispatcher } from '../../src/outbox/outbox.dispatcher.js';
+
+/** The envelope a webhook carries (and the outbox keeps, byte for byte). */
+export interface Envelope {
+  id: string;
+  type: string;
+  timestamp: string;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Event capture without a worker: the platform's events as the outbox recorded them (through
+ * GET /webhook-events, every page), oldest first, optionally of one type. Works on any test app,
+ * ROLE=api included: what was written is here as soon as its transaction committed.
+ */
+export async function recordedEvents(p: TestPlatform, type?: string): Promise<Envelope[]> {
+  const events: Envelope[] = [];
+  let cursor: string | undefined;
+  do {
+    const query = new URLSearchParams({ limit: '100' });
+    if (type) query.set('type', type);
+    if (cursor) query.set('cursor', cursor);
+    const res = await p.get(`/webhook-events?${query.toString()}`);
+    if (res.status !== 200) throw new Error(`GET /webhook-events: ${res.status} ${JSON.stringify(res.body)}`);
+    const page = res.body as { data: Array<{ payload: Envelope }>; nextCursor?: string };
+    events.push(...page.data.map((e) => e.payload));
+    cursor = page.nextCursor;
+  } while (cursor);
+  return events.reverse(); // the list is newest first
+}
+
+/**
+ * Event capture at a real receiver, for apps that run the outbox worker on a database of their
+ * own (isolatedDatabase()): the platform's webhookEndpoint is a fresh local receiver (the TEST
+ * webhook of that change already delivered and forgotten). `deliver()` drives the worker until
+ * nothing is due and answers what arrived since the last call.
+ */
+export class WebhookCapture {
+  private seen = 0;
+
+  private constructor(
+    readonly t: TestApp,
+    readonly receiver: WebhookReceiver,
+  ) {}
+
+  static async attach(t: TestApp, p: TestPlatform): Promise<WebhookCapture> {
+    const receiver = await WebhookReceiver.start();
+    const res = await p.patch('/config', { webhookEndpoint: receiver.url });
+    if (res.status !== 200) throw new Error(`PATCH /config: ${res.status} ${JSON.stringify(res.body)}`);
+    await t.app.get(OutboxDispatcher).drain();
+    const [test] = await receiver.waitFor(1);
+    if (test.body.type !== 'TEST') throw new Error(`expected the TEST webhook first, got ${test.body.type}`);
+    receiver.reset();
+    return new WebhookCapture(t, receiver);
+  }
+
+  /** Runs the worker until nothing is due; the webhooks received since the last call, in arrival order. */
+  async deliver(): Promise<ReceivedWebhook[]> {
+    await this.t.app.get(OutboxDispatcher).drain();
+    const all = this.receiver.received;
+    const fresh = all.slice(this.seen);
+    this.seen = all.length;
+    return fresh;
+  }
+
+  stop(): Promise<void> {
+    return this.receiver.stop();
+  }
+}

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, IsNull, Not } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
+import { Clock } from '../common/clock.js';
 import { formatId, newUuid, parseId } from '../common/ids.js';
 import { Page, paginate } from '../common/pagination.js';
 import { validateBody } from '../common/validate-body.js';
@@ -44,6 +45,7 @@ export class ExternalAccountsService {
     private readonly config: PlatformConfigService,
     private readonly customers: CustomersService,
     private readonly outbox: OutboxService,
+    private readonly clock: Clock,
   ) {}
 
   createForPlatform(platformId: string, body: unknown): Promise<ExternalAccount> {
@@ -233,7 +235,7 @@ export class ExternalAccountsService {
       if (!row)
         throw new ApiError('ACCOUNT_NOT_FOUND', `External account ${formatId('ExternalAccount', id)} not found`);
       if (row.status === status) return renderExternalAccount(row);
-      const now = new Date();
+      const now = this.clock.now();
       await m.update(ExternalAccountEntity, { id: row.id }, { status, updatedAt: now });
       const account = renderExternalAccount({ ...row, status, updatedAt: now });
       await this.outbox.write(m, externalAccountStatusUpdated(platformId, account));

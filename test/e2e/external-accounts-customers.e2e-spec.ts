@@ -1,5 +1,5 @@
 import { exampleAccountInfo, exampleCurrency } from '../../src/external-accounts/variants/index.js';
-import { individual } from '../support/customers.js';
+import { newCustomer } from '../support/fixtures.js';
 import { expectError, startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
 
 let t: TestApp;
@@ -8,11 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-async function customerOf(p: TestPlatform): Promise<string> {
-  const res = await p.post('/customers', individual());
-  if (res.status !== 201) throw new Error(`customer create failed: ${res.status} ${JSON.stringify(res.body)}`);
-  return res.body.id as string;
-}
+const customerOf = async (p: TestPlatform): Promise<string> => (await newCustomer(p)).id;
 
 const eur = (seed: number) => ({ currency: 'EUR', accountInfo: exampleAccountInfo('EUR_ACCOUNT', seed) });
 

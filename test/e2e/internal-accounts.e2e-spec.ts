@@ -6,6 +6,8 @@ import { LedgerService } from '../../src/customers/ledger.service.js';
 import { TransactionService } from '../../src/database/transaction.service.js';
 import { ApiError } from '../../src/errors/api-error.js';
 import { individual } from '../support/customers.js';
+import { recordedEvents } from '../support/events.js';
+import { customerAccount, fundedAccount, newCustomer } from '../support/fixtures.js';
 import { expectError, startTestApp, TestApp, TestPlatform, V } from '../support/test-app.js';
 
 let t: TestApp;
@@ -26,10 +28,9 @@ interface Account {
   totalBalance: { amount: number };
 }
 
-async function customerWithAccount(p: TestPlatform, overrides: Record<string, unknown> = {}) {
-  const customer = (await p.post('/customers', individual(overrides))).body as { id: string };
-  const accounts = (await p.get(`/customers/internal-accounts?customerId=${customer.id}`)).body.data as Account[];
-  return { customer, account: accounts[0] };
+async function customerWithAccount(p: TestPlatform) {
+  const customer = await newCustomer(p);
+  return { customer, account: await customerAccount(p, customer.id) };
 }
 
 async function platformAccounts(p: TestPlatform): Promise<Account[]> {
@@ -39,6 +40,21 @@ async function platformAccounts(p: TestPlatform): Promise<Account[]> {
 }
 
 const uuidOf = (id: string) => parseId('InternalAccount', id)!;
+
+/**
+ * Returns once another session is waiting for a lock this transaction holds (or `gaveUp()`: what
+ * should wait has finished), as the PostgreSQL
+ * server reports it (pg_blocking_pids): no sleep, no timing. The embedded engine runs one
+ * transaction at a time, so while this one is open no other statement runs at all (every other
+ * session waits by construction) and there is nothing to observe.
+ */
+async function waitUntilBlockedBy(m: EntityManager, gaveUp: () => boolean): Promise<void> {
+  if (!process.env.TEST_DATABASE_ADMIN_URL) return;
+  const [{ pid }] = await m.query<Array<{ pid: number }>>('SELECT pg_backend_pid() AS pid');
+  const blocked = () =>
+    m.query<unknown[]>('SELECT 1 FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))', [pid]);
+  while ((await blocked()).length === 0 && !gaveUp()) await new Promise((r) => setImmediate(r));
+}
 const inTx = <T>(work: (m: EntityManager) => Promise<T>) => t.app.get(TransactionService).run(work);
 const ledgerOf = (id: string) => inTx((m) => t.app.get(LedgerService).entries(m, uuidOf(id)));
 
@@ -264,14 +280,17 @@ describe('POST /sandbox/internal-accounts/{accountId}/fund', () => {
     });
     expect(running).toBe(BigInt(sum));
     expect(ledger.map((e) => Number(e.amount)).sort((x, y) => x - y)).toEqual(amounts);
+    // Each movement wrote its INTERNAL_ACCOUNT.BALANCE_UPDATED with the balance it left.
+    const events = await recordedEvents(p, 'INTERNAL_ACCOUNT.BALANCE_UPDATED');
+    const balances = events.map((e) => (e.data as unknown as Account).balance.amount).sort((x, y) => x - y);
+    expect(balances).toEqual(ledger.map((e) => Number(e.balanceAfter)));
   });
 });
 
 describe('LedgerService.post (for cards and agents)', () => {
   it('debits, refuses to go negative with 400 INSUFFICIENT_FUNDS and writes nothing then', async () => {
     const p = await TestPlatform.create(t);
-    const { account } = await customerWithAccount(p);
-    await p.post(`/sandbox/internal-accounts/${account.id}/fund`, { amount: 1000 });
+    const { account } = await fundedAccount(p, 1000);
     const ledger = t.app.get(LedgerService);
     const posted = await inTx((m) =>
       ledger.post(m, { accountId: uuidOf(account.id), amount: -400n, reason: 'CARD_CLEARING', reference: 'Card:x' }),
@@ -293,8 +312,7 @@ describe('LedgerService.post (for cards and agents)', () => {
 
   it('20 concurrent debits of 100 on a balance of 1000: exactly 10 succeed and the balance ends at 0', async () => {
     const p = await TestPlatform.create(t);
-    const { account } = await customerWithAccount(p);
-    await p.post(`/sandbox/internal-accounts/${account.id}/fund`, { amount: 1000 });
+    const { account } = await fundedAccount(p, 1000);
     const ledger = t.app.get(LedgerService);
     const outcomes = await Promise.allSettled(
       Array.from({ length: 20 }, () =>
@@ -373,12 +391,15 @@ describe('CustomersService.requireActive (for cards, agents and accounts)', () =
     await inTx(async (m) => {
       await t.app.get(CustomersService).requireActive(m, platformId, parseId('Customer', c.id)!);
       deletion = p.delete(`/customers/${c.id}`).then((res) => (deleted = res));
-      await new Promise((r) => setTimeout(r, 300));
-      // Still waiting: whatever the caller creates for this customer commits before the delete.
+      await waitUntilBlockedBy(m, () => deleted !== undefined);
+      // The DELETE waits for this transaction: what the caller creates for the customer meanwhile commits first.
       expect(deleted).toBeUndefined();
+      await t.app.get(InternalAccountsService).openForCurrencies(m, platformId, ['CHF']);
     });
     await deletion;
     expect(deleted!.status).toBe(200);
+    const accounts = (await p.get(`/customers/internal-accounts?customerId=${c.id}`)).body.data as Account[];
+    expect(accounts.map((x) => x.balance.currency.code).sort()).toEqual(['CHF', 'USD']);
   });
 
   it('a deleted customer gets no new account through InternalAccountsService.openForCurrencies', async () => {
@@ -404,21 +425,5 @@ describe('tenancy', () => {
     const bOwn = await platformAccounts(b);
     expect(bOwn.map((x) => x.id)).not.toContain(own.id);
     expect(await ledgerOf(account.id)).toEqual([]);
-  });
-});
-
-describe('SANDBOX=false', () => {
-  it('has no /sandbox routes (404 NOT_FOUND) while the rest works', async () => {
-    const live = await startTestApp({ SANDBOX: 'false' });
-    try {
-      const p = await TestPlatform.create(live);
-      const { customer, account } = await customerWithAccount(p);
-      expectError(await p.post(`/sandbox/internal-accounts/${account.id}/fund`, { amount: 1 }), 404, 'NOT_FOUND');
-      expectError(await p.post(`/sandbox/customers/${customer.id}/kyc`, { kycStatus: 'APPROVED' }), 404, 'NOT_FOUND');
-      expect((await p.get(`/customers/${customer.id}`)).body.kycStatus).toBe('UNVERIFIED');
-      expect((await platformAccounts(p)).length).toBe(1);
-    } finally {
-      await live.close();
-    }
   });
 });

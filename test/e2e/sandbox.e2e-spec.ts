@@ -1,0 +1,65 @@
+import { exampleAccountInfo } from '../../src/external-accounts/variants/index.js';
+import { individual } from '../support/customers.js';
+import { customerAccount, newCustomer } from '../support/fixtures.js';
+import { expectError, startTestApp, TestApp, TestPlatform, V } from '../support/test-app.js';
+
+/**
+ * Sandbox routes belong to their areas (customers, external accounts, outbox), each in its own
+ * sandbox module that AppModule mounts only with SANDBOX=true. These pin the whole set.
+ */
+const SANDBOX_PATHS = [
+  '/sandbox/customers/{customerId}/kyc',
+  '/sandbox/external-accounts/{externalAccountId}/status',
+  '/sandbox/internal-accounts/{accountId}/fund',
+  '/sandbox/webhooks/test',
+  '/webhooks/test',
+];
+const sandboxPaths = (doc: { paths: Record<string, unknown> }) =>
+  Object.keys(doc.paths)
+    .filter((path) => path.startsWith('/sandbox/') || path === '/webhooks/test')
+    .sort();
+
+describe('SANDBOX=true', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp();
+  });
+  afterAll(() => t.close());
+
+  it("mounts every area's sandbox routes, POST /webhooks/test included", async () => {
+    const doc = (await t.http.get(`${V}/openapi.json`)).body;
+    expect(sandboxPaths(doc)).toEqual(SANDBOX_PATHS);
+    for (const path of SANDBOX_PATHS) expect(Object.keys(doc.paths[path])).toEqual(['post']);
+  });
+});
+
+describe('SANDBOX=false', () => {
+  let live: TestApp;
+  beforeAll(async () => {
+    live = await startTestApp({ SANDBOX: 'false' });
+  });
+  afterAll(() => live.close());
+
+  it('has none of them (404 NOT_FOUND, not documented) while the rest works', async () => {
+    const p = await TestPlatform.create(live);
+    const customer = await newCustomer(p, individual());
+    const account = await customerAccount(p, customer.id);
+    const external = await p.post('/platform/external-accounts', {
+      currency: 'EUR',
+      accountInfo: exampleAccountInfo('EUR_ACCOUNT', Math.floor(Math.random() * 1000)),
+    });
+    expect(external.status).toBe(201);
+    const calls: Array<[string, object]> = [
+      [`/sandbox/customers/${customer.id}/kyc`, { kycStatus: 'APPROVED' }],
+      [`/sandbox/internal-accounts/${account.id}/fund`, { amount: 1 }],
+      [`/sandbox/external-accounts/${external.body.id}/status`, { status: 'INACTIVE' }],
+      ['/sandbox/webhooks/test', {}],
+      ['/webhooks/test', {}],
+    ];
+    for (const [path, body] of calls) expectError(await p.post(path, body), 404, 'NOT_FOUND');
+    expect((await p.get(`/customers/${customer.id}`)).body.kycStatus).toBe('UNVERIFIED');
+    expect((await customerAccount(p, customer.id)).balance.amount).toBe(0);
+    expect((await p.get(`/platform/external-accounts/${external.body.id}`)).body.status).toBe('ACTIVE');
+    expect(sandboxPaths((await live.http.get(`${V}/openapi.json`)).body)).toEqual([]);
+  });
+});

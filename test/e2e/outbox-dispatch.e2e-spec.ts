@@ -5,6 +5,7 @@ import { GIVE_UP_AFTER_MS, MAX_INTERVAL_MS } from '../../src/outbox/delivery/ret
 import { OutboxDispatcher } from '../../src/outbox/outbox.dispatcher.js';
 import { cardStatusChange, OutboxService, WrittenEvent } from '../../src/outbox/outbox.service.js';
 import { LEASE_MS } from '../../src/outbox/outbox.store.js';
+import { WebhookCapture } from '../support/events.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { isolatedDatabase, IsolatedDatabase } from '../support/isolated-database.js';
 import { referenceNodeVerify } from '../support/signatures.js';
@@ -44,13 +45,9 @@ const uuidOf = (p: TestPlatform) => parseId('Platform', p.platformId)!;
 
 /** A platform whose webhookEndpoint is a fresh receiver (the TEST webhook of the change already delivered). */
 async function platformWithReceiver(): Promise<{ p: TestPlatform; r: WebhookReceiver }> {
-  const r = await WebhookReceiver.start();
-  receivers.push(r);
   const p = await TestPlatform.create(t);
-  expect((await p.patch('/config', { webhookEndpoint: r.url })).status).toBe(200);
-  await dispatcher().drain();
-  expect(r.received.map((w) => w.body.type)).toEqual(['TEST']);
-  r.reset();
+  const { receiver: r } = await WebhookCapture.attach(t, p);
+  receivers.push(r);
   return { p, r };
 }
 

@@ -6,8 +6,19 @@ import { TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
 import { ApiTokenEntity, Permission } from './api-token.entity.js';
 import type { PlatformPrincipal } from './auth.decorators.js';
+import { TokenCache } from './token-cache.js';
 import { hashSecret, newClientId, newSecret, secretMatches } from './secrets.js';
 import type { ApiToken, ApiTokenCreateRequest, ListTokensQuery } from './token.dto.js';
+
+const AUTHENTICATE_SQL =
+  'SELECT id, platform_id, permissions, secret_hash FROM api_tokens WHERE client_id = $1 AND revoked_at IS NULL';
+
+interface AuthRow {
+  id: string;
+  platform_id: string;
+  permissions: Permission[];
+  secret_hash: Buffer;
+}
 
 /** Compared against when a client id is unknown, so a miss costs the same as a wrong secret. */
 const DUMMY_HASH = hashSecret('dummy');
@@ -27,17 +38,24 @@ export function renderToken(row: ApiTokenEntity, clientSecret?: string): ApiToke
 
 @Injectable()
 export class TokensService {
-  constructor(private readonly tx: TransactionService) {}
+  constructor(
+    private readonly tx: TransactionService,
+    private readonly cache: TokenCache,
+  ) {}
 
+  /** Cached (see TokenCache); a miss is one fixed-text statement. */
   async authenticate(clientId: string, secret: string): Promise<PlatformPrincipal | null> {
     if (clientId.length > 64 || secret.length > 256) return null;
-    const row = await this.tx.manager.findOne(ApiTokenEntity, {
-      where: { clientId, revokedAt: IsNull() },
-      select: { id: true, platformId: true, permissions: true, secretHash: true },
-    });
-    const ok = secretMatches(secret, row?.secretHash ?? DUMMY_HASH);
+    const cached = this.cache.get(clientId, secret);
+    if (cached) return cached;
+    const version = this.cache.version;
+    const rows = await this.tx.manager.query<AuthRow[]>(AUTHENTICATE_SQL, [clientId]);
+    const row = rows[0];
+    const ok = secretMatches(secret, row?.secret_hash ?? DUMMY_HASH);
     if (!row || !ok) return null;
-    return { platformId: row.platformId, tokenId: row.id, permissions: row.permissions };
+    const principal: PlatformPrincipal = { platformId: row.platform_id, tokenId: row.id, permissions: row.permissions };
+    this.cache.set(clientId, row.secret_hash, principal, version);
+    return principal;
   }
 
   /** Creates a token; its secret is returned here and never again. */
@@ -83,12 +101,17 @@ export class TokensService {
     return renderToken(await this.find(this.tx.manager, platformId, tokenId));
   }
 
-  /** Revokes at once: the next request with this token is 401. The row stays for audit. */
+  /**
+   * Revokes at once: the next request with this token is 401, on every replica (the NOTIFY sent
+   * in the transaction makes each one evict it from its cache at commit). The row stays for audit.
+   */
   async revoke(platformId: string, tokenId: string): Promise<void> {
     await this.tx.run(async (m) => {
       const row = await this.find(m, platformId, tokenId);
       await m.update(ApiTokenEntity, { id: row.id }, { revokedAt: new Date(), updatedAt: new Date() });
+      await this.cache.announceRevocation(m, row.id);
     });
+    this.cache.revoked(tokenId);
   }
 
   private async find(m: EntityManager, platformId: string, tokenId: string): Promise<ApiTokenEntity> {

@@ -35,7 +35,7 @@ const ownershipTypeRequired: FieldError = {
 };
 
 /** $6: a self-custody wallet; with counterparty requirements it starts pending, and needs $4 (ownershipType). */
-const INSERT_PLATFORM_ACCOUNT_SQL = `
+export const INSERT_PLATFORM_ACCOUNT_SQL = `
   INSERT INTO external_accounts (id, platform_id, customer_id, platform_account_id, ownership_type, currency, status,
     default_uma_deposit_account, beneficiary_verification_status, beneficiary_verified_data, account_type,
     account_info, identity, created_at, updated_at, deleted_at)
@@ -50,7 +50,7 @@ const INSERT_PLATFORM_ACCOUNT_SQL = `
 const FIND_COLUMNS = `id, platform_id, customer_id, platform_account_id, ownership_type, currency, status,
   default_uma_deposit_account, beneficiary_verification_status, beneficiary_verified_data, account_type, account_info,
   identity, created_at, updated_at, deleted_at`;
-const FIND_PLATFORM_ACCOUNT_SQL = `SELECT ${FIND_COLUMNS} FROM external_accounts
+export const FIND_PLATFORM_ACCOUNT_SQL = `SELECT ${FIND_COLUMNS} FROM external_accounts
   WHERE id = $1 AND platform_id = $2 AND deleted_at IS NULL AND customer_id IS NULL`;
 const FIND_CUSTOMER_ACCOUNT_SQL = `SELECT ${FIND_COLUMNS} FROM external_accounts
   WHERE id = $1 AND platform_id = $2 AND deleted_at IS NULL AND customer_id IS NOT NULL`;

@@ -21,6 +21,7 @@ export const TOKEN_REVOKED_CHANNEL = 'api_token_revoked';
  */
 const localRevocations = new EventEmitter();
 localRevocations.setMaxListeners(0);
+let instances = 0;
 
 interface Entry {
   /** SHA-256 of the secret, as stored: a presented secret must match it (constant time). */
@@ -44,8 +45,13 @@ export class TokenCache implements OnApplicationBootstrap, OnApplicationShutdown
   private listener: NotificationListener | null = null;
   private local = false;
   private readonly onLocal = (tokenId: string) => this.evict(tokenId);
-  /** Emits `evicted` (token id) after each revocation has been applied here. */
+  /**
+   * Emits `evicted` (token id) after each revocation has been applied here, and `connected` each
+   * time the notification connection is (re)established (the cache has just been emptied).
+   */
   readonly events = new EventEmitter();
+  /** The listener connection's `application_name`, unique per instance. */
+  readonly listenerName = `token-cache-${process.pid}-${++instances}`;
 
   constructor(
     config: AppConfig,
@@ -66,10 +72,14 @@ export class TokenCache implements OnApplicationBootstrap, OnApplicationShutdown
         TOKEN_REVOKED_CHANNEL,
         {
           onNotification: (tokenId) => this.evict(tokenId),
-          onConnected: () => this.clear(),
+          onConnected: () => {
+            this.clear();
+            this.events.emit('connected');
+          },
           onLost: () => this.clear(),
         },
         'auth',
+        this.listenerName,
       );
       await this.listener.start();
     } else {

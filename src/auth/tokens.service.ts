@@ -53,7 +53,12 @@ export class TokensService {
     const row = rows[0];
     const ok = secretMatches(secret, row?.secret_hash ?? DUMMY_HASH);
     if (!row || !ok) return null;
-    const principal: PlatformPrincipal = { platformId: row.platform_id, tokenId: row.id, permissions: row.permissions };
+    // Shared by every request the cache serves: frozen, so none can alter it for the next.
+    const principal: PlatformPrincipal = Object.freeze({
+      platformId: row.platform_id,
+      tokenId: row.id,
+      permissions: Object.freeze([...row.permissions]) as Permission[],
+    });
     this.cache.set(clientId, row.secret_hash, principal, version);
     return principal;
   }

@@ -31,6 +31,8 @@ export class NotificationListener {
     private readonly channel: string,
     private readonly handlers: NotificationHandlers,
     context = 'outbox',
+    /** The connection's `application_name` (lets an operator, or a test, find it in pg_stat_activity). */
+    private readonly applicationName?: string,
   ) {
     this.logger = new Logger(context);
   }
@@ -50,7 +52,10 @@ export class NotificationListener {
 
   private async connect(): Promise<void> {
     if (this.stopped) return;
-    const client = new pg.Client({ connectionString: this.url });
+    const client = new pg.Client({
+      connectionString: this.url,
+      ...(this.applicationName ? { application_name: this.applicationName } : {}),
+    });
     this.client = client;
     let lost = false;
     const onLost = (error?: Error) => {

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { TokenCache } from '../../src/auth/token-cache.js';
 import { startTestApp, TestApp, TestPlatform, V } from '../support/test-app.js';
 import { StatementCounter } from '../support/statement-counter.js';
@@ -115,5 +116,32 @@ describe('revocation across replicas', () => {
     const res = await onB();
     expect(res.status).toBe(401);
     expect(res.body).toMatchObject({ code: 'UNAUTHORIZED' });
+  });
+});
+
+// The notification connection exists only on PostgreSQL (the embedded engine uses the in-process bus).
+(process.env.TEST_DATABASE_ADMIN_URL ? describe : describe.skip)('when the notification connection drops', () => {
+  it('the cache is emptied and the listener reconnects (so a missed revocation cannot linger)', async () => {
+    const p = await TestPlatform.create(t);
+    await p.get('/config').expect(200);
+    const cached = await counter.during(() => p.get('/config').expect(200));
+    expect(cached.some(isTokenLookup)).toBe(false);
+
+    const cache = t.app.get(TokenCache);
+    const reconnected = new Promise<void>((resolve) => cache.events.once('connected', () => resolve()));
+    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
+    await admin.connect();
+    try {
+      const { rows } = await admin.query<{ terminated: boolean }>(
+        'SELECT pg_terminate_backend(pid) AS terminated FROM pg_stat_activity WHERE application_name = $1',
+        [cache.listenerName],
+      );
+      expect(rows).toEqual([{ terminated: true }]);
+    } finally {
+      await admin.end();
+    }
+    await reconnected;
+    const after = await counter.during(() => p.get('/config').expect(200));
+    expect(after.some(isTokenLookup)).toBe(true); // looked up again: the cache was emptied
   });
 });

@@ -13,6 +13,18 @@ import type { ApiToken, ApiTokenCreateRequest, ListTokensQuery } from './token.d
 const AUTHENTICATE_SQL =
   'SELECT id, platform_id, permissions, secret_hash FROM api_tokens WHERE client_id = $1 AND revoked_at IS NULL';
 
+const GET_TOKEN_SQL =
+  'SELECT id, name, permissions, client_id, created_at, updated_at FROM api_tokens WHERE id = $1 AND platform_id = $2 AND revoked_at IS NULL';
+
+interface TokenRow {
+  id: string;
+  name: string;
+  permissions: Permission[];
+  client_id: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
 interface AuthRow {
   id: string;
   platform_id: string;
@@ -102,8 +114,20 @@ export class TokensService {
     return paginate(qb, query, (row) => renderToken(row));
   }
 
+  /** One fixed statement. */
   async get(platformId: string, tokenId: string): Promise<ApiToken> {
-    return renderToken(await this.find(this.tx.manager, platformId, tokenId));
+    const [row] = await this.tx.manager.query<TokenRow[]>(GET_TOKEN_SQL, [tokenId, platformId]);
+    if (!row) throw new ApiError('TOKEN_NOT_FOUND', `Token ${formatId('Token', tokenId)} not found`);
+    return renderToken(
+      Object.assign(new ApiTokenEntity(), {
+        id: row.id,
+        name: row.name,
+        permissions: row.permissions,
+        clientId: row.client_id,
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+      }),
+    );
   }
 
   /**

@@ -57,8 +57,9 @@ export class TokenCache implements OnApplicationBootstrap, OnApplicationShutdown
     config: AppConfig,
     private readonly dataSource: DataSource,
   ) {
+    // A worker process serves no authenticated route: no cache, no listener connection.
     this.entries =
-      config.TOKEN_CACHE_SIZE > 0 && config.TOKEN_CACHE_TTL_MS > 0
+      config.ROLE !== 'worker' && config.TOKEN_CACHE_SIZE > 0 && config.TOKEN_CACHE_TTL_MS > 0
         ? new LRUCache<string, Entry>({ max: config.TOKEN_CACHE_SIZE, ttl: config.TOKEN_CACHE_TTL_MS })
         : null;
   }

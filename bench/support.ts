@@ -1,25 +1,34 @@
-/** Shared helpers for the benchmark scripts: an in-process app on either engine. */
+/** Shared helpers for the benchmark suites: the real app on either engine, and the run's context. */
 import 'reflect-metadata';
 import { randomBytes } from 'node:crypto';
 import type { INestApplication } from '@nestjs/common';
+import pg from 'pg';
 import { createApp } from '../src/app.factory.js';
 import { loadConfig } from '../src/config/app-config.js';
 import { migrate, openDatabase, OpenDatabase } from '../src/database/open-database.js';
 import { createRootLogger } from '../src/logging/logger.js';
+import { PlatformsService } from '../src/platforms/platforms.service.js';
+import { parseId } from '../src/common/ids.js';
+import type { Measurement, SuiteResult } from './lib/report.js';
 
 export interface BenchApp {
   app: INestApplication;
+  /** http://127.0.0.1:port (no version segment). */
+  origin: string;
+  /** With the version segment. */
   baseUrl: string;
   databaseUrl: string;
+  embedded: boolean;
   engine: string;
   close(): Promise<void>;
 }
 
-/** The real app on DATABASE_URL, or on a throwaway embedded engine when it is unset. */
-export async function startBenchApp(): Promise<BenchApp> {
+/** The real app on `databaseUrl` (PostgreSQL), or on a throwaway embedded engine when undefined. */
+export async function startBenchApp(databaseUrl?: string): Promise<BenchApp> {
+  const env: Record<string, string | undefined> = { ...process.env, DATABASE_URL: databaseUrl };
   const config = loadConfig({
     WEBHOOK_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'), // throwaway unless one is set
-    ...process.env,
+    ...env,
     LOG_LEVEL: 'silent',
     PGLITE_DATA_DIR: 'memory://',
     PORT: '0',
@@ -32,12 +41,91 @@ export async function startBenchApp(): Promise<BenchApp> {
   const { port } = (app.getHttpServer() as import('node:http').Server).address() as { port: number };
   return {
     app,
+    origin: `http://127.0.0.1:${port}`,
     baseUrl: `http://127.0.0.1:${port}/2025-10-13`,
     databaseUrl: db.url,
+    embedded: db.embedded,
     engine: db.embedded ? 'embedded PGlite' : 'PostgreSQL',
     close: async () => {
       await app.close();
       await db.stop();
     },
   };
+}
+
+/** A scratch PostgreSQL database next to `adminUrl`, dropped by `drop`. */
+export async function scratchDatabase(
+  adminUrl: string,
+  prefix: string,
+): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${Date.now()}_${randomBytes(3).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const parsed = new URL(adminUrl);
+  parsed.pathname = `/${name}`;
+  return {
+    url: parsed.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: adminUrl });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+export interface BenchPlatform {
+  platformId: string;
+  authorization: string;
+}
+
+export async function benchPlatform(app: BenchApp): Promise<BenchPlatform> {
+  const { platform, token } = await app.app.get(PlatformsService).create('Bench');
+  return {
+    platformId: parseId('Platform', platform.id)!,
+    authorization: `Basic ${Buffer.from(`${token.clientId}:${token.clientSecret}`).toString('base64')}`,
+  };
+}
+
+/** What every suite gets from the runner. */
+export interface BenchContext {
+  quick: boolean;
+  /** Rounds of A, B per pair; seconds per run; HTTP connections and pgbench clients. */
+  rounds: number;
+  seconds: number;
+  connections: number;
+  /** The real app on this run's engine (one suite at a time uses it). */
+  app: BenchApp;
+  platform: BenchPlatform;
+  /** The bare NestJS app's constant-JSON URL (framework floor). */
+  bareUrl: string;
+  /** PostgreSQL server URL for scratch databases (DATABASE_URL), when the run has one. */
+  adminUrl?: string;
+}
+
+/** A suite: one file in bench/suites/, listed in bench/suites/index.ts. */
+export interface Suite {
+  name: string;
+  /** Engines it is meaningful on. */
+  engines: Array<'postgres' | 'embedded'>;
+  run(ctx: BenchContext): Promise<SuiteResult[]>;
+}
+
+/** Runs A and B once each as a warm-up (unrecorded), then `rounds` times interleaved A, B, A, B. */
+export async function interleaved(
+  ctx: BenchContext,
+  a: (seconds: number) => Promise<Measurement>,
+  b: (seconds: number) => Promise<Measurement>,
+): Promise<{ a: Measurement[]; b: Measurement[] }> {
+  const warm = Math.max(1, Math.round(ctx.seconds / 2));
+  await a(warm);
+  await b(warm);
+  const out = { a: [] as Measurement[], b: [] as Measurement[] };
+  for (let i = 0; i < ctx.rounds; i++) {
+    out.a.push(await a(ctx.seconds));
+    out.b.push(await b(ctx.seconds));
+  }
+  return out;
 }

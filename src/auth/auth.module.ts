@@ -2,11 +2,12 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { AuthGuard } from './auth.guard.js';
 import { TokensController } from './tokens.controller.js';
+import { TokenCache } from './token-cache.js';
 import { TokensService } from './tokens.service.js';
 
 @Module({
   controllers: [TokensController],
-  providers: [TokensService, { provide: APP_GUARD, useClass: AuthGuard }],
+  providers: [TokensService, TokenCache, { provide: APP_GUARD, useClass: AuthGuard }],
   exports: [TokensService],
 })
 export class AuthModule {}

@@ -6,8 +6,31 @@ import { TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
 import { ApiTokenEntity, Permission } from './api-token.entity.js';
 import type { PlatformPrincipal } from './auth.decorators.js';
+import { TokenCache } from './token-cache.js';
 import { hashSecret, newClientId, newSecret, secretMatches } from './secrets.js';
 import type { ApiToken, ApiTokenCreateRequest, ListTokensQuery } from './token.dto.js';
+
+const AUTHENTICATE_SQL =
+  'SELECT id, platform_id, permissions, secret_hash FROM api_tokens WHERE client_id = $1 AND revoked_at IS NULL';
+
+const GET_TOKEN_SQL =
+  'SELECT id, name, permissions, client_id, created_at, updated_at FROM api_tokens WHERE id = $1 AND platform_id = $2 AND revoked_at IS NULL';
+
+interface TokenRow {
+  id: string;
+  name: string;
+  permissions: Permission[];
+  client_id: string;
+  created_at: Date;
+  updated_at: Date;
+}
+
+interface AuthRow {
+  id: string;
+  platform_id: string;
+  permissions: Permission[];
+  secret_hash: Buffer;
+}
 
 /** Compared against when a client id is unknown, so a miss costs the same as a wrong secret. */
 const DUMMY_HASH = hashSecret('dummy');
@@ -27,17 +50,29 @@ export function renderToken(row: ApiTokenEntity, clientSecret?: string): ApiToke
 
 @Injectable()
 export class TokensService {
-  constructor(private readonly tx: TransactionService) {}
+  constructor(
+    private readonly tx: TransactionService,
+    private readonly cache: TokenCache,
+  ) {}
 
+  /** Cached (see TokenCache); a miss is one fixed-text statement. */
   async authenticate(clientId: string, secret: string): Promise<PlatformPrincipal | null> {
     if (clientId.length > 64 || secret.length > 256) return null;
-    const row = await this.tx.manager.findOne(ApiTokenEntity, {
-      where: { clientId, revokedAt: IsNull() },
-      select: { id: true, platformId: true, permissions: true, secretHash: true },
-    });
-    const ok = secretMatches(secret, row?.secretHash ?? DUMMY_HASH);
+    const cached = this.cache.get(clientId, secret);
+    if (cached) return cached;
+    const version = this.cache.version;
+    const rows = await this.tx.manager.query<AuthRow[]>(AUTHENTICATE_SQL, [clientId]);
+    const row = rows[0];
+    const ok = secretMatches(secret, row?.secret_hash ?? DUMMY_HASH);
     if (!row || !ok) return null;
-    return { platformId: row.platformId, tokenId: row.id, permissions: row.permissions };
+    // Shared by every request the cache serves: frozen, so none can alter it for the next.
+    const principal: PlatformPrincipal = Object.freeze({
+      platformId: row.platform_id,
+      tokenId: row.id,
+      permissions: Object.freeze([...row.permissions]) as Permission[],
+    });
+    this.cache.set(clientId, row.secret_hash, principal, version);
+    return principal;
   }
 
   /** Creates a token; its secret is returned here and never again. */
@@ -79,16 +114,33 @@ export class TokensService {
     return paginate(qb, query, (row) => renderToken(row));
   }
 
+  /** One fixed statement. */
   async get(platformId: string, tokenId: string): Promise<ApiToken> {
-    return renderToken(await this.find(this.tx.manager, platformId, tokenId));
+    const [row] = await this.tx.manager.query<TokenRow[]>(GET_TOKEN_SQL, [tokenId, platformId]);
+    if (!row) throw new ApiError('TOKEN_NOT_FOUND', `Token ${formatId('Token', tokenId)} not found`);
+    return renderToken(
+      Object.assign(new ApiTokenEntity(), {
+        id: row.id,
+        name: row.name,
+        permissions: row.permissions,
+        clientId: row.client_id,
+        createdAt: row.created_at,
+        updatedAt: row.updated_at,
+      }),
+    );
   }
 
-  /** Revokes at once: the next request with this token is 401. The row stays for audit. */
+  /**
+   * Revokes at once: the next request with this token is 401, on every replica (the NOTIFY sent
+   * in the transaction makes each one evict it from its cache at commit). The row stays for audit.
+   */
   async revoke(platformId: string, tokenId: string): Promise<void> {
     await this.tx.run(async (m) => {
       const row = await this.find(m, platformId, tokenId);
       await m.update(ApiTokenEntity, { id: row.id }, { revokedAt: new Date(), updatedAt: new Date() });
+      await this.cache.announceRevocation(m, row.id);
     });
+    this.cache.revoked(tokenId);
   }
 
   private async find(m: EntityManager, platformId: string, tokenId: string): Promise<ApiTokenEntity> {

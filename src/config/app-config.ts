@@ -83,6 +83,23 @@ export class AppConfig {
   @Max(1000)
   OUTBOX_POLL_INTERVAL_MS = 1000;
 
+  /** Verified API credentials kept in memory (per process, LRU); `0` turns the cache off. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  TOKEN_CACHE_SIZE = 10_000;
+
+  /**
+   * How long a verified credential stays cached, in ms. Revocations evict at once on every replica
+   * (LISTEN/NOTIFY); this bounds staleness only while that notification connection is down.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(60_000)
+  TOKEN_CACHE_TTL_MS = 5_000;
+
   get embedded(): boolean {
     return !this.DATABASE_URL;
   }

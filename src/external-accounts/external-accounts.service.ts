@@ -10,7 +10,7 @@ import { ApiError } from '../errors/api-error.js';
 import type { FieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
 import { OutboxService } from '../outbox/outbox.service.js';
-import { PlatformConfigService } from '../platform-config/platform-config.service.js';
+import { counterpartyRequirementsSql, PlatformConfigService } from '../platform-config/platform-config.service.js';
 import { CustomersService } from '../customers/customers.service.js';
 import {
   CustomerExternalAccountCreateRequest,
@@ -30,6 +30,73 @@ import {
   isSelfCustodyWallet,
   validateAccountInfo,
 } from './variants/index.js';
+
+const ownershipTypeRequired: FieldError = {
+  field: 'ownershipType',
+  constraint: { enum: ['FIRST_PARTY', 'THIRD_PARTY'] },
+  message: 'ownershipType is required for self-custody wallets on this platform (counterparty requirements)',
+};
+
+/** $6: a self-custody wallet; with counterparty requirements it starts pending, and needs $4 (ownershipType). */
+export const INSERT_PLATFORM_ACCOUNT_SQL = `
+  INSERT INTO external_accounts (id, platform_id, customer_id, platform_account_id, ownership_type, currency, status,
+    default_uma_deposit_account, beneficiary_verification_status, beneficiary_verified_data, account_type,
+    account_info, identity, created_at, updated_at, deleted_at)
+  SELECT $1::uuid, $2::uuid, NULL, $3::text, $4::text, $5::text,
+    CASE WHEN $6::boolean AND s.required THEN 'PENDING_OWNERSHIP_VERIFICATION' ELSE 'ACTIVE' END,
+    false, $7::text, NULL, $8::text, $9::jsonb, $10::text, $11::timestamptz, $11::timestamptz, NULL
+  FROM (SELECT ${counterpartyRequirementsSql('$2::uuid')} AS required) s
+  WHERE s.required IS NOT NULL AND NOT ($6::boolean AND s.required AND $4::text IS NULL)
+  ON CONFLICT DO NOTHING
+  RETURNING status`;
+
+const FIND_COLUMNS = `id, platform_id, customer_id, platform_account_id, ownership_type, currency, status,
+  default_uma_deposit_account, beneficiary_verification_status, beneficiary_verified_data, account_type, account_info,
+  identity, created_at, updated_at, deleted_at`;
+export const FIND_PLATFORM_ACCOUNT_SQL = `SELECT ${FIND_COLUMNS} FROM external_accounts
+  WHERE id = $1 AND platform_id = $2 AND deleted_at IS NULL AND customer_id IS NULL`;
+const FIND_CUSTOMER_ACCOUNT_SQL = `SELECT ${FIND_COLUMNS} FROM external_accounts
+  WHERE id = $1 AND platform_id = $2 AND deleted_at IS NULL AND customer_id IS NOT NULL`;
+
+interface ExternalAccountRow {
+  id: string;
+  platform_id: string;
+  customer_id: string | null;
+  platform_account_id: string | null;
+  ownership_type: ExternalAccountEntity['ownershipType'];
+  currency: string;
+  status: ExternalAccountStatus;
+  default_uma_deposit_account: boolean;
+  beneficiary_verification_status: ExternalAccountEntity['beneficiaryVerificationStatus'];
+  beneficiary_verified_data: ExternalAccountEntity['beneficiaryVerifiedData'];
+  account_type: string;
+  account_info: AccountInfo;
+  identity: string;
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+}
+
+function fromRow(r: ExternalAccountRow): ExternalAccountEntity {
+  return Object.assign(new ExternalAccountEntity(), {
+    id: r.id,
+    platformId: r.platform_id,
+    customerId: r.customer_id,
+    platformAccountId: r.platform_account_id,
+    ownershipType: r.ownership_type,
+    currency: r.currency,
+    status: r.status,
+    defaultUmaDepositAccount: r.default_uma_deposit_account,
+    beneficiaryVerificationStatus: r.beneficiary_verification_status,
+    beneficiaryVerifiedData: r.beneficiary_verified_data,
+    accountType: r.account_type,
+    accountInfo: r.account_info,
+    identity: r.identity,
+    createdAt: r.created_at,
+    updatedAt: r.updated_at,
+    deletedAt: r.deleted_at,
+  });
+}
 
 export type Owner = { kind: 'platform' } | { kind: 'customer'; customerId?: string };
 
@@ -74,25 +141,23 @@ export class ExternalAccountsService {
     const info = rawInfo as AccountInfo;
     const platformAccountId = this.platformAccountId(request, info, errors);
 
+    const accountType = errors.length ? '' : canonicalAccountType(String(info.accountType));
+    const selfCustody = !errors.length && isSelfCustodyWallet(accountType, info);
+    if (errors.length) throw invalidInput(errors);
+    if (customerId === null)
+      return this.createForPlatformOwner(platformId, request, info, platformAccountId, accountType, selfCustody);
+
     return this.tx.run(async (m) => {
       const settings = await this.config.load(m, platformId);
-      const accountType = errors.length ? '' : canonicalAccountType(String(info.accountType));
-      const selfCustody = !errors.length && isSelfCustodyWallet(accountType, info);
       if (selfCustody && settings.counterpartyRequirements && request.ownershipType === undefined) {
-        errors.push({
-          field: 'ownershipType',
-          constraint: { enum: ['FIRST_PARTY', 'THIRD_PARTY'] },
-          message: 'ownershipType is required for self-custody wallets on this platform (counterparty requirements)',
-        });
+        throw invalidInput([ownershipTypeRequired]);
       }
-      if (errors.length) throw invalidInput(errors);
       // Locks the customer row: FOR UPDATE when the default UMA account moves, serialising those moves.
-      if (customerId !== null)
-        await this.customers.requireActive(m, platformId, customerId, makeDefault ? 'update' : 'share');
+      await this.customers.requireActive(m, platformId, customerId, makeDefault ? 'update' : 'share');
 
       const status: ExternalAccountStatus =
         selfCustody && settings.counterpartyRequirements ? 'PENDING_OWNERSHIP_VERIFICATION' : 'ACTIVE';
-      if (makeDefault && customerId) {
+      if (makeDefault) {
         // The customer row lock taken above serialises default moves for this customer.
         await m.update(
           ExternalAccountEntity,
@@ -122,6 +187,68 @@ export class ExternalAccountsService {
       await this.insertOrConflict(m, row);
       return renderExternalAccount(row);
     });
+  }
+
+  /**
+   * The platform's own account in one fixed statement, no explicit transaction (it joins the
+   * idempotency transaction when there is one): the counterparty-requirements flag is read inside
+   * the INSERT, duplicates are `ON CONFLICT DO NOTHING`. Nothing inserted means a live duplicate,
+   * or a self-custody wallet without the ownershipType this platform requires: told apart after.
+   */
+  private async createForPlatformOwner(
+    platformId: string,
+    request: PlatformExternalAccountCreateRequest,
+    info: AccountInfo,
+    platformAccountId: string | null,
+    accountType: string,
+    selfCustody: boolean,
+  ): Promise<ExternalAccount> {
+    const m = this.tx.manager;
+    const now = new Date();
+    const row = m.create(ExternalAccountEntity, {
+      id: newUuid(),
+      platformId,
+      customerId: null,
+      platformAccountId,
+      ownershipType: request.ownershipType ?? null,
+      currency: request.currency,
+      status: 'ACTIVE',
+      defaultUmaDepositAccount: false,
+      beneficiaryVerificationStatus: initialBeneficiaryVerificationStatus(accountType),
+      beneficiaryVerifiedData: null,
+      accountType,
+      accountInfo: info,
+      identity: accountIdentity(info),
+      createdAt: now,
+      updatedAt: now,
+      deletedAt: null,
+    });
+    const params = [
+      row.id,
+      platformId,
+      row.platformAccountId,
+      row.ownershipType,
+      row.currency,
+      selfCustody,
+      row.beneficiaryVerificationStatus,
+      row.accountType,
+      JSON.stringify(row.accountInfo),
+      row.identity,
+      now,
+    ];
+    for (let attempt = 0; attempt < 2; attempt++) {
+      const inserted = await m.query<Array<{ status: ExternalAccountStatus }>>(INSERT_PLATFORM_ACCOUNT_SQL, params);
+      if (inserted.length === 1) {
+        row.status = inserted[0].status;
+        return renderExternalAccount(row);
+      }
+      if (selfCustody && row.ownershipType === null && (await this.config.counterpartyRequirements(m, platformId)))
+        throw invalidInput([ownershipTypeRequired]);
+      const conflict = await this.duplicateError(m, row);
+      if (conflict) throw conflict;
+      // The conflicting row vanished (its transaction rolled back or it was deleted): try once more.
+    }
+    throw new ApiError('DUPLICATE_EXTERNAL_ACCOUNT', 'An equivalent external account already exists');
   }
 
   /** The spec's example carries platformAccountId inside accountInfo; the reference has it top level. */
@@ -189,8 +316,12 @@ export class ExternalAccountsService {
     return new ApiError('DUPLICATE_EXTERNAL_ACCOUNT', reason, { details });
   }
 
+  /** One fixed statement. */
   async get(platformId: string, owner: Owner, id: string): Promise<ExternalAccount> {
-    return renderExternalAccount(await this.find(this.tx.manager, platformId, owner, id));
+    const sql = owner.kind === 'platform' ? FIND_PLATFORM_ACCOUNT_SQL : FIND_CUSTOMER_ACCOUNT_SQL;
+    const [row] = await this.tx.manager.query<ExternalAccountRow[]>(sql, [id, platformId]);
+    if (!row) throw new ApiError('ACCOUNT_NOT_FOUND', `External account ${formatId('ExternalAccount', id)} not found`);
+    return renderExternalAccount(fromRow(row));
   }
 
   async list(

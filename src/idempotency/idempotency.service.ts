@@ -25,6 +25,29 @@ function canonicalJson(value: unknown): string {
 }
 
 /**
+ * One statement: takes the key's transaction lock (without waiting) and reads its record. The
+ * snapshot precedes the lock, so a record committed in between is caught by `record`'s ON CONFLICT.
+ */
+const BEGIN_SQL = `
+  SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked,
+    k.fingerprint, k.response_status, k.response_body, k.created_at
+  FROM (SELECT 1) AS one LEFT JOIN idempotency_keys k ON k.platform_id = $2 AND k.key = $3`;
+
+interface BeginRow {
+  locked: boolean;
+  fingerprint: string | null;
+  response_status: number;
+  response_body: unknown;
+  created_at: Date;
+}
+
+const inProgress = () =>
+  new ApiError('CONFLICT', 'A request with this Idempotency-Key is still in progress', {
+    retryable: true,
+    retryAfterSeconds: 1,
+  });
+
+/**
  * Idempotency-Key rules, scoped per platform:
  * - same key, same method/path/body: the first (successful) response is replayed;
  * - same key, different request: 409 CONFLICT;
@@ -46,18 +69,17 @@ export class IdempotencyService {
     key: string,
     fingerprint: string,
   ): Promise<IdempotentOutcome | null> {
-    const [{ locked }] = await m.query<Array<{ locked: boolean }>>(
-      'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS locked',
-      [`idem:${platformId}:${key}`],
-    );
-    if (!locked) {
-      throw new ApiError('CONFLICT', 'A request with this Idempotency-Key is still in progress', {
-        retryable: true,
-        retryAfterSeconds: 1,
-      });
+    const [row] = await m.query<BeginRow[]>(BEGIN_SQL, [`idem:${platformId}:${key}`, platformId, key]);
+    if (!row.locked) {
+      throw inProgress();
     }
-    const existing = await m.findOne(IdempotencyKeyEntity, { where: { platformId, key } });
-    if (!existing) return null;
+    if (row.fingerprint === null) return null;
+    const existing = {
+      fingerprint: row.fingerprint,
+      responseStatus: row.response_status,
+      responseBody: row.response_body,
+      createdAt: row.created_at,
+    };
     if (Date.now() - existing.createdAt.getTime() > IDEMPOTENCY_TTL_MS) {
       await m.delete(IdempotencyKeyEntity, { platformId, key });
       return null;
@@ -76,10 +98,12 @@ export class IdempotencyService {
     status: number,
     body: unknown,
   ): Promise<void> {
-    await m.query(
+    const inserted = await m.query<unknown[]>(
       `INSERT INTO idempotency_keys (platform_id, key, fingerprint, response_status, response_body)
-       VALUES ($1, $2, $3, $4, $5::jsonb)`,
+       VALUES ($1, $2, $3, $4, $5::jsonb) ON CONFLICT (platform_id, key) DO NOTHING RETURNING 1`,
       [platformId, key, fingerprint, status, body === undefined ? null : JSON.stringify(body)],
     );
+    // A request with this key committed between begin's snapshot and its lock: roll this one back.
+    if (inserted.length === 0) throw inProgress();
   }
 }

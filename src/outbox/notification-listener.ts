@@ -1,15 +1,27 @@
 import { Logger } from '@nestjs/common';
 import pg from 'pg';
+import type { DataSource } from 'typeorm';
 
 const RECONNECT_DELAY_MS = 1_000;
 
+export interface NotificationHandlers {
+  /** Each notification's payload. */
+  onNotification(payload: string): void;
+  /**
+   * After every (re)connection, once LISTEN is in place: notifications sent while it was down are
+   * lost, so whatever they would have told must be assumed (wake up, drop caches).
+   */
+  onConnected(): void;
+  /** The connection dropped (it reconnects by itself). */
+  onLost?(): void;
+}
+
 /**
- * A dedicated connection LISTENing on one channel. Reconnects after any error or end; every
- * (re)connection also calls `onWake`, since notifications sent while it was down are lost (the
- * worker's poll would find those events anyway, this only makes it prompt).
+ * A dedicated connection LISTENing on one channel. Reconnects after any error or end. Used by the
+ * outbox worker (wake-ups) and the token cache (revocations).
  */
 export class NotificationListener {
-  private readonly logger = new Logger('outbox');
+  private readonly logger: Logger;
   private client: pg.Client | null = null;
   private stopped = false;
   private retryTimer: NodeJS.Timeout | null = null;
@@ -17,8 +29,13 @@ export class NotificationListener {
   constructor(
     private readonly url: string,
     private readonly channel: string,
-    private readonly onWake: () => void,
-  ) {}
+    private readonly handlers: NotificationHandlers,
+    context = 'outbox',
+    /** The connection's `application_name` (lets an operator, or a test, find it in pg_stat_activity). */
+    private readonly applicationName?: string,
+  ) {
+    this.logger = new Logger(context);
+  }
 
   async start(): Promise<void> {
     this.stopped = false;
@@ -35,23 +52,27 @@ export class NotificationListener {
 
   private async connect(): Promise<void> {
     if (this.stopped) return;
-    const client = new pg.Client({ connectionString: this.url });
+    const client = new pg.Client({
+      connectionString: this.url,
+      ...(this.applicationName ? { application_name: this.applicationName } : {}),
+    });
     this.client = client;
     let lost = false;
     const onLost = (error?: Error) => {
       if (lost || this.stopped) return;
       lost = true;
-      this.logger.warn({ err: error?.message }, 'outbox listener connection lost; reconnecting');
+      this.logger.warn({ err: error?.message, channel: this.channel }, 'listener connection lost; reconnecting');
+      this.handlers.onLost?.();
       void client.end().catch(() => undefined);
       this.scheduleReconnect();
     };
     client.on('error', onLost);
     client.on('end', () => onLost());
-    client.on('notification', () => this.onWake());
+    client.on('notification', (n) => this.handlers.onNotification(n.payload ?? ''));
     try {
       await client.connect();
       await client.query(`LISTEN ${this.channel}`);
-      this.onWake();
+      this.handlers.onConnected();
     } catch (error) {
       onLost(error as Error);
     }
@@ -65,4 +86,18 @@ export class NotificationListener {
     }, RECONNECT_DELAY_MS);
     this.retryTimer.unref();
   }
+}
+
+/**
+ * Whether NOTIFY reaches other connections: PostgreSQL yes; the embedded engine (one PGlite
+ * session behind pglite-socket) does not forward notifications to other sockets.
+ */
+export async function notificationsReachOtherConnections(dataSource: DataSource): Promise<boolean> {
+  const [{ version }] = await dataSource.query<Array<{ version: string }>>('SELECT version() AS version');
+  return !version.includes('PGlite');
+}
+
+/** The URL the DataSource connects with (the listener opens its own connection there). */
+export function dataSourceUrl(dataSource: DataSource): string {
+  return (dataSource.options as { url?: string }).url!;
 }

@@ -7,7 +7,7 @@ import { formatId } from '../common/ids.js';
 import { AppConfig } from '../config/app-config.js';
 import { Runtime } from '../config/config.module.js';
 import { WebhookSender } from './delivery/webhook-sender.js';
-import { NotificationListener } from './notification-listener.js';
+import { dataSourceUrl, NotificationListener, notificationsReachOtherConnections } from './notification-listener.js';
 import { OUTBOX_CHANNEL } from './outbox.service.js';
 import { ClaimedDelivery, ClaimedEvent, CompletedAttempt, OutboxStore } from './outbox.store.js';
 import type { WebhookEventStatus } from './webhook-types.js';
@@ -81,9 +81,11 @@ export class OutboxDispatcher implements OnApplicationBootstrap, BeforeApplicati
   async start(): Promise<void> {
     if (this.loopDone) return;
     this.stopping = false;
-    if (await this.canListen()) {
-      const url = (this.dataSource.options as { url?: string }).url!;
-      this.listener = new NotificationListener(url, OUTBOX_CHANNEL, () => this.wake());
+    if (await notificationsReachOtherConnections(this.dataSource)) {
+      this.listener = new NotificationListener(dataSourceUrl(this.dataSource), OUTBOX_CHANNEL, {
+        onNotification: () => this.wake(),
+        onConnected: () => this.wake(),
+      });
       await this.listener.start();
     }
     this.loopDone = this.loop();
@@ -252,8 +254,4 @@ export class OutboxDispatcher implements OnApplicationBootstrap, BeforeApplicati
   }
 
   /** LISTEN works on PostgreSQL; the embedded engine (PGlite, even behind a DATABASE_URL) has no NOTIFY delivery. */
-  private async canListen(): Promise<boolean> {
-    const [{ version }] = await this.dataSource.query<Array<{ version: string }>>('SELECT version() AS version');
-    return !version.includes('PGlite');
-  }
 }

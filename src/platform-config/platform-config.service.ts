@@ -34,6 +34,39 @@ export type SupportedCurrenciesListener = (
   currencyCodes: string[],
 ) => Promise<void>;
 
+/**
+ * A scalar subquery giving the platform's `counterparty_requirements` flag (NULL when it has no
+ * configuration), for a statement that checks it inline (`platformIdParam` e.g. `'$2::uuid'`).
+ */
+export function counterpartyRequirementsSql(platformIdParam: string): string {
+  return `(SELECT counterparty_requirements FROM platform_configs WHERE platform_id = ${platformIdParam})`;
+}
+
+/** GET /config in one fixed statement: the configuration and the webhook verification material. */
+const GET_CONFIG_SQL = `
+  SELECT c.platform_id, c.id, c.uma_domain, c.proxy_uma_subdomain, c.webhook_endpoint, c.supported_currencies,
+    c.card_configs, c.card_program, c.counterparty_requirements, c.is_regulated_financial_institution,
+    c.created_at, c.updated_at, k.public_key, k.secret_enc
+  FROM platform_configs c LEFT JOIN webhook_signing_keys k ON k.platform_id = c.platform_id
+  WHERE c.platform_id = $1`;
+
+interface ConfigRow {
+  platform_id: string;
+  id: string;
+  uma_domain: string | null;
+  proxy_uma_subdomain: string | null;
+  webhook_endpoint: string | null;
+  supported_currencies: PlatformConfigEntity['supportedCurrencies'];
+  card_configs: PlatformConfigEntity['cardConfigs'];
+  card_program: PlatformConfigEntity['cardProgram'];
+  counterparty_requirements: boolean;
+  is_regulated_financial_institution: boolean;
+  created_at: Date;
+  updated_at: Date;
+  public_key: string | null;
+  secret_enc: string | null;
+}
+
 export function renderConfig(row: PlatformConfigEntity, webhook: WebhookCredentialsView): PlatformConfig {
   const view: PlatformConfig = {
     id: formatId('PlatformConfig', row.id),
@@ -108,9 +141,43 @@ export class PlatformConfigService {
     return row;
   }
 
-  /** `includeSecret`: the caller holds MANAGE and may see the Standard Webhooks secret. */
+  /** The counterparty-requirements flag alone. */
+  async counterpartyRequirements(m: EntityManager, platformId: string): Promise<boolean> {
+    const [row] = await m.query<Array<{ required: boolean | null }>>(
+      `SELECT ${counterpartyRequirementsSql('$1::uuid')} AS required`,
+      [platformId],
+    );
+    return row?.required === true;
+  }
+
+  /**
+   * `includeSecret`: the caller holds MANAGE and may see the Standard Webhooks secret. One
+   * statement (no transaction); a platform that predates its signing keys takes the slow path,
+   * which creates them.
+   */
   async get(platformId: string, includeSecret: boolean): Promise<PlatformConfig> {
-    return this.tx.run(async (m) => this.render(m, await this.load(m, platformId), includeSecret));
+    const [row] = await this.tx.manager.query<ConfigRow[]>(GET_CONFIG_SQL, [platformId]);
+    if (!row || row.public_key === null || row.secret_enc === null) {
+      return this.tx.run(async (m) => this.render(m, await this.load(m, platformId), includeSecret));
+    }
+    const config = Object.assign(new PlatformConfigEntity(), {
+      platformId: row.platform_id,
+      id: row.id,
+      umaDomain: row.uma_domain,
+      proxyUmaSubdomain: row.proxy_uma_subdomain,
+      webhookEndpoint: row.webhook_endpoint,
+      supportedCurrencies: row.supported_currencies,
+      cardConfigs: row.card_configs,
+      cardProgram: row.card_program,
+      counterpartyRequirements: row.counterparty_requirements,
+      isRegulatedFinancialInstitution: row.is_regulated_financial_institution,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    });
+    return renderConfig(config, {
+      publicKey: row.public_key,
+      ...(includeSecret ? { secret: this.webhookKeys.currentSecret({ secretEnc: row.secret_enc }) } : {}),
+    });
   }
 
   /** A new Standard Webhooks secret; the previous one keeps signing every delivery for 24 hours. */

@@ -172,10 +172,11 @@ describe('outbox worker', () => {
     const waiters: Array<{ at: number; resolve: () => void }> = [];
     const wakeNumber = (n: number) =>
       new Promise<void>((resolve) => (wakes >= n ? resolve() : waiters.push({ at: n, resolve })));
-    const listener = new NotificationListener(db.url, OUTBOX_CHANNEL, () => {
+    const wake = () => {
       wakes++;
       waiters.filter((w) => w.at <= wakes).forEach((w) => w.resolve());
-    });
+    };
+    const listener = new NotificationListener(db.url, OUTBOX_CHANNEL, { onNotification: wake, onConnected: wake });
     await listener.start();
     try {
       await wakeNumber(1); // connected (a connect also wakes: notifications may have been missed)

@@ -95,7 +95,7 @@ export class WebhookKeysService {
   }
 
   /** The current `whsec_` secret (shown to MANAGE tokens). */
-  currentSecret(row: WebhookSigningKeysEntity): string {
+  currentSecret(row: Pick<WebhookSigningKeysEntity, 'secretEnc'>): string {
     return this.decrypt(row.secretEnc);
   }
 

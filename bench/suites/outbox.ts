@@ -1,15 +1,13 @@
 /**
- * Outbox delivery benchmark, on PostgreSQL (DATABASE_URL; a scratch database is created there and
- * dropped at the end). For one and then two worker processes (`node dist/src/main.js`, ROLE=worker):
- *   1. throughput: 10,000 events across 1,000 aggregates queued up front, then drained by the
- *      workers into a local receiver: deliveries per second from first to last receipt;
- *   2. latency: events committed one per transaction at a light steady rate (100/s for 5 s):
+ * Outbox delivery, on PostgreSQL (a scratch database is created next to DATABASE_URL and dropped
+ * at the end). For one and then two worker processes (`node dist/src/main.js`, ROLE=worker):
+ *   1. throughput: events across aggregates queued up front, then drained by the workers into a
+ *      local receiver: deliveries per second from first to last receipt;
+ *   2. latency: events committed one per transaction at a light steady rate (100/s):
  *      commit-to-receipt p50/p99 (commit acknowledged to the writer -> body received).
- * The receiver and the writer run in this process; each receipt is checked for duplicates and
- * per-aggregate order. Prints figures only.
- *
- *   DATABASE_URL=postgres://... npm run bench:outbox
- *   (BENCH_EVENTS, BENCH_AGGREGATES, BENCH_RATE, BENCH_SECONDS, BENCH_WORKERS="1,2", OUTBOX_CONCURRENCY)
+ * Each receipt is checked for duplicates and per-aggregate order. `--quick`: 2,000 events, one
+ * worker, 2 s of light load. (BENCH_EVENTS, BENCH_AGGREGATES, BENCH_RATE, BENCH_SECONDS,
+ * BENCH_WORKERS="1,2", OUTBOX_CONCURRENCY override.)
  */
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
@@ -22,22 +20,19 @@ import { performance } from 'node:perf_hooks';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { AppModule } from '../src/app.module.js';
-import { formatId, newUuid, parseId } from '../src/common/ids.js';
-import { loadConfig } from '../src/config/app-config.js';
-import { migrate } from '../src/database/open-database.js';
-import { TransactionService } from '../src/database/transaction.service.js';
-import { cardStatusChange, OutboxService } from '../src/outbox/outbox.service.js';
-import { PlatformsService } from '../src/platforms/platforms.service.js';
-import { percentile } from './stats.js';
+import { AppModule } from '../../src/app.module.js';
+import { formatId, newUuid, parseId } from '../../src/common/ids.js';
+import { loadConfig } from '../../src/config/app-config.js';
+import { migrate } from '../../src/database/open-database.js';
+import { TransactionService } from '../../src/database/transaction.service.js';
+import { cardStatusChange, OutboxService } from '../../src/outbox/outbox.service.js';
+import { PlatformsService } from '../../src/platforms/platforms.service.js';
+import { percentile } from '../lib/stats.js';
+import type { SuiteResult } from '../lib/report.js';
+import type { BenchContext, Suite } from '../support.js';
 
 const env = process.env;
-const EVENTS = Number(env.BENCH_EVENTS ?? 10_000);
-const AGGREGATES = Number(env.BENCH_AGGREGATES ?? 1_000);
-const RATE = Number(env.BENCH_RATE ?? 100);
-const SECONDS = Number(env.BENCH_SECONDS ?? 5);
-const WORKER_COUNTS = (env.BENCH_WORKERS ?? '1,2').split(',').map(Number);
-const MAIN_JS = fileURLToPath(new URL('../src/main.js', import.meta.url));
+const MAIN_JS = fileURLToPath(new URL('../../src/main.js', import.meta.url));
 
 interface Receipt {
   at: number;
@@ -135,10 +130,20 @@ function check(receipts: Receipt[], expected: number): string {
   return `${ok ? 'ok' : 'PROBLEM'}: ${ids.size}/${expected} delivered, ${duplicates} duplicates, ${outOfOrder} out of order`;
 }
 
-async function main(): Promise<void> {
-  const admin = env.DATABASE_URL;
-  if (!admin)
-    throw new Error('Set DATABASE_URL to a PostgreSQL server (the benchmark creates and drops a database there).');
+export const outbox: Suite = {
+  name: 'outbox',
+  engines: ['postgres'],
+  run: (ctx) => run(ctx),
+};
+
+async function run(ctx: BenchContext): Promise<SuiteResult[]> {
+  const EVENTS = Number(env.BENCH_EVENTS ?? (ctx.quick ? 2_000 : 10_000));
+  const AGGREGATES = Number(env.BENCH_AGGREGATES ?? (ctx.quick ? 200 : 1_000));
+  const RATE = Number(env.BENCH_RATE ?? 100);
+  const SECONDS = Number(env.BENCH_SECONDS ?? (ctx.quick ? 2 : 5));
+  const WORKER_COUNTS = (env.BENCH_WORKERS ?? (ctx.quick ? '1' : '1,2')).split(',').map(Number);
+  const rows: string[] = [];
+  const admin = ctx.adminUrl!;
   const dbName = `bench_outbox_${Date.now()}`;
   const adminClient = new pg.Client({ connectionString: admin });
   await adminClient.connect();
@@ -198,6 +203,7 @@ async function main(): Promise<void> {
       const first = drained[0].at;
       const lastAt = drained[drained.length - 1].at;
       const rate = (EVENTS - 1) / ((lastAt - first) / 1000);
+      const drainCheck = check(drained, EVENTS);
       console.log(
         `\n${workers} worker process(es)\n` +
           `  queued ${EVENTS} events in ${queueSeconds.toFixed(1)} s\n` +
@@ -219,6 +225,11 @@ async function main(): Promise<void> {
       await receiver.waitFor(total);
       const light = receiver.take();
       const latencies = light.map((r) => r.at - committedAt.get(r.id)!).sort((a, b) => a - b);
+      rows.push(
+        `| ${workers} | ${rate.toFixed(0)} | ${percentile(latencies, 50).toFixed(1)} ms | ` +
+          `${percentile(latencies, 99).toFixed(1)} ms | ${latencies[latencies.length - 1].toFixed(1)} ms | ` +
+          `${drainCheck}; ${check(light, total)} |`,
+      );
       console.log(
         `  light load (${RATE}/s): commit-to-receipt p50 ${percentile(latencies, 50).toFixed(1)} ms, ` +
           `p99 ${percentile(latencies, 99).toFixed(1)} ms, max ${latencies[latencies.length - 1].toFixed(1)} ms  ` +
@@ -232,9 +243,15 @@ async function main(): Promise<void> {
     await adminClient.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`);
     await adminClient.end();
   }
+  return [
+    {
+      kind: 'table',
+      title: `Outbox delivery (PostgreSQL, ${EVENTS} events across ${AGGREGATES} aggregates; light load ${RATE}/s)`,
+      markdown: [
+        '| workers | drain (deliveries/s) | light load p50 | p99 | max | checks |',
+        '|---|---|---|---|---|---|',
+        ...rows,
+      ].join('\n'),
+    },
+  ];
 }
-
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});

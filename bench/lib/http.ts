@@ -1,0 +1,43 @@
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Measurement } from './report.js';
+
+export interface LoadJob {
+  url: string;
+  authorization?: string;
+  /** A fresh body per request of this kind (unique identity each time); GET without. */
+  body?: 'external-account';
+  connections: number;
+  seconds: number;
+  seedOffset: number;
+}
+
+/**
+ * Account identities vary with seed % 1,000,000 (examples.ts): each run gets its own block of
+ * 100,000 (9 runs per platform before they would repeat; the runner uses one platform per engine).
+ */
+let seeds = 0;
+
+/** One autocannon run from a child process; throws when any response was not 2xx. */
+export async function autocannonRun(job: Omit<LoadJob, 'seedOffset'>): Promise<Measurement> {
+  const seedOffset = (seeds += 100_000);
+  const child = fork(fileURLToPath(new URL('./load-worker.js', import.meta.url)), [
+    JSON.stringify({ ...job, seedOffset }),
+  ]);
+  const result = await new Promise<{
+    total: number;
+    p50: number;
+    p99: number;
+    non2xx: number;
+    errors: number;
+    seconds: number;
+  }>((resolve, reject) => {
+    child.once('message', (m) => resolve(m as never));
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`load process exited with ${code}`)));
+  });
+  child.kill();
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${job.url}: ${result.non2xx} non-2xx responses, ${result.errors} errors`);
+  return { perSecond: result.total / result.seconds, p50: result.p50, p99: result.p99 };
+}

@@ -63,7 +63,11 @@ export class AppConfig {
   })
   WEBHOOK_KEY_ENCRYPTION_KEY?: string;
 
-  /** Deliver webhooks to loopback, private and link-local addresses. Unset: the value of SANDBOX. */
+  /**
+   * Deliver webhooks to loopback, private and link-local addresses. Unset: on only on the embedded
+   * engine with SANDBOX (a developer's machine); with DATABASE_URL only `true` allows them, whatever
+   * SANDBOX says (`POST /sandbox/webhooks/test` answers the target's response: an SSRF otherwise).
+   */
   @IsOptional()
   @Transform(toBool)
   @IsBoolean()
@@ -88,7 +92,7 @@ export class AppConfig {
   }
 
   get allowPrivateWebhookTargets(): boolean {
-    return this.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? this.SANDBOX;
+    return this.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? (this.embedded && this.SANDBOX);
   }
 }
 

@@ -5,7 +5,7 @@ import { ConfigError, loadConfig } from '../../../src/config/app-config.js';
 import { embeddedWebhookKeyPath, resolveWebhookKey } from '../../../src/config/webhook-key.js';
 
 describe('webhook config', () => {
-  it('defaults: concurrency 16, poll 1 s, private targets follow SANDBOX', () => {
+  it('defaults: concurrency 16, poll 1 s, private targets on only on the embedded engine with SANDBOX', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({ OUTBOX_CONCURRENCY: 16, OUTBOX_POLL_INTERVAL_MS: 1000 });
     expect(c.allowPrivateWebhookTargets).toBe(true);

@@ -54,7 +54,7 @@ export class AppConfig {
   MIGRATIONS_RUN = false;
 
   /**
-   * 32-byte key (base64 or hex) that encrypts webhook signing keys and secrets at rest. Required
+   * The key-encryption key (32 bytes, base64 or hex): encrypts every secret at rest. Required
    * with DATABASE_URL; the embedded engine generates one beside its data dir (see webhook-key.ts).
    */
   @IsOptional()

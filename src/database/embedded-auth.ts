@@ -7,6 +7,8 @@ const GSSENC_REQUEST = 80877104;
 const CANCEL_REQUEST = 80877102;
 /** A startup packet is small; a client that sends more before authenticating is not a client. */
 const MAX_STARTUP_BYTES = 10_000;
+/** A connection that has not authenticated by then is closed. */
+const STARTUP_TIMEOUT_MS = 30_000;
 
 /**
  * The startup phase of the PostgreSQL protocol, before PGlite sees a byte: answers SSL and GSS
@@ -22,6 +24,8 @@ export function authenticateStartup(socket: Socket, secret: string): Promise<Buf
     let buffer = Buffer.alloc(0);
     let startup: Buffer | null = null;
     const done = (result: Buffer | null) => {
+      socket.setTimeout(0);
+      socket.off('timeout', onTimeout);
       socket.off('data', onData);
       socket.off('close', onClose);
       socket.off('error', onClose);
@@ -32,6 +36,7 @@ export function authenticateStartup(socket: Socket, secret: string): Promise<Buf
       socket.end(errorResponse(code, message));
     };
     const onClose = () => done(null);
+    const onTimeout = () => refuse('08P01', 'authentication timed out');
     const onData = (chunk: Buffer) => {
       buffer = Buffer.concat([buffer, chunk]);
       if (buffer.length > MAX_STARTUP_BYTES) return refuse('08P01', 'startup packet too long');
@@ -70,6 +75,7 @@ export function authenticateStartup(socket: Socket, secret: string): Promise<Buf
     socket.on('data', onData);
     socket.on('close', onClose);
     socket.on('error', onClose);
+    socket.setTimeout(STARTUP_TIMEOUT_MS, onTimeout);
   });
 }
 

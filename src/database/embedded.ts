@@ -63,6 +63,8 @@ export async function startEmbeddedDatabase(dataDir: string, maxConnections: num
       socket.emit('data', startup); // PGlite answers it: AuthenticationOk, parameters, ReadyForQuery
     };
     const server = createServer((socket) => {
+      // A client that resets mid-handshake must not crash the process with an unhandled 'error'.
+      socket.on('error', () => socket.destroy());
       // A handler that detaches itself on a socket error drops our 'close' listener with its own.
       for (const open of handlers.keys()) if (open.destroyed) handlers.delete(open);
       if (handlers.size >= maxConnections) {

@@ -14,6 +14,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
 import { EmbeddedLockedError, startEmbeddedDatabase } from '../../src/database/embedded.js';
@@ -35,6 +36,25 @@ async function connect(url: string): Promise<pg.Client> {
   client.on('error', () => undefined); // a refused connection also emits 'error'
   await client.connect();
   return client;
+}
+
+function startupPacket(): Buffer {
+  const params = Buffer.from('user\0postgres\0database\0postgres\0\0');
+  const packet = Buffer.alloc(8 + params.length);
+  packet.writeInt32BE(packet.length, 0);
+  packet.writeInt32BE(196608, 4);
+  params.copy(packet, 8);
+  return packet;
+}
+
+/** Writes the messages on a raw connection and returns all the server said until it closed. */
+async function rawExchange(socketDir: string, messages: Buffer[]): Promise<string> {
+  const socket = createConnection(join(socketDir, '.s.PGSQL.5432'));
+  let received = '';
+  socket.setEncoding('latin1').on('data', (chunk: string) => (received += chunk));
+  for (const message of messages) socket.write(message);
+  await once(socket, 'close');
+  return received;
 }
 
 function withPassword(url: string, password: string): string {
@@ -60,6 +80,16 @@ describe('the embedded engine’s socket', () => {
         await expect(wrong).rejects.toMatchObject({ code: '28P01' });
         const empty = connect(withPassword(db.url, ''));
         await expect(empty).rejects.toThrow();
+        // A raw client that skips the password gets a FATAL error and a closed connection; one that
+        // resets mid-handshake harms nothing.
+        expect(await rawExchange(socketDir, [startupPacket(), Buffer.from('Q\0\0\0\x0dSELECT 1\0')])).toMatch(
+          /^R.*E.*SFATAL.*C08P01.*expected a password message/s,
+        );
+        const reset = createConnection(join(socketDir, '.s.PGSQL.5432'));
+        reset.on('error', () => undefined);
+        reset.write(startupPacket(), () => reset.destroy());
+        await once(reset, 'close');
+
         const client = await connect(db.url); // the service's own URL works, SSL negotiation included
         try {
           const { rows } = await client.query<{ n: number }>('SELECT 1 + 1 AS n');

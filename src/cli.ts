@@ -2,9 +2,9 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { parseArgs } from 'node:util';
 import { AppModule } from './app.module.js';
-import { ConfigError, loadConfig } from './config/app-config.js';
-import { resolveWebhookKey } from './config/webhook-key.js';
-import { EmbeddedLockedError } from './database/embedded.js';
+import { loadConfig } from './config/app-config.js';
+import { checkWebhookKeyConfig } from './config/webhook-key.js';
+import { describeStartupError } from './common/startup-error.js';
 import { migrate, openDatabase } from './database/open-database.js';
 import { createRootLogger, PinoNestLogger } from './logging/logger.js';
 import { PlatformsService } from './platforms/platforms.service.js';
@@ -36,7 +36,7 @@ async function main(argv: string[]): Promise<number> {
         process.stderr.write(`--name is required (1 to 255 characters)\n${USAGE}\n`);
         return 2;
       }
-      resolveWebhookKey(config); // fail fast on a missing key, before touching the database
+      checkWebhookKeyConfig(config); // fail fast on a missing key, before touching the database
       const db = await openDatabase(config);
       try {
         await migrate(db.url);
@@ -66,8 +66,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error: unknown) => {
-    const known = error instanceof ConfigError || error instanceof EmbeddedLockedError;
-    process.stderr.write(`${known ? error.message : String((error as Error)?.stack ?? error)}\n`);
+    process.stderr.write(`${describeStartupError(error)}\n`);
     process.exit(1);
   },
 );

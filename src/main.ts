@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { createApp, API_VERSION } from './app.factory.js';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config.js';
-import { resolveWebhookKey } from './config/webhook-key.js';
+import { checkWebhookKeyConfig } from './config/webhook-key.js';
+import { describeStartupError } from './common/startup-error.js';
 import { migrate, openDatabase } from './database/open-database.js';
 import { createRootLogger } from './logging/logger.js';
 import { PlatformsService } from './platforms/platforms.service.js';
@@ -9,7 +10,7 @@ import { PlatformsService } from './platforms/platforms.service.js';
 function configOrExit(): AppConfig {
   try {
     const config = loadConfig(process.env);
-    resolveWebhookKey(config); // fail fast: PostgreSQL without WEBHOOK_KEY_ENCRYPTION_KEY
+    checkWebhookKeyConfig(config); // fail fast: PostgreSQL without WEBHOOK_KEY_ENCRYPTION_KEY
     return config;
   } catch (error) {
     if (error instanceof ConfigError) {
@@ -68,6 +69,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`Startup failed: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.stderr.write(`Startup failed: ${describeStartupError(error)}\n`);
   process.exit(1);
 });

@@ -90,6 +90,7 @@ async function startWorkers(count: number, url: string, key: string): Promise<Ch
           PORT: '0',
           LOG_LEVEL: 'info',
           WEBHOOK_KEY_ENCRYPTION_KEY: key,
+          WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', // the receiver is local
           ...(env.OUTBOX_CONCURRENCY ? { OUTBOX_CONCURRENCY: env.OUTBOX_CONCURRENCY } : {}),
         },
         stdio: ['ignore', 'pipe', 'inherit'],

@@ -54,7 +54,7 @@ export class AppConfig {
   MIGRATIONS_RUN = false;
 
   /**
-   * 32-byte key (base64 or hex) that encrypts webhook signing keys and secrets at rest. Required
+   * The key-encryption key (32 bytes, base64 or hex): encrypts every secret at rest. Required
    * with DATABASE_URL; the embedded engine generates one beside its data dir (see webhook-key.ts).
    */
   @IsOptional()
@@ -63,7 +63,11 @@ export class AppConfig {
   })
   WEBHOOK_KEY_ENCRYPTION_KEY?: string;
 
-  /** Deliver webhooks to loopback, private and link-local addresses. Unset: the value of SANDBOX. */
+  /**
+   * Deliver webhooks to loopback, private and link-local addresses. Unset: on only on the embedded
+   * engine with SANDBOX (a developer's machine); with DATABASE_URL only `true` allows them, whatever
+   * SANDBOX says (`POST /sandbox/webhooks/test` answers the target's response: an SSRF otherwise).
+   */
   @IsOptional()
   @Transform(toBool)
   @IsBoolean()
@@ -105,7 +109,7 @@ export class AppConfig {
   }
 
   get allowPrivateWebhookTargets(): boolean {
-    return this.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? this.SANDBOX;
+    return this.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? (this.embedded && this.SANDBOX);
   }
 }
 

@@ -1,13 +1,15 @@
 import { randomBytes } from 'node:crypto';
-import { linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { AppConfig, ConfigError } from './app-config.js';
 
 /**
- * The server key that encrypts webhook private keys and `whsec_` secrets at rest (AES-256-GCM).
+ * The key-encryption key: encrypts every secret at rest (AES-256-GCM): webhook private keys,
+ * `whsec_` secrets, stored idempotent replays.
  * - `WEBHOOK_KEY_ENCRYPTION_KEY` when set (32 bytes, base64 or hex).
- * - Embedded engine without it: generated once and kept beside the data dir (`<dir>.webhook-key`,
- *   mode 0600), so it survives restarts with the data; `memory://` gets a throwaway key.
+ * - Embedded engine without it: generated once and kept beside the data dir (`<real dir>.webhook-key`,
+ *   mode 0600), so it survives restarts with the data; `memory://` gets a throwaway key. Resolve
+ *   it only once the data dir is locked (after openDatabase), so a refused start creates no file.
  * - PostgreSQL without it: a ConfigError at boot (a key generated per replica would make each
  *   replica unable to read what the others wrote).
  */
@@ -26,9 +28,30 @@ export function parseWebhookKey(value: string): Buffer {
   return /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
 }
 
-/** Where the embedded engine keeps its generated key. */
+/**
+ * Where the embedded engine keeps its generated key: beside the data dir's real path, so every
+ * path that names the dir (a symlink too) finds the one key; one an older version kept beside a
+ * symlinked path is still read.
+ */
 export function embeddedWebhookKeyPath(dataDir: string): string {
-  return `${resolve(dataDir)}.webhook-key`;
+  const named = resolve(dataDir);
+  let real = named;
+  try {
+    real = realpathSync(named);
+  } catch {
+    // Not created yet: it will be created at this path.
+  }
+  const path = `${real}.webhook-key`;
+  if (real !== named && !existsSync(path) && existsSync(`${named}.webhook-key`)) return `${named}.webhook-key`;
+  return path;
+}
+
+/**
+ * Fails fast, without touching any file, when the key cannot be had: PostgreSQL without
+ * WEBHOOK_KEY_ENCRYPTION_KEY. Entry points call it before opening the database.
+ */
+export function checkWebhookKeyConfig(config: AppConfig): void {
+  if (!config.WEBHOOK_KEY_ENCRYPTION_KEY && !config.embedded) readKey(config);
 }
 
 function readKey(config: AppConfig): Buffer {
@@ -36,7 +59,7 @@ function readKey(config: AppConfig): Buffer {
   if (!config.embedded) {
     throw new ConfigError([
       'WEBHOOK_KEY_ENCRYPTION_KEY=null: required with DATABASE_URL (32 bytes as base64 or hex, the same on every ' +
-        'replica; for example `openssl rand -base64 32`). It encrypts webhook signing keys at rest.',
+        'replica; for example `openssl rand -base64 32`). It encrypts secrets at rest.',
     ]);
   }
   if (config.PGLITE_DATA_DIR.startsWith('memory://')) return randomBytes(32);

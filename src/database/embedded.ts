@@ -1,89 +1,86 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
-import type { AddressInfo } from 'node:net';
-import { dirname, resolve } from 'node:path';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { inspect } from 'node:util';
+import { authenticateStartup } from './embedded-auth.js';
+import { EmbeddedLockedError, lockDataDir } from './embedded-lock.js';
 import { ProtocolQueue } from './embedded-protocol-queue.js';
 
+export { EmbeddedLockedError };
+
 export interface EmbeddedDatabase {
-  /** A postgres:// URL that `pg` (and so TypeORM) uses exactly as it would a PostgreSQL server. */
+  /**
+   * A postgres:// URL that `pg` (and so TypeORM) uses exactly as it would a PostgreSQL server: a
+   * Unix socket in an owner-only directory, with this start's random password.
+   */
   url: string;
   stop(): Promise<void>;
 }
 
-export class EmbeddedLockedError extends Error {}
-
 /**
- * One process at a time may hold an embedded data dir: a lock file beside it records the holder's
- * pid. A lock left by a dead process is taken over.
- */
-function acquireLock(dataDir: string): () => void {
-  const lockPath = `${resolve(dataDir)}.lock`;
-  mkdirSync(dirname(lockPath), { recursive: true });
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(lockPath, 'wx');
-      writeFileSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => rmSync(lockPath, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      const pid = Number(readFileSync(lockPath, 'utf8'));
-      if (pid && pid !== process.pid && isAlive(pid)) {
-        throw new EmbeddedLockedError(
-          `The embedded database at ${resolve(dataDir)} is in use by process ${pid}. ` +
-            'Stop that process first, or point PGLITE_DATA_DIR elsewhere (or set DATABASE_URL).',
-        );
-      }
-      rmSync(lockPath, { force: true });
-    }
-  }
-  throw new EmbeddedLockedError(`Could not lock ${lockPath}`);
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/**
- * Starts PGlite (PostgreSQL compiled to WASM) in this process and serves it on a loopback port
- * with pglite-socket's protocol handler, one per connection, multiplexed by ProtocolQueue so each
- * transaction and each extended-protocol exchange stays whole.
+ * Starts PGlite (PostgreSQL compiled to WASM) in this process and serves it with pglite-socket's
+ * protocol handler, one per connection, multiplexed by ProtocolQueue so each transaction and each
+ * extended-protocol exchange stays whole.
+ *
+ * Nothing but this process's own pools may connect: the socket is a Unix socket (no TCP port) in a
+ * fresh directory of mode 0700, and every connection must present a password drawn at random for
+ * this start (checked in constant time before PGlite sees a byte). A data dir is created
+ * owner-only and its files are kept so (umask 077; files from older versions are fixed at start),
+ * and it is locked on its real path (see lockDataDir).
  */
 export async function startEmbeddedDatabase(dataDir: string, maxConnections: number): Promise<EmbeddedDatabase> {
   const inMemory = dataDir.startsWith('memory://');
-  const release = inMemory ? () => undefined : acquireLock(dataDir);
+  let realDir: string | undefined;
+  if (!inMemory) {
+    restrictUmask();
+    mkdirSync(resolve(dataDir), { recursive: true, mode: 0o700 });
+    realDir = realpathSync(resolve(dataDir));
+  }
+  const releaseLock = realDir ? await lockDataDir(realDir) : () => Promise.resolve();
+  const socketDir = mkdtempSync(join(tmpdir(), 'payments-pglite-')); // mode 0700
+  const cleanUp = async () => {
+    rmSync(socketDir, { recursive: true, force: true });
+    await releaseLock();
+  };
   try {
-    if (!inMemory) mkdirSync(resolve(dataDir), { recursive: true });
     const { PGlite } = await import('@electric-sql/pglite');
     const { PGLiteSocketHandler } = await import('@electric-sql/pglite-socket');
-    const db = await PGlite.create(inMemory ? dataDir : resolve(dataDir));
+    const db = await openPGlite(PGlite, realDir ?? dataDir);
+    // initdb copies a new cluster's files in with mode 0666, and older versions left them so.
+    if (realDir) makeOwnerOnly(realDir);
     const queue = new ProtocolQueue(db);
+    const secret = randomBytes(32).toString('hex');
     const handlers = new Map<Socket, InstanceType<typeof PGLiteSocketHandler>>();
+    const serve = async (socket: Socket) => {
+      const startup = await authenticateStartup(socket, secret);
+      if (!startup || socket.destroyed) return;
+      const handler = new PGLiteSocketHandler({ queryQueue: queue as never, closeOnDetach: true });
+      handlers.set(socket, handler);
+      socket.on('close', () => handlers.delete(socket));
+      await handler.attach(socket);
+      socket.emit('data', startup); // PGlite answers it: AuthenticationOk, parameters, ReadyForQuery
+    };
     const server = createServer((socket) => {
+      // A client that resets mid-handshake must not crash the process with an unhandled 'error'.
+      socket.on('error', () => socket.destroy());
       // A handler that detaches itself on a socket error drops our 'close' listener with its own.
       for (const open of handlers.keys()) if (open.destroyed) handlers.delete(open);
       if (handlers.size >= maxConnections) {
         socket.destroy();
         return;
       }
-      const handler = new PGLiteSocketHandler({ queryQueue: queue as never, closeOnDetach: true });
-      handlers.set(socket, handler);
-      socket.on('close', () => handlers.delete(socket));
-      handler.attach(socket).catch(() => socket.destroy());
+      serve(socket).catch(() => socket.destroy());
     });
+    // pg connects to `<host>/.s.PGSQL.<port>` when the host is a directory.
     await new Promise<void>((ok, fail) => {
       server.once('error', fail);
-      server.listen(0, '127.0.0.1', () => ok());
+      server.listen(join(socketDir, '.s.PGSQL.5432'), () => ok());
     });
-    const { port } = server.address() as AddressInfo;
     let stopped = false;
     return {
-      url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+      url: `postgres://postgres:${secret}@${encodeURIComponent(socketDir)}/postgres`,
       async stop() {
         if (stopped) return;
         stopped = true;
@@ -94,11 +91,43 @@ export async function startEmbeddedDatabase(dataDir: string, maxConnections: num
         for (const socket of handlers.keys()) socket.destroy();
         await closing;
         await db.close();
-        release();
+        await cleanUp();
       },
     };
   } catch (error) {
-    release();
+    await cleanUp();
     throw error;
+  }
+}
+
+/** PGlite reports some failures as plain objects (e.g. an Emscripten exit status): give them a cause. */
+async function openPGlite(
+  PGlite: typeof import('@electric-sql/pglite').PGlite,
+  dir: string,
+): Promise<import('@electric-sql/pglite').PGlite> {
+  try {
+    return await PGlite.create(dir);
+  } catch (error) {
+    if (error instanceof Error) throw error;
+    throw new Error(`PGlite could not open ${dir}: ${inspect(error, { depth: 4 })}`, { cause: error });
+  }
+}
+
+/** Files the engine creates from now on are owner-only (PGlite's file system creates them 0666). */
+function restrictUmask(): void {
+  try {
+    process.umask(process.umask(0o077) | 0o077);
+  } catch {
+    // Worker threads cannot change the umask; makeOwnerOnly still fixes what exists at start.
+  }
+}
+
+/** The data dir and everything in it, owner-only (a dir of an older version had mode 0666 files). */
+function makeOwnerOnly(dir: string): void {
+  chmodSync(dir, 0o700);
+  for (const entry of readdirSync(dir, { recursive: true })) {
+    const path = join(dir, entry.toString());
+    const stat = lstatSync(path);
+    if (!stat.isSymbolicLink() && (stat.mode & 0o077) !== 0) chmodSync(path, stat.mode & 0o700);
   }
 }

@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { AppConfig } from '../config/app-config.js';
+import { resolveWebhookKey } from '../config/webhook-key.js';
 import { ApiError } from '../errors/api-error.js';
+import { decryptSecret, encryptSecret } from '../outbox/signing/grid-signature.js';
 import { IdempotencyKeyEntity } from './idempotency-key.entity.js';
 
 /** Records are honoured for 24 hours; an older key may be used again. */
@@ -53,9 +56,17 @@ const inProgress = () =>
  * - same key, different request: 409 CONFLICT;
  * - same key while the first request is still running: 409 CONFLICT, retryable.
  * Failed requests roll back and leave no record, so they may be retried with the same key.
+ * Every stored response body is encrypted with the key-encryption key (AES-256-GCM): a replay may
+ * carry a secret (`POST /tokens` answers a `clientSecret`), and no secret rests in plain text.
  */
 @Injectable()
 export class IdempotencyService {
+  private readonly key: Buffer;
+
+  constructor(config: AppConfig) {
+    this.key = resolveWebhookKey(config);
+  }
+
   fingerprint(method: string, path: string, body: unknown): string {
     return createHash('sha256')
       .update(`${method} ${path}\n${canonicalJson(body)}`)
@@ -87,7 +98,7 @@ export class IdempotencyService {
     if (existing.fingerprint !== fingerprint) {
       throw new ApiError('CONFLICT', 'This Idempotency-Key was used with a different request');
     }
-    return { replayed: true, status: existing.responseStatus, body: existing.responseBody };
+    return { replayed: true, status: existing.responseStatus, body: this.openBody(existing.responseBody) };
   }
 
   async record(
@@ -101,9 +112,26 @@ export class IdempotencyService {
     const inserted = await m.query<unknown[]>(
       `INSERT INTO idempotency_keys (platform_id, key, fingerprint, response_status, response_body)
        VALUES ($1, $2, $3, $4, $5::jsonb) ON CONFLICT (platform_id, key) DO NOTHING RETURNING 1`,
-      [platformId, key, fingerprint, status, body === undefined ? null : JSON.stringify(body)],
+      [platformId, key, fingerprint, status, this.sealBody(body)],
     );
     // A request with this key committed between begin's snapshot and its lock: roll this one back.
     if (inserted.length === 0) throw inProgress();
   }
+
+  /** The stored form of a response body: `{"sealed": <AES-256-GCM of its JSON>}` (jsonb), or null. */
+  private sealBody(body: unknown): string | null {
+    if (body === undefined) return null;
+    return JSON.stringify({ [SEALED]: encryptSecret(JSON.stringify(body), this.key) });
+  }
+
+  /** Inverse of `sealBody`; a record stored before encryption (plain JSON) is returned as it is. */
+  private openBody(stored: unknown): unknown {
+    if (stored && typeof stored === 'object' && typeof (stored as Record<string, unknown>)[SEALED] === 'string') {
+      return JSON.parse(decryptSecret((stored as Record<string, string>)[SEALED], this.key)) as unknown;
+    }
+    return stored;
+  }
 }
+
+/** The member of a stored response body that holds its ciphertext. */
+const SEALED = 'sealed';

@@ -197,7 +197,22 @@ describe('SSRF guard with private targets off', () => {
     expect(r.received).toHaveLength(0);
   });
 
-  it('defaults to the value of SANDBOX (on here, so the local receiver is reachable)', async () => {
+  it('with DATABASE_URL, refuses private targets by default even with SANDBOX=true (no readable SSRF)', async () => {
+    const byDefault = await startTestApp({ WEBHOOK_ALLOW_PRIVATE_TARGETS: '', SANDBOX: 'true' });
+    try {
+      const r = await receiver();
+      r.respondWith({ status: 200, body: 'internal-service-answer' });
+      const p = await platformWithEndpoint(r.url, byDefault);
+      const body = expectError(await p.post('/sandbox/webhooks/test'), 400, 'WEBHOOK_DELIVERY_ERROR');
+      expect(body.details).toMatchObject({ error: 'blocked: private address' });
+      expect(JSON.stringify(body)).not.toContain('internal-service-answer');
+      expect(r.received).toHaveLength(0);
+    } finally {
+      await byDefault.close();
+    }
+  });
+
+  it('WEBHOOK_ALLOW_PRIVATE_TARGETS=true lets the local receiver be reached', async () => {
     const r = await receiver();
     const p = await platformWithEndpoint(r.url);
     expect((await p.post('/sandbox/webhooks/test')).status).toBe(200);

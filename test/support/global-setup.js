@@ -6,7 +6,8 @@ import { startEmbeddedDatabase } from '../../dist/src/database/embedded.js';
 
 /**
  * One database per test run: a fresh PostgreSQL database when DATABASE_URL is set, otherwise one
- * embedded PGlite engine served over a loopback socket exactly as the app serves it. The real
+ * embedded PGlite engine served exactly as the app serves it (an owner-only Unix socket whose URL
+ * carries the per-start password, handed to the test workers in TEST_DATABASE_URL). The real
  * migrations run once; every test file then connects with its own platform.
  */
 export default async function globalSetup() {

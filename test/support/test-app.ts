@@ -36,6 +36,9 @@ export async function startTestApp(
     DB_POOL_SIZE: '5',
     ROLE: 'api',
     WEBHOOK_KEY_ENCRYPTION_KEY: TEST_WEBHOOK_KEY,
+    // Test apps always pass DATABASE_URL, where private targets are refused by default; the
+    // webhook receiver is local. Pass '' to get the default.
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     ...env,
   });
   const app = await createApp(config, url, createRootLogger(config.LOG_LEVEL), options);

@@ -39,3 +39,20 @@ describe('loadConfig', () => {
     expect(names).toEqual(['DATABASE_URL', 'DB_POOL_SIZE', 'LOG_LEVEL', 'PORT', 'ROLE', 'SANDBOX']);
   });
 });
+
+describe('WEBHOOK_ALLOW_PRIVATE_TARGETS (no readable SSRF by default)', () => {
+  const pg = 'postgres://u@h/db';
+  it('defaults to on only on the embedded engine with SANDBOX', () => {
+    expect(loadConfig({}).allowPrivateWebhookTargets).toBe(true);
+    expect(loadConfig({ SANDBOX: 'false' }).allowPrivateWebhookTargets).toBe(false);
+    expect(loadConfig({ DATABASE_URL: pg }).allowPrivateWebhookTargets).toBe(false);
+    expect(loadConfig({ DATABASE_URL: pg, SANDBOX: 'true' }).allowPrivateWebhookTargets).toBe(false);
+  });
+
+  it('an explicit value wins on either engine', () => {
+    expect(loadConfig({ DATABASE_URL: pg, WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' }).allowPrivateWebhookTargets).toBe(
+      true,
+    );
+    expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' }).allowPrivateWebhookTargets).toBe(false);
+  });
+});

@@ -1,11 +1,11 @@
-import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../../../src/config/app-config.js';
-import { embeddedWebhookKeyPath, resolveWebhookKey } from '../../../src/config/webhook-key.js';
+import { checkWebhookKeyConfig, embeddedWebhookKeyPath, resolveWebhookKey } from '../../../src/config/webhook-key.js';
 
 describe('webhook config', () => {
-  it('defaults: concurrency 16, poll 1 s, private targets follow SANDBOX', () => {
+  it('defaults: concurrency 16, poll 1 s, private targets on only on the embedded engine with SANDBOX', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({ OUTBOX_CONCURRENCY: 16, OUTBOX_POLL_INTERVAL_MS: 1000 });
     expect(c.allowPrivateWebhookTargets).toBe(true);
@@ -66,6 +66,21 @@ describe('resolveWebhookKey', () => {
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(Buffer.from(readFileSync(path, 'utf8').trim(), 'base64')).toEqual(first);
     expect(resolveWebhookKey(loadConfig({ PGLITE_DATA_DIR: dataDir }))).toEqual(first); // a new process
+  });
+
+  it('embedded: every path naming the data dir (a symlink too) finds the one key, beside its real path', () => {
+    const dataDir = join(dir, 'pglite');
+    mkdirSync(dataDir);
+    symlinkSync(dataDir, join(dir, 'link'));
+    const viaLink = resolveWebhookKey(loadConfig({ PGLITE_DATA_DIR: join(dir, 'link') }));
+    expect(resolveWebhookKey(loadConfig({ PGLITE_DATA_DIR: dataDir }))).toEqual(viaLink);
+    expect(readdirSync(dir).sort()).toEqual(['link', 'pglite', 'pglite.webhook-key']);
+  });
+
+  it('the entry points’ early check fails on PostgreSQL without a key and creates no file', () => {
+    expect(() => checkWebhookKeyConfig(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }))).toThrow(ConfigError);
+    checkWebhookKeyConfig(loadConfig({ PGLITE_DATA_DIR: join(dir, 'pglite') }));
+    expect(readdirSync(dir)).toEqual([]);
   });
 
   it('embedded in memory: a throwaway key, stable within the process config', () => {

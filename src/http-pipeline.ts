@@ -2,32 +2,56 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
-import express, { Request, Response } from 'express';
+import express, { NextFunction, Request, Response } from 'express';
 import { from, Observable, switchMap } from 'rxjs';
-import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
+import type { Level, Logger } from 'pino';
 import { ApiError } from './errors/api-error.js';
+import { ContextRequest, requestBindings, requestContext } from './logging/logger.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** `X-Request-Id`: echoed when the client sent a sane one, generated otherwise; logged on every line. */
+const PROBES = new Set(['/healthz', '/readyz']);
+
+/** Level of a request's access line: probes at debug, 5xx at error, the rest at info. */
+function accessLevel(req: Request, status: number): Level {
+  if (status >= 500) return 'error';
+  return PROBES.has(req.path) ? 'debug' : 'info';
+}
+
+/**
+ * `X-Request-Id` (echoed when the client sent a sane one, generated otherwise) and the access
+ * line. The request itself is the request context (`requestContext`), so every line logged while
+ * it is served carries `reqId` and, once authenticated, `platformId` (the logger's mixin); the
+ * access line carries them too. Nothing per request is built beyond the id: no child logger, and
+ * no listener at all when the level drops even error lines.
+ */
 export function requestLogging(logger: Logger) {
-  return pinoHttp({
-    logger,
-    genReqId: (req, res) => {
-      const sent = req.headers['x-request-id'];
-      const id = typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
-      res.setHeader('X-Request-Id', id);
-      return id;
-    },
-    customProps: (req) => ({ route: ((req as Request).route as { path?: string } | undefined)?.path }),
-    serializers: {
-      req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
-      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
-    },
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-  });
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const sent = req.headers['x-request-id'];
+    const id = typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
+    (req as ContextRequest).id = id;
+    res.setHeader('X-Request-Id', id);
+    if (logger.isLevelEnabled('error')) {
+      const start = performance.now();
+      res.once('close', () => {
+        const level = accessLevel(req, res.statusCode);
+        if (!logger.isLevelEnabled(level)) return;
+        logger[level](
+          {
+            ...requestBindings(req as ContextRequest), // also when the close comes outside the request's context
+            req: { method: req.method, url: req.originalUrl },
+            route: (req.route as { path?: string } | undefined)?.path,
+            res: { status: res.statusCode },
+            responseTime: Math.round(performance.now() - start),
+            ...(res.writableFinished ? {} : { aborted: true }),
+          },
+          'request completed',
+        );
+      });
+    }
+    requestContext.run(req as ContextRequest, next);
+  };
 }
 
 /** Bodies nested deeper than this (arrays and objects) are refused before they are parsed. */

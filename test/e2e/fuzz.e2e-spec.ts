@@ -8,9 +8,9 @@ import { startTestApp, TestApp, TestPlatform, V } from '../support/test-app.js';
  * probes and unknown paths) with random methods, malformed and foreign ids, hostile bodies, NULs,
  * deep nesting, huge strings, numbers beyond 2^53, bad headers and credentials, valid ones too.
  * No answer may be a 5xx, and every non-2xx answer is `{code, reason, details?}`.
- * FUZZ_RUNS sets the number of requests (default 1500); FUZZ_SEED replays a failing run.
+ * FUZZ_RUNS sets the number of requests (default 2000); FUZZ_SEED replays a failing run.
  */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 1500);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
 
 let t: TestApp;

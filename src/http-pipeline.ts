@@ -68,8 +68,8 @@ export function nestedDeeperThan(text: Uint8Array, limit: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
     if (inString) {
-      if (c === 0x5c)
-        i++; // backslash: skip the escaped character
+      // a backslash escapes the next byte (so `\"` does not end the string)
+      if (c === 0x5c) i++;
       else if (c === 0x22) inString = false;
     } else if (c === 0x22) inString = true;
     else if (c === 0x5b || c === 0x7b) {

@@ -1,4 +1,4 @@
-import { INestApplication, ValidationPipe } from '@nestjs/common';
+import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Request, Response } from 'express';
@@ -10,7 +10,8 @@ import { AllExceptionsFilter } from './errors/all-exceptions.filter.js';
 import { ApiError } from './errors/api-error.js';
 import { sendApiError } from './errors/error-response.js';
 import { invalidInput, toFieldErrors } from './errors/validation-errors.js';
-import { jsonBody, requestLogging } from './http-pipeline.js';
+import { answerParserErrors, JsonBodyInterceptor, requestLogging } from './http-pipeline.js';
+import { InputValidationPipe } from './common/input-validation.pipe.js';
 import { PinoNestLogger } from './logging/logger.js';
 import { setupOpenApi } from './openapi/openapi.js';
 
@@ -35,15 +36,16 @@ export async function createApp(
     logger: new PinoNestLogger(logger),
     abortOnError: false,
   });
+  answerParserErrors(app.getHttpServer(), logger);
   app.disable('x-powered-by');
   app.set('query parser', 'extended');
   app.use(requestLogging(logger));
   if (config.ROLE === 'worker') app.use(workerOnly);
-  app.use(jsonBody);
   app.setGlobalPrefix(API_VERSION, { exclude: ['healthz', 'readyz', 'docs', 'docs/{*path}'] });
   app.useGlobalFilters(new AllExceptionsFilter());
+  app.useGlobalInterceptors(new JsonBodyInterceptor());
   app.useGlobalPipes(
-    new ValidationPipe({
+    new InputValidationPipe({
       whitelist: true,
       forbidNonWhitelisted: true,
       forbidUnknownValues: true,

@@ -1,33 +1,105 @@
 import { randomUUID } from 'node:crypto';
+import { STATUS_CODES, type Server } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
 import express, { NextFunction, Request, Response } from 'express';
-import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
+import { from, Observable, switchMap } from 'rxjs';
+import type { Level, Logger } from 'pino';
 import { ApiError } from './errors/api-error.js';
-import { sendApiError } from './errors/error-response.js';
+import { ContextRequest, requestBindings, requestContext } from './logging/logger.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** `X-Request-Id`: echoed when the client sent a sane one, generated otherwise; logged on every line. */
-export function requestLogging(logger: Logger) {
-  return pinoHttp({
-    logger,
-    genReqId: (req, res) => {
-      const sent = req.headers['x-request-id'];
-      const id = typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
-      res.setHeader('X-Request-Id', id);
-      return id;
-    },
-    customProps: (req) => ({ route: ((req as Request).route as { path?: string } | undefined)?.path }),
-    serializers: {
-      req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
-      res: (res: { statusCode: number }) => ({ status: res.statusCode }),
-    },
-    customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : 'info'),
-  });
+const PROBES = new Set(['/healthz', '/readyz']);
+
+/** Level of a request's access line: probes at debug, 5xx at error, the rest at info. */
+function accessLevel(req: Request, status: number): Level {
+  if (status >= 500) return 'error';
+  return PROBES.has(req.path) ? 'debug' : 'info';
 }
 
-const jsonParser = express.json({ limit: MAX_BODY_BYTES, strict: true, type: () => true });
+/**
+ * `X-Request-Id` (echoed when the client sent a sane one, generated otherwise) and the access
+ * line. The request itself is the request context (`requestContext`), so every line logged while
+ * it is served carries `reqId` and, once authenticated, `platformId` (the logger's mixin); the
+ * access line carries them too. Nothing per request is built beyond the id: no child logger, and
+ * no listener at all when the level drops even error lines.
+ */
+export function requestLogging(logger: Logger) {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const sent = req.headers['x-request-id'];
+    const id = typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
+    (req as ContextRequest).id = id;
+    res.setHeader('X-Request-Id', id);
+    if (logger.isLevelEnabled('error')) {
+      const start = performance.now();
+      res.once('close', () => {
+        const level = accessLevel(req, res.statusCode);
+        if (!logger.isLevelEnabled(level)) return;
+        logger[level](
+          {
+            ...requestBindings(req as ContextRequest), // also when the close comes outside the request's context
+            req: { method: req.method, url: req.originalUrl },
+            route: (req.route as { path?: string } | undefined)?.path,
+            res: { status: res.statusCode },
+            responseTime: Math.round(performance.now() - start),
+            ...(res.writableFinished ? {} : { aborted: true }),
+          },
+          'request completed',
+        );
+      });
+    }
+    requestContext.run(req as ContextRequest, next);
+  };
+}
+
+/** Bodies nested deeper than this (arrays and objects) are refused before they are parsed. */
+export const MAX_BODY_DEPTH = 64;
+
+/**
+ * Whether a UTF-8 JSON text nests arrays and objects deeper than `limit`, brackets inside strings
+ * ignored. One pass over the bytes, no allocation, stops at the first level too deep: cheap enough
+ * to run before JSON.parse (and class-transformer, whose recursion a deep body would overflow).
+ */
+export function nestedDeeperThan(text: Uint8Array, limit: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      // a backslash escapes the next byte (so `\"` does not end the string)
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > limit) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
+class BodyTooDeep extends Error {
+  readonly type = 'entity.too.deep';
+}
+
+/** Another UTF charset (utf-16le...), re-encoded for the depth scan. */
+function toUtf8(raw: Buffer, encoding: string): Buffer {
+  try {
+    return Buffer.from(new TextDecoder(encoding).decode(raw), 'utf8');
+  } catch {
+    throw Object.assign(new Error(`unsupported charset ${encoding}`), { type: 'charset.unsupported' });
+  }
+}
+
+const jsonParser = express.json({
+  limit: MAX_BODY_BYTES,
+  strict: true,
+  type: () => true,
+  verify: (_req, _res, raw, encoding) => {
+    if (nestedDeeperThan(encoding === 'utf-8' ? raw : toUtf8(raw, encoding), MAX_BODY_DEPTH)) throw new BodyTooDeep();
+  },
+});
 
 function hasBody(req: Request): boolean {
   const length = req.headers['content-length'];
@@ -35,21 +107,87 @@ function hasBody(req: Request): boolean {
 }
 
 /**
- * JSON bodies only: another content type is 415, malformed JSON 400 INVALID_REQUEST_FORMAT,
- * more than 1 MiB 413, all in the error shape.
+ * Parses a JSON body: another content type is 415, malformed JSON or nesting deeper than
+ * MAX_BODY_DEPTH 400 INVALID_REQUEST_FORMAT, more than 1 MiB 413 (rejected ApiErrors).
  */
-export function jsonBody(req: Request, res: Response, next: NextFunction): void {
-  if (!hasBody(req)) return next();
+export function parseJsonBody(req: Request, res: Response): Promise<void> {
+  if (!hasBody(req)) return Promise.resolve();
   if (!req.is('application/json') && !req.is('application/*+json')) {
-    return sendApiError(res, new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Request bodies must be application/json'));
+    return Promise.reject(new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Request bodies must be application/json'));
   }
-  jsonParser(req, res, (err?: unknown) => {
-    if (!err) return next();
-    const type = (err as { type?: string }).type;
-    if (type === 'entity.too.large')
-      return sendApiError(res, new ApiError('PAYLOAD_TOO_LARGE', `Request body exceeds ${MAX_BODY_BYTES} bytes`));
-    if (type === 'encoding.unsupported' || type === 'charset.unsupported')
-      return sendApiError(res, new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported body encoding'));
-    return sendApiError(res, new ApiError('INVALID_REQUEST_FORMAT', 'Request body is not valid JSON'));
+  return new Promise((resolve, reject) =>
+    jsonParser(req, res, (err?: unknown) => {
+      if (!err) return resolve();
+      const type = (err as { type?: string }).type;
+      if (type === 'entity.too.large')
+        return reject(new ApiError('PAYLOAD_TOO_LARGE', `Request body exceeds ${MAX_BODY_BYTES} bytes`));
+      if (type === 'encoding.unsupported' || type === 'charset.unsupported')
+        return reject(new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported body encoding'));
+      if (type === 'entity.too.deep')
+        return reject(
+          new ApiError('INVALID_REQUEST_FORMAT', `Request body is nested deeper than ${MAX_BODY_DEPTH} levels`),
+        );
+      return reject(new ApiError('INVALID_REQUEST_FORMAT', 'Request body is not valid JSON'));
+    }),
+  );
+}
+
+/**
+ * Global interceptor, so the body is read and parsed only after the auth guard let the request
+ * through: a caller without valid credentials (or a request to an unknown route) never costs a
+ * parse. Global interceptors run before route ones (idempotency reads the parsed body).
+ */
+@Injectable()
+export class JsonBodyInterceptor implements NestInterceptor {
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const http = context.switchToHttp();
+    const req = http.getRequest<Request>();
+    if (!hasBody(req)) return next.handle();
+    return from(parseJsonBody(req, http.getResponse<Response>())).pipe(switchMap(() => next.handle()));
+  }
+}
+
+/** What a Node HTTP parser error answers (Node's own defaults: 431, 413, 408, else 400). */
+function parserErrorAnswer(code = ''): ApiError {
+  switch (code) {
+    case 'HPE_HEADER_OVERFLOW':
+      return new ApiError('HEADERS_TOO_LARGE', 'Request headers are too large');
+    case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+      return new ApiError('PAYLOAD_TOO_LARGE', 'Chunk extensions are too large');
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new ApiError('REQUEST_TIMEOUT', 'The request was not received in time');
+    default:
+      return new ApiError('INVALID_REQUEST_FORMAT', 'Malformed HTTP request');
+  }
+}
+
+/**
+ * Requests Node's HTTP parser refuses (headers over 16 KiB, bad framing, unknown methods, not
+ * HTTP) never reach Express: answer them here in the error shape, with an `X-Request-Id` that is
+ * also on their log line, when the connection can still carry an answer; then close it.
+ */
+export function answerParserErrors(server: Server, logger: Logger): void {
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex) => {
+    const inProgress = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+    if (err.code === 'ECONNRESET' || !socket.writable || inProgress?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const error = parserErrorAnswer(err.code);
+    const reqId = randomUUID();
+    const body = JSON.stringify({ code: error.code, reason: error.reason });
+    socket.end(
+      [
+        `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}`,
+        'Content-Type: application/json; charset=utf-8',
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        `X-Request-Id: ${reqId}`,
+        `x-should-retry: ${String(error.retryable)}`,
+        'Connection: close',
+        '',
+        body,
+      ].join('\r\n'),
+    );
+    logger.info({ reqId, res: { status: error.status }, parserError: err.code }, 'request refused by the HTTP parser');
   });
 }

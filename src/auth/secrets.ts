@@ -20,12 +20,16 @@ export function secretMatches(secret: string, hash: Buffer): boolean {
   return candidate.length === hash.length && timingSafeEqual(candidate, hash);
 }
 
-/** Parses `Authorization: Basic base64(id:secret)`; null when malformed. */
+/**
+ * Parses `Authorization: Basic base64(id:secret)`; null when malformed. A NUL anywhere in the
+ * decoded credentials is malformed (401): it must never reach the database.
+ */
 export function parseBasic(header: string | undefined): { id: string; secret: string } | null {
   if (!header) return null;
   const match = /^Basic ([A-Za-z0-9+/=_-]+)$/i.exec(header.trim());
   if (!match) return null;
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  if (decoded.includes('\u0000')) return null;
   const colon = decoded.indexOf(':');
   if (colon <= 0 || colon === decoded.length - 1) return null;
   return { id: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };

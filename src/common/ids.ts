@@ -7,6 +7,11 @@ export function newUuid(): string {
   return uuidv7();
 }
 
+/** Whether `value` is a well-formed uuid (8-4-4-4-12 hex digits). */
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
 /** `<Type>:<uuid>`, the public form of every identifier. */
 export function formatId(type: string, uuid: string): string {
   return `${type}:${uuid}`;

@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsISO8601 } from 'class-validator';
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { invalidInput } from '../errors/validation-errors.js';
+import { isUuid } from './ids.js';
 import { IntField, presence, StringField } from './validation.js';
 import { applyDecorators } from '@nestjs/common';
 
@@ -53,8 +54,9 @@ export function PageOf<T>(item: new () => T, name: string) {
 
 function decodeCursor(cursor: string): string {
   try {
-    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { k?: unknown };
-    if (typeof parsed.k === 'string' && /^[0-9a-f-]{36}$/.test(parsed.k)) return parsed.k;
+    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { k?: unknown } | null;
+    // Only a well-formed uuid may reach the query (anything else would fail in PostgreSQL: 500).
+    if (typeof parsed?.k === 'string' && isUuid(parsed.k)) return parsed.k.toLowerCase();
   } catch {
     // fall through
   }

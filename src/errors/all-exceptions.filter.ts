@@ -4,7 +4,7 @@ import { ApiError, ErrorCode } from './api-error.js';
 import { sendApiError } from './error-response.js';
 
 const HTTP_STATUS_CODES: Record<number, ErrorCode> = {
-  400: 'INVALID_INPUT',
+  400: 'INVALID_REQUEST_FORMAT', // the framework's own 400s (e.g. a path that does not decode); FieldErrors are ApiErrors
   401: 'UNAUTHORIZED',
   403: 'FORBIDDEN',
   404: 'NOT_FOUND',

@@ -1,16 +1,39 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { LoggerService } from '@nestjs/common';
-import pino, { Logger } from 'pino';
+import pino, { DestinationStream, Logger } from 'pino';
+import { formatId } from '../common/ids.js';
 import type { LogLevel } from '../config/app-config.js';
+
+/** What a log line needs of the request being served (set by the request-logging middleware). */
+export interface ContextRequest {
+  id?: string;
+  principal?: { platformId: string };
+}
+
+/** The request being served: the request object itself, so nothing is built per request. */
+export const requestContext = new AsyncLocalStorage<ContextRequest>();
+
+/** `reqId` and, once authenticated, `platformId` (public form) of a request. */
+export function requestBindings(req: ContextRequest | undefined): Record<string, unknown> {
+  if (!req) return {};
+  return req.principal
+    ? { reqId: req.id, platformId: formatId('Platform', req.principal.platformId) }
+    : { reqId: req.id };
+}
+
+/** The mixin: every line logged while serving a request carries its bindings. */
+const currentRequestBindings = () => requestBindings(requestContext.getStore());
 
 /**
  * Structured JSON logs (pino). Secrets never reach a log line: the Authorization header and
  * anything named like a secret are redacted.
  */
-export function createRootLogger(level: LogLevel, destination: 1 | 2 = 1): Logger {
+export function createRootLogger(level: LogLevel, destination: 1 | 2 | DestinationStream = 1): Logger {
   return pino(
     {
       level,
       base: undefined,
+      mixin: currentRequestBindings,
       timestamp: pino.stdTimeFunctions.isoTime,
       redact: {
         paths: [
@@ -25,7 +48,7 @@ export function createRootLogger(level: LogLevel, destination: 1 | 2 = 1): Logge
         censor: '[redacted]',
       },
     },
-    pino.destination({ fd: destination, sync: destination === 2 }),
+    typeof destination === 'number' ? pino.destination({ fd: destination, sync: destination === 2 }) : destination,
   );
 }
 

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
+import type { Logger } from 'pino';
 import request from 'supertest';
 import { API_VERSION, createApp } from '../../src/app.factory.js';
 import { loadConfig } from '../../src/config/app-config.js';
@@ -22,11 +23,11 @@ export const TEST_WEBHOOK_KEY = Buffer.alloc(32, 7).toString('base64');
  * Boots the real application (same factory as main.ts) on the run's database, on a random port.
  * Tests run with ROLE=api unless they ask for the worker: apps on the shared database must not
  * deliver each other's webhooks (the outbox tests run workers on a database of their own, see
- * isolated-database.ts). `options.clock` replaces the system clock.
+ * isolated-database.ts). `options.clock` replaces the system clock; `options.logger` captures the logs.
  */
 export async function startTestApp(
   env: Record<string, string> = {},
-  options: AppOptions & { databaseUrl?: string } = {},
+  options: AppOptions & { databaseUrl?: string; logger?: Logger } = {},
 ): Promise<TestApp> {
   const url = options.databaseUrl ?? process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('TEST_DATABASE_URL is not set: run through the e2e jest project');
@@ -41,7 +42,7 @@ export async function startTestApp(
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     ...env,
   });
-  const app = await createApp(config, url, createRootLogger(config.LOG_LEVEL), options);
+  const app = await createApp(config, url, options.logger ?? createRootLogger(config.LOG_LEVEL), options);
   await app.listen(0, '127.0.0.1');
   return { app, http: request(app.getHttpServer()), close: () => app.close() };
 }

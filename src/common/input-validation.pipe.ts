@@ -1,0 +1,66 @@
+import { ArgumentMetadata, Injectable, ValidationPipe } from '@nestjs/common';
+import { ApiError } from '../errors/api-error.js';
+import type { FieldError } from '../errors/field-error.js';
+import { invalidInput } from '../errors/validation-errors.js';
+
+const NUL = '\u0000';
+const NUL_MESSAGE = 'must not contain the NUL character (\\u0000)';
+
+/**
+ * Every string member (and object key) of `value` that contains a NUL, as FieldErrors on their
+ * dot paths (`accountInfo.beneficiary.fullName`, `currencies.0`). PostgreSQL refuses NUL in text
+ * and JSON, so no such string may get past validation.
+ */
+export function nulFieldErrors(value: unknown, root = ''): FieldError[] {
+  const errors: FieldError[] = [];
+  const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
+  const stack: Array<[unknown, string]> = [[value, root]];
+  while (stack.length > 0) {
+    const [node, path] = stack.pop()!;
+    if (typeof node === 'string') {
+      if (node.includes(NUL)) errors.push({ field: path || 'body', message: NUL_MESSAGE });
+    } else if (Array.isArray(node)) {
+      node.forEach((item, i) => stack.push([item, join(path, String(i))]));
+    } else if (node !== null && typeof node === 'object') {
+      for (const [key, item] of Object.entries(node)) {
+        if (key.includes(NUL)) errors.push({ field: join(path, key), message: `field name ${NUL_MESSAGE}` });
+        else stack.push([item, join(path, key)]);
+      }
+    }
+  }
+  return errors.reverse();
+}
+
+/** Adds `extra` to `errors`, one FieldError per field (messages joined). */
+function merge(errors: FieldError[], extra: FieldError[]): FieldError[] {
+  const out = errors.map((e) => ({ ...e }));
+  for (const error of extra) {
+    const same = out.find((e) => e.field === error.field);
+    if (same) same.message = same.message ? `${same.message}; ${error.message}` : error.message;
+    else out.push(error);
+  }
+  return out;
+}
+
+/**
+ * The global pipe: class-validator DTO validation (Nest's ValidationPipe) plus the one check every
+ * string that enters through a body, a query or a path parameter gets: no NUL. Both kinds of
+ * FieldError come in one 400 INVALID_INPUT. Bodies a service validates itself (no DTO class) are
+ * checked here too, before the service sees them.
+ */
+@Injectable()
+export class InputValidationPipe extends ValidationPipe {
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    if (metadata.type === 'custom') return super.transform(value, metadata);
+    const nul = nulFieldErrors(value, metadata.type === 'param' ? (metadata.data ?? 'id') : '');
+    if (nul.length === 0) return super.transform(value, metadata);
+    let errors = nul;
+    try {
+      await super.transform(value, metadata);
+    } catch (error) {
+      if (!(error instanceof ApiError) || error.code !== 'INVALID_INPUT') throw error;
+      errors = merge((error.details?.errors as FieldError[] | undefined) ?? [], nul);
+    }
+    throw invalidInput(errors);
+  }
+}

@@ -18,6 +18,28 @@ export default tseslint.config(
     },
   },
   {
+    // One clock: only src/common/clock.ts reads the time; everything else injects `Clock`.
+    files: ['src/**/*.ts', 'test/**/*.ts', 'ormconfig.ts'],
+    ignores: ['src/common/clock.ts', 'test/support/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "NewExpression[callee.name='Date'][arguments.length=0]",
+          message: 'Read the time from the injectable Clock (src/common/clock.ts), not new Date().',
+        },
+        {
+          selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+          message: 'Read the time from the injectable Clock (src/common/clock.ts), not Date.now().',
+        },
+        {
+          selector: "CallExpression[callee.name='Date']",
+          message: 'Read the time from the injectable Clock (src/common/clock.ts), not Date().',
+        },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-member-access': 'off',

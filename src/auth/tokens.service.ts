@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock.js';
 import { EntityManager, IsNull } from 'typeorm';
 import { formatId, newUuid } from '../common/ids.js';
 import { Page, paginate } from '../common/pagination.js';
@@ -27,7 +28,10 @@ export function renderToken(row: ApiTokenEntity, clientSecret?: string): ApiToke
 
 @Injectable()
 export class TokensService {
-  constructor(private readonly tx: TransactionService) {}
+  constructor(
+    private readonly tx: TransactionService,
+    private readonly clock: Clock,
+  ) {}
 
   async authenticate(clientId: string, secret: string): Promise<PlatformPrincipal | null> {
     if (clientId.length > 64 || secret.length > 256) return null;
@@ -47,7 +51,7 @@ export class TokensService {
     request: { name: string; permissions: Permission[] },
   ): Promise<ApiToken> {
     const secret = newSecret();
-    const now = new Date();
+    const now = this.clock.now();
     const row = manager.create(ApiTokenEntity, {
       id: newUuid(),
       platformId,
@@ -87,7 +91,8 @@ export class TokensService {
   async revoke(platformId: string, tokenId: string): Promise<void> {
     await this.tx.run(async (m) => {
       const row = await this.find(m, platformId, tokenId);
-      await m.update(ApiTokenEntity, { id: row.id }, { revokedAt: new Date(), updatedAt: new Date() });
+      const now = this.clock.now();
+      await m.update(ApiTokenEntity, { id: row.id }, { revokedAt: now, updatedAt: now });
     });
   }
 

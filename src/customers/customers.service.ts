@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock.js';
 import { EntityManager, QueryFailedError } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm';
 import { formatId, newUuid } from '../common/ids.js';
@@ -113,6 +114,7 @@ export class CustomersService {
   constructor(
     private readonly tx: TransactionService,
     private readonly accounts: InternalAccountsService,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -159,7 +161,7 @@ export class CustomersService {
       if (errors.length || !request) throw invalidInput(dedupe(errors));
 
       const id = newUuid();
-      const now = new Date();
+      const now = this.clock.now();
       const row = m.create(CustomerEntity, {
         id,
         platformId,
@@ -251,7 +253,7 @@ export class CustomersService {
       if (request.endUserTermsConsent !== undefined)
         row.endUserTermsConsent = plain(request.endUserTermsConsent) as unknown as EndUserTermsConsent;
       row.profile = profile;
-      row.updatedAt = new Date();
+      row.updatedAt = this.clock.now();
       try {
         await m.update(
           CustomerEntity,
@@ -283,7 +285,7 @@ export class CustomersService {
   async remove(platformId: string, customerId: string): Promise<CustomerView> {
     return this.tx.run(async (m) => {
       const row = await this.requireActive(m, platformId, customerId, 'update');
-      const now = new Date();
+      const now = this.clock.now();
       await m.update(CustomerEntity, { id: row.id }, { isDeleted: true, deletedAt: now, updatedAt: now });
       return renderCustomer({ ...row, isDeleted: true, deletedAt: now, updatedAt: now });
     });
@@ -293,7 +295,7 @@ export class CustomersService {
   async setKycStatus(platformId: string, customerId: string, kycStatus: KycStatus): Promise<CustomerView> {
     return this.tx.run(async (m) => {
       const row = await this.requireActive(m, platformId, customerId, 'update');
-      const now = new Date();
+      const now = this.clock.now();
       await m.update(CustomerEntity, { id: row.id }, { kycStatus, updatedAt: now });
       return renderCustomer({ ...row, kycStatus, updatedAt: now });
     });

@@ -1,4 +1,5 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Clock } from '../common/clock.js';
 import { EntityManager, IsNull } from 'typeorm';
 import { formatId, newUuid, parseId } from '../common/ids.js';
 import { Page, paginate } from '../common/pagination.js';
@@ -39,6 +40,7 @@ export class InternalAccountsService implements OnModuleInit {
   constructor(
     private readonly tx: TransactionService,
     private readonly config: PlatformConfigService,
+    private readonly clock: Clock,
   ) {}
 
   onModuleInit(): void {
@@ -52,7 +54,7 @@ export class InternalAccountsService implements OnModuleInit {
     customerId: string,
     codes: string[],
   ): Promise<InternalAccountEntity[]> {
-    const now = new Date();
+    const now = this.clock.now();
     const rows = codes.map((currency) =>
       m.create(InternalAccountEntity, {
         id: newUuid(),
@@ -77,7 +79,7 @@ export class InternalAccountsService implements OnModuleInit {
    * are locked FOR SHARE so a customer deleted concurrently gets no new account.
    */
   async openForCurrencies(m: EntityManager, platformId: string, codes: string[]): Promise<void> {
-    const now = new Date();
+    const now = this.clock.now();
     for (const currency of codes) {
       await m.query(
         `INSERT INTO internal_accounts (id, platform_id, customer_id, type, status, currency, balance, ledger_seq, created_at, updated_at)

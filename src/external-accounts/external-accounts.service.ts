@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock.js';
 import { EntityManager, IsNull, Not } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { formatId, newUuid, parseId } from '../common/ids.js';
@@ -41,6 +42,7 @@ export class ExternalAccountsService {
     private readonly tx: TransactionService,
     private readonly config: PlatformConfigService,
     private readonly customers: CustomersService,
+    private readonly clock: Clock,
   ) {}
 
   createForPlatform(platformId: string, body: unknown): Promise<ExternalAccount> {
@@ -92,10 +94,10 @@ export class ExternalAccountsService {
         await m.update(
           ExternalAccountEntity,
           { customerId, defaultUmaDepositAccount: true, deletedAt: IsNull() },
-          { defaultUmaDepositAccount: false, updatedAt: new Date() },
+          { defaultUmaDepositAccount: false, updatedAt: this.clock.now() },
         );
       }
-      const now = new Date();
+      const now = this.clock.now();
       const row = m.create(ExternalAccountEntity, {
         id: newUuid(),
         platformId,
@@ -207,7 +209,7 @@ export class ExternalAccountsService {
   async delete(platformId: string, owner: Owner, id: string): Promise<void> {
     await this.tx.run(async (m) => {
       const row = await this.find(m, platformId, owner, id, true);
-      const now = new Date();
+      const now = this.clock.now();
       await m.update(
         ExternalAccountEntity,
         { id: row.id },

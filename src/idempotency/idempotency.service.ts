@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock.js';
 import { EntityManager } from 'typeorm';
 import { ApiError } from '../errors/api-error.js';
 import { IdempotencyKeyEntity } from './idempotency-key.entity.js';
@@ -33,6 +34,8 @@ function canonicalJson(value: unknown): string {
  */
 @Injectable()
 export class IdempotencyService {
+  constructor(private readonly clock: Clock) {}
+
   fingerprint(method: string, path: string, body: unknown): string {
     return createHash('sha256')
       .update(`${method} ${path}\n${canonicalJson(body)}`)
@@ -58,7 +61,7 @@ export class IdempotencyService {
     }
     const existing = await m.findOne(IdempotencyKeyEntity, { where: { platformId, key } });
     if (!existing) return null;
-    if (Date.now() - existing.createdAt.getTime() > IDEMPOTENCY_TTL_MS) {
+    if (this.clock.now().getTime() - existing.createdAt.getTime() > IDEMPOTENCY_TTL_MS) {
       await m.delete(IdempotencyKeyEntity, { platformId, key });
       return null;
     }
@@ -77,9 +80,9 @@ export class IdempotencyService {
     body: unknown,
   ): Promise<void> {
     await m.query(
-      `INSERT INTO idempotency_keys (platform_id, key, fingerprint, response_status, response_body)
-       VALUES ($1, $2, $3, $4, $5::jsonb)`,
-      [platformId, key, fingerprint, status, body === undefined ? null : JSON.stringify(body)],
+      `INSERT INTO idempotency_keys (platform_id, key, fingerprint, response_status, response_body, created_at)
+       VALUES ($1, $2, $3, $4, $5::jsonb, $6)`,
+      [platformId, key, fingerprint, status, body === undefined ? null : JSON.stringify(body), this.clock.now()],
     );
   }
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock.js';
 import { EntityManager } from 'typeorm';
 import { formatId, newUuid } from '../common/ids.js';
 import { AppConfig } from '../config/app-config.js';
@@ -60,6 +61,7 @@ export class PlatformConfigService {
     private readonly appConfig: AppConfig,
     private readonly outbox: OutboxService,
     private readonly webhookKeys: WebhookKeysService,
+    private readonly clock: Clock,
   ) {}
 
   private readonly currencyListeners: SupportedCurrenciesListener[] = [];
@@ -76,7 +78,7 @@ export class PlatformConfigService {
   /** Called when a platform is created, in its transaction: defaults and webhook signing keys. */
   async createDefaults(m: EntityManager, platformId: string): Promise<void> {
     await this.webhookKeys.create(m, platformId);
-    const now = new Date();
+    const now = this.clock.now();
     await m.insert(PlatformConfigEntity, {
       platformId,
       id: newUuid(),
@@ -156,7 +158,7 @@ export class PlatformConfigService {
       }
       if (request.counterpartyRequirements !== undefined)
         current.counterpartyRequirements = request.counterpartyRequirements;
-      current.updatedAt = new Date();
+      current.updatedAt = this.clock.now();
       await m.save(PlatformConfigEntity, current);
       if (request.supportedCurrencies !== undefined)
         await this.supportedCurrenciesSet(

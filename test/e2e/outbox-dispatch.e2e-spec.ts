@@ -1,4 +1,5 @@
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import { SystemClock } from '../../src/common/clock.js';
 import { formatId, newUuid, parseId } from '../../src/common/ids.js';
 import { TransactionService } from '../../src/database/transaction.service.js';
 import { GIVE_UP_AFTER_MS, MAX_INTERVAL_MS } from '../../src/outbox/delivery/retry-policy.js';
@@ -36,7 +37,7 @@ beforeEach(async () => {
   // Each test starts with an empty outbox, so a cycle only sees that test's events.
   await db.query('DELETE FROM outbox_attempts');
   await db.query('DELETE FROM outbox_events');
-  clock.set(new Date());
+  clock.set(new SystemClock().now());
 });
 
 const dispatcher = (app = t) => app.app.get(OutboxDispatcher);

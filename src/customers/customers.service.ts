@@ -8,7 +8,7 @@ import { TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
 import type { FieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
-import { PlatformConfigEntity } from '../platform-config/platform-config.entity.js';
+import { PlatformConfigService } from '../platform-config/platform-config.service.js';
 import {
   crossFieldErrors,
   mergeProfile,
@@ -114,6 +114,7 @@ export class CustomersService {
   constructor(
     private readonly tx: TransactionService,
     private readonly accounts: InternalAccountsService,
+    private readonly config: PlatformConfigService,
     private readonly clock: Clock,
   ) {}
 
@@ -144,11 +145,7 @@ export class CustomersService {
     return this.tx.run(async (m) => {
       // FOR SHARE: a concurrent PATCH /config that adds a currency waits for this customer (and
       // then opens its account in the new currency too), or this creation sees the new list.
-      const config = await m.findOne(PlatformConfigEntity, {
-        where: { platformId },
-        lock: { mode: 'pessimistic_read' },
-      });
-      if (!config) throw new Error(`platform ${platformId} has no configuration row`);
+      const config = await this.config.load(m, platformId, 'share');
       const supported = config.supportedCurrencies.map((c) => c.currencyCode);
       const request = parsed.value;
       const errors = [...parsed.errors];
@@ -233,8 +230,7 @@ export class CustomersService {
           message: `customerType cannot change: this customer is ${row.customerType}`,
         });
       // A plain read (no lock): currencies here are the customer's metadata, no account is opened.
-      const config = await m.findOne(PlatformConfigEntity, { where: { platformId } });
-      errors.push(...currencyErrors(request.currencies, config?.supportedCurrencies.map((c) => c.currencyCode) ?? []));
+      errors.push(...currencyErrors(request.currencies, await this.config.supportedCurrencyCodes(m, platformId)));
       const patch = plain(request);
       const profile = mergeProfile(row.profile, patch);
       let identifier: string | null = null;

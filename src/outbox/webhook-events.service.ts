@@ -4,6 +4,7 @@ import { Clock } from '../common/clock.js';
 import { formatId } from '../common/ids.js';
 import { Page, paginate } from '../common/pagination.js';
 import { TransactionService } from '../database/transaction.service.js';
+import { PlatformConfigService } from '../platform-config/platform-config.service.js';
 import { ApiError } from '../errors/api-error.js';
 import { WebhookSender } from './delivery/webhook-sender.js';
 import { OutboxAttemptEntity, OutboxEventEntity } from './outbox.entities.js';
@@ -45,6 +46,7 @@ export class WebhookEventsService {
     private readonly outbox: OutboxService,
     private readonly store: OutboxStore,
     private readonly sender: WebhookSender,
+    private readonly config: PlatformConfigService,
   ) {}
 
   async list(platformId: string, query: ListWebhookEventsQuery): Promise<Page<WebhookEvent>> {
@@ -95,17 +97,14 @@ export class WebhookEventsService {
    */
   async sendTest(platformId: string): Promise<TestWebhookResponse> {
     const event = await this.tx.run(async (m) => {
-      const rows = await m.query<Array<{ id: string; webhook_endpoint: string | null }>>(
-        `SELECT id, webhook_endpoint FROM platform_configs WHERE platform_id = $1`,
-        [platformId],
-      );
-      if (!rows[0]?.webhook_endpoint) {
+      const config = await this.config.load(m, platformId);
+      if (!config.webhookEndpoint) {
         throw new ApiError('WEBHOOK_ENDPOINT_NOT_SET', 'No webhookEndpoint is configured: set it with PATCH /config');
       }
       const written = await this.outbox.write(m, {
         platformId,
         type: 'TEST',
-        aggregateId: formatId('PlatformConfig', rows[0].id),
+        aggregateId: formatId('PlatformConfig', config.id),
         data: {},
       });
       return this.store.claimOne(m, written.uuid, this.clock.now());

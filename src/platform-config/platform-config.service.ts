@@ -7,7 +7,7 @@ import { TransactionService } from '../database/transaction.service.js';
 import type { FieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
 import { OutboxService } from '../outbox/outbox.service.js';
-import { WebhookKeysService } from '../outbox/signing/webhook-keys.service.js';
+import { WebhookKeysService, type SigningMaterial } from './webhook-keys.service.js';
 import type { PlatformConfig, PlatformConfigUpdateRequest } from './platform-config.dto.js';
 import {
   DEFAULT_CARD_CONFIGS,
@@ -17,11 +17,26 @@ import {
 } from './platform-config.entity.js';
 
 /** The platform's webhook verification material as GET /config shows it. */
-export interface WebhookCredentialsView {
+interface WebhookCredentialsView {
   /** ECDSA P-256 public key (SPKI PEM) that verifies `X-Grid-Signature`. */
   publicKey: string;
   /** The Standard Webhooks `whsec_` secret: only for MANAGE tokens. */
   secret?: string;
+}
+
+/** Where and how a platform's webhooks go (read by the outbox worker). */
+export interface WebhookTarget {
+  endpoint: string | null;
+  signing: SigningMaterial;
+}
+
+interface TargetRow {
+  platform_id: string;
+  webhook_endpoint: string | null;
+  private_key_enc: string | null;
+  secret_enc: string | null;
+  previous_secret_enc: string | null;
+  previous_secret_expires_at: Date | null;
 }
 
 /**
@@ -35,7 +50,7 @@ export type SupportedCurrenciesListener = (
   currencyCodes: string[],
 ) => Promise<void>;
 
-export function renderConfig(row: PlatformConfigEntity, webhook: WebhookCredentialsView): PlatformConfig {
+function renderConfig(row: PlatformConfigEntity, webhook: WebhookCredentialsView): PlatformConfig {
   const view: PlatformConfig = {
     id: formatId('PlatformConfig', row.id),
     webhookPublicKey: webhook.publicKey,
@@ -100,12 +115,13 @@ export class PlatformConfigService {
     );
   }
 
-  /** The platform's configuration row; `lock` takes it FOR UPDATE inside a transaction. */
-  async load(m: EntityManager, platformId: string, lock = false): Promise<PlatformConfigEntity> {
-    const row = await m.findOne(PlatformConfigEntity, {
-      where: { platformId },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
+  /**
+   * The platform's configuration row; `lock` takes it FOR SHARE (writers of rows that depend on
+   * the settings, e.g. a customer creation against `supportedCurrencies`) or FOR UPDATE (PATCH).
+   */
+  async load(m: EntityManager, platformId: string, lock?: 'share' | 'update'): Promise<PlatformConfigEntity> {
+    const mode = lock === 'share' ? ('pessimistic_read' as const) : ('pessimistic_write' as const);
+    const row = await m.findOne(PlatformConfigEntity, { where: { platformId }, ...(lock ? { lock: { mode } } : {}) });
     if (!row) throw new Error(`platform ${platformId} has no configuration row`);
     return row;
   }
@@ -135,12 +151,57 @@ export class PlatformConfigService {
     return (await this.load(m, platformId)).supportedCurrencies.map((c) => c.currencyCode);
   }
 
+  /**
+   * Endpoint and signing material of each platform, in one statement (the worker calls it once
+   * per claimed batch). Platforms that predate their signing keys get them generated here.
+   */
+  async webhookTargets(m: EntityManager, platformIds: string[]): Promise<Map<string, WebhookTarget>> {
+    const targets = new Map<string, WebhookTarget>();
+    if (platformIds.length === 0) return targets;
+    const rows = await m.query<TargetRow[]>(
+      `SELECT p.platform_id, c.webhook_endpoint, k.private_key_enc, k.secret_enc, k.previous_secret_enc,
+              k.previous_secret_expires_at
+       FROM unnest($1::uuid[]) AS p(platform_id)
+       LEFT JOIN platform_configs c ON c.platform_id = p.platform_id
+       LEFT JOIN webhook_signing_keys k ON k.platform_id = p.platform_id`,
+      [[...new Set(platformIds)]],
+    );
+    const missing: TargetRow[] = [];
+    for (const row of rows) {
+      if (row.private_key_enc === null) {
+        missing.push(row);
+        continue;
+      }
+      targets.set(row.platform_id, {
+        endpoint: row.webhook_endpoint,
+        signing: this.webhookKeys.signingMaterial({
+          privateKeyEnc: row.private_key_enc,
+          secretEnc: row.secret_enc!,
+          previousSecretEnc: row.previous_secret_enc,
+          previousSecretExpiresAt: row.previous_secret_expires_at,
+        }),
+      });
+    }
+    if (missing.length) {
+      const keys = await this.webhookKeys.loadMany(
+        m,
+        missing.map((r) => r.platform_id),
+      );
+      for (const row of missing)
+        targets.set(row.platform_id, {
+          endpoint: row.webhook_endpoint,
+          signing: this.webhookKeys.signingMaterial(keys.get(row.platform_id)!),
+        });
+    }
+    return targets;
+  }
+
   /** Changing the webhook endpoint queues a TEST webhook to it, in the same transaction. */
   async update(platformId: string, request: PlatformConfigUpdateRequest): Promise<PlatformConfig> {
     const errors = this.check(request);
     if (errors.length) throw invalidInput(errors);
     return this.tx.run(async (m) => {
-      const current = await this.load(m, platformId, true);
+      const current = await this.load(m, platformId, 'update');
       let endpointChanged = false;
       if (request.umaDomain !== undefined) current.umaDomain = request.umaDomain;
       if (request.webhookEndpoint !== undefined) {

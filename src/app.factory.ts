@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module.js';
+import { VALIDATOR_OPTIONS } from './common/validate-body.js';
 import { AppConfig } from './config/app-config.js';
 import type { AppOptions } from './config/config.module.js';
 import { AllExceptionsFilter } from './errors/all-exceptions.filter.js';
@@ -44,11 +45,8 @@ export async function createApp(
   app.useGlobalFilters(new AllExceptionsFilter());
   app.useGlobalPipes(
     new ValidationPipe({
-      whitelist: true,
-      forbidNonWhitelisted: true,
-      forbidUnknownValues: true,
+      ...VALIDATOR_OPTIONS,
       transform: true,
-      validationError: { target: false, value: false },
       exceptionFactory: (errors) => invalidInput(toFieldErrors(errors)),
     }),
   );

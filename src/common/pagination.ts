@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsISO8601 } from 'class-validator';
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { fieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
 import { IntField, presence, StringField } from './validation.js';
 import { applyDecorators } from '@nestjs/common';
@@ -58,7 +59,7 @@ function decodeCursor(cursor: string): string {
   } catch {
     // fall through
   }
-  throw invalidInput([{ field: 'cursor', message: 'cursor is not a cursor this API returned' }]);
+  throw invalidInput([fieldError('cursor', 'cursor is not a cursor this API returned')]);
 }
 
 const encodeCursor = (key: string) => Buffer.from(JSON.stringify({ k: key })).toString('base64url');

@@ -6,7 +6,7 @@ import { formatId, newUuid } from '../common/ids.js';
 import { Page, paginate } from '../common/pagination.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
-import type { FieldError } from '../errors/field-error.js';
+import { fieldError, type FieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
 import { PlatformConfigService } from '../platform-config/platform-config.service.js';
 import {
@@ -88,11 +88,13 @@ function currencyErrors(requested: unknown, supported: string[]): FieldError[] {
   const errors: FieldError[] = [];
   requested.forEach((code: unknown, i) => {
     if (typeof code === 'string' && !supported.includes(code))
-      errors.push({
-        field: `currencies.${i}`,
-        constraint: { enum: supported },
-        message: `${code} is not one of the platform's supportedCurrencies (${supported.join(', ')})`,
-      });
+      errors.push(
+        fieldError(
+          `currencies.${i}`,
+          `${code} is not one of the platform's supportedCurrencies (${supported.join(', ')})`,
+          { enum: supported },
+        ),
+      );
   });
   return errors;
 }
@@ -224,11 +226,11 @@ export class CustomersService {
       if (!request) throw invalidInput(parsed.errors);
       const errors = [...parsed.errors];
       if (request.customerType !== row.customerType)
-        errors.push({
-          field: 'customerType',
-          constraint: { enum: [row.customerType] },
-          message: `customerType cannot change: this customer is ${row.customerType}`,
-        });
+        errors.push(
+          fieldError('customerType', `customerType cannot change: this customer is ${row.customerType}`, {
+            enum: [row.customerType],
+          }),
+        );
       // A plain read (no lock): currencies here are the customer's metadata, no account is opened.
       errors.push(...currencyErrors(request.currencies, await this.config.supportedCurrencyCodes(m, platformId)));
       const patch = plain(request);

@@ -4,10 +4,11 @@ import { EntityManager, IsNull, Not } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
 import { formatId, newUuid, parseId } from '../common/ids.js';
 import { Page, paginate } from '../common/pagination.js';
+import { isRecord } from '../common/objects.js';
 import { validateBody } from '../common/validate-body.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
-import type { FieldError } from '../errors/field-error.js';
+import { fieldError, type FieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
 import { PlatformConfigService } from '../platform-config/platform-config.service.js';
 import { CustomersService } from '../customers/customers.service.js';
@@ -76,11 +77,13 @@ export class ExternalAccountsService {
       const accountType = errors.length ? '' : canonicalAccountType(String(info.accountType));
       const selfCustody = !errors.length && isSelfCustodyWallet(accountType, info);
       if (selfCustody && settings.counterpartyRequirements && request.ownershipType === undefined) {
-        errors.push({
-          field: 'ownershipType',
-          constraint: { enum: ['FIRST_PARTY', 'THIRD_PARTY'] },
-          message: 'ownershipType is required for self-custody wallets on this platform (counterparty requirements)',
-        });
+        errors.push(
+          fieldError(
+            'ownershipType',
+            'ownershipType is required for self-custody wallets on this platform (counterparty requirements)',
+            { enum: ['FIRST_PARTY', 'THIRD_PARTY'] },
+          ),
+        );
       }
       if (errors.length) throw invalidInput(errors);
       // Locks the customer row: FOR UPDATE when the default UMA account moves, serialising those moves.
@@ -124,15 +127,14 @@ export class ExternalAccountsService {
   /** The spec's example carries platformAccountId inside accountInfo; the reference has it top level. */
   private platformAccountId(request: PlatformExternalAccountCreateRequest, info: unknown, errors: FieldError[]) {
     const top = typeof request.platformAccountId === 'string' ? request.platformAccountId : undefined;
-    const nested =
-      info && typeof info === 'object' && typeof (info as AccountInfo).platformAccountId === 'string'
-        ? ((info as AccountInfo).platformAccountId as string)
-        : undefined;
+    const nested = isRecord(info) && typeof info.platformAccountId === 'string' ? info.platformAccountId : undefined;
     if (top !== undefined && nested !== undefined && top !== nested) {
-      errors.push({
-        field: 'accountInfo.platformAccountId',
-        message: 'accountInfo.platformAccountId differs from platformAccountId; send one of them',
-      });
+      errors.push(
+        fieldError(
+          'accountInfo.platformAccountId',
+          'accountInfo.platformAccountId differs from platformAccountId; send one of them',
+        ),
+      );
     }
     return top ?? nested ?? null;
   }

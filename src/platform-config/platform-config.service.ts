@@ -2,9 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { EntityManager } from 'typeorm';
 import { formatId, newUuid } from '../common/ids.js';
+import { mergePatch } from '../common/objects.js';
 import { AppConfig } from '../config/app-config.js';
 import { TransactionService } from '../database/transaction.service.js';
-import type { FieldError } from '../errors/field-error.js';
+import { fieldError, type FieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
 import { OutboxService } from '../outbox/outbox.service.js';
 import { WebhookKeysService, type SigningMaterial } from './webhook-keys.service.js';
@@ -209,14 +210,13 @@ export class PlatformConfigService {
         current.webhookEndpoint = request.webhookEndpoint;
       }
       if (request.supportedCurrencies !== undefined) current.supportedCurrencies = request.supportedCurrencies;
-      if (request.cardConfigs !== undefined) current.cardConfigs = merge(current.cardConfigs, request.cardConfigs);
-      if (request.cardProgram !== undefined) {
-        const { cardCapabilities, ...rest } = request.cardProgram;
-        current.cardProgram = {
-          ...merge(current.cardProgram, rest),
-          cardCapabilities: merge(current.cardProgram.cardCapabilities, cardCapabilities ?? {}),
-        };
-      }
+      if (request.cardConfigs !== undefined)
+        current.cardConfigs = mergePatch(current.cardConfigs, request.cardConfigs, { keepNulls: true });
+      if (request.cardProgram !== undefined)
+        current.cardProgram = mergePatch(current.cardProgram, request.cardProgram, {
+          keepNulls: true,
+          nested: ['cardCapabilities'],
+        });
       if (request.counterpartyRequirements !== undefined)
         current.counterpartyRequirements = request.counterpartyRequirements;
       current.updatedAt = this.clock.now();
@@ -244,15 +244,15 @@ export class PlatformConfigService {
     const errors: FieldError[] = [];
     if (typeof request.webhookEndpoint === 'string') {
       const problem = this.webhookUrlProblem(request.webhookEndpoint);
-      if (problem) errors.push({ field: 'webhookEndpoint', constraint: { format: 'url' }, message: problem });
+      if (problem) errors.push(fieldError('webhookEndpoint', problem, { format: 'url' }));
     }
     const seen = new Set<string>();
     request.supportedCurrencies?.forEach((c, i) => {
       if (seen.has(c.currencyCode))
-        errors.push({ field: `supportedCurrencies.${i}.currencyCode`, message: 'currency listed twice' });
+        errors.push(fieldError(`supportedCurrencies.${i}.currencyCode`, 'currency listed twice'));
       seen.add(c.currencyCode);
       if (c.minAmount > c.maxAmount)
-        errors.push({ field: `supportedCurrencies.${i}.minAmount`, message: 'minAmount must not exceed maxAmount' });
+        errors.push(fieldError(`supportedCurrencies.${i}.minAmount`, 'minAmount must not exceed maxAmount'));
     });
     return errors;
   }
@@ -271,13 +271,4 @@ export class PlatformConfigService {
       ? 'webhookEndpoint must be an http or https URL'
       : 'webhookEndpoint must be an https URL';
   }
-}
-
-/** Shallow merge where `undefined` leaves a member unchanged and `null` clears it. */
-function merge<T extends object>(current: T, patch: Partial<T>): T {
-  const out = { ...current };
-  for (const [key, value] of Object.entries(patch)) {
-    if (value !== undefined) (out as Record<string, unknown>)[key] = value;
-  }
-  return out;
 }

@@ -1,7 +1,8 @@
 import type { FieldError } from '../../errors/field-error.js';
 import { ISO_4217_CURRENCIES } from './reference-data.js';
 import { ACCOUNT_INFO_RULE, CREATE_ACCOUNT_TYPES, variantFor } from './registry.js';
-import { isRecord, validateRule } from './validate.js';
+import { isRecord } from '../../common/objects.js';
+import { validateRule } from './validate.js';
 import type { AccountInfo, BeneficiaryVerificationStatus } from './types.js';
 
 export { CREATE_ACCOUNT_TYPES, ACCOUNT_TYPE_ALIASES, canonicalAccountType } from './registry.js';

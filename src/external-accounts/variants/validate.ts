@@ -1,3 +1,4 @@
+import { isRecord } from '../../common/objects.js';
 import type { FieldConstraint, FieldError } from '../../errors/field-error.js';
 import type { FieldRule, GroupRule, ObjectRule, StringRule, UnionRule } from './dsl.js';
 
@@ -18,10 +19,6 @@ export function validateRule(rule: FieldRule, value: unknown, path: string, erro
     case 'union':
       return validateUnion(rule, value, path, errors);
   }
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 export function hasOwn(obj: object, key: string): boolean {

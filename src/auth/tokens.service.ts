@@ -3,6 +3,8 @@ import { Clock } from '../common/clock.js';
 import { EntityManager, IsNull } from 'typeorm';
 import { formatId, newUuid } from '../common/ids.js';
 import { Page, paginate } from '../common/pagination.js';
+import { whereTimeRange } from '../common/time-range.js';
+import { findOwned } from '../database/queries.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
 import { ApiTokenEntity, Permission } from './api-token.entity.js';
@@ -76,11 +78,7 @@ export class TokensService {
       .createQueryBuilder(ApiTokenEntity, 't')
       .where('t.platform_id = :platformId AND t.revoked_at IS NULL', { platformId });
     if (query.name !== undefined) qb.andWhere('t.name = :name', { name: query.name });
-    if (query.createdAfter) qb.andWhere('t.created_at >= :ca', { ca: query.createdAfter });
-    if (query.createdBefore) qb.andWhere('t.created_at <= :cb', { cb: query.createdBefore });
-    if (query.updatedAfter) qb.andWhere('t.updated_at >= :ua', { ua: query.updatedAfter });
-    if (query.updatedBefore) qb.andWhere('t.updated_at <= :ub', { ub: query.updatedBefore });
-    return paginate(qb, query, (row) => renderToken(row));
+    return paginate(whereTimeRange(qb, 't', query), query, (row) => renderToken(row));
   }
 
   async get(platformId: string, tokenId: string): Promise<ApiToken> {
@@ -97,8 +95,12 @@ export class TokensService {
   }
 
   private async find(m: EntityManager, platformId: string, tokenId: string): Promise<ApiTokenEntity> {
-    const row = await m.findOne(ApiTokenEntity, { where: { id: tokenId, platformId, revokedAt: IsNull() } });
-    if (!row) throw new ApiError('TOKEN_NOT_FOUND', `Token ${formatId('Token', tokenId)} not found`);
-    return row;
+    return findOwned(
+      m,
+      ApiTokenEntity,
+      platformId,
+      { id: tokenId, revokedAt: IsNull() },
+      () => new ApiError('TOKEN_NOT_FOUND', `Token ${formatId('Token', tokenId)} not found`),
+    );
   }
 }

@@ -1,9 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
-import { EntityManager, QueryFailedError } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm';
 import { formatId, newUuid } from '../common/ids.js';
 import { Page, paginate } from '../common/pagination.js';
+import { whereTimeRange } from '../common/time-range.js';
+import { conflictFor, findOwned, type RowLock } from '../database/queries.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
 import { fieldError, type FieldError } from '../errors/field-error.js';
@@ -24,8 +26,6 @@ import { InternalAccountsService } from './internal-accounts.service.js';
 
 /** Domain of generated UMA addresses when the platform has no `umaDomain` (reserved TLD: never routable). */
 export const FALLBACK_UMA_DOMAIN = 'uma.invalid';
-
-const UNIQUE_VIOLATION = '23505';
 
 export function renderCustomer(row: CustomerEntity): CustomerView {
   const base = {
@@ -62,24 +62,18 @@ function deleted(customerId: string): ApiError {
   });
 }
 
-/** Maps the unique indexes' violations to the API's 409s; anything else is rethrown. */
+/** Maps the unique indexes' violations to the API's 409s; anything else gives null (rethrow it). */
 function uniqueViolation(error: unknown, platformCustomerId: string, umaAddress: string): ApiError | null {
-  if (!(error instanceof QueryFailedError)) return null;
-  const driver = error.driverError as { code?: string; constraint?: string };
-  if (driver.code !== UNIQUE_VIOLATION) return null;
-  if (driver.constraint === 'customers_platform_customer_id_active')
-    return new ApiError(
-      'CONFLICT',
-      `An active customer with platformCustomerId '${platformCustomerId}' already exists`,
-      {
+  return conflictFor(error, {
+    customers_platform_customer_id_active: () =>
+      new ApiError('CONFLICT', `An active customer with platformCustomerId '${platformCustomerId}' already exists`, {
         details: { field: 'platformCustomerId' },
-      },
-    );
-  if (driver.constraint === 'customers_uma_address_active')
-    return new ApiError('UMA_ADDRESS_EXISTS', `UMA address ${umaAddress} already exists`, {
-      details: { field: 'umaAddress' },
-    });
-  return null;
+      }),
+    customers_uma_address_active: () =>
+      new ApiError('UMA_ADDRESS_EXISTS', `UMA address ${umaAddress} already exists`, {
+        details: { field: 'umaAddress' },
+      }),
+  });
 }
 
 /** Each requested currency must be one the platform supports (values not yet validated are skipped). */
@@ -135,9 +129,9 @@ export class CustomersService {
     m: EntityManager,
     platformId: string,
     customerId: string,
-    lock: 'share' | 'update' = 'share',
+    lock: RowLock = 'share',
   ): Promise<CustomerEntity> {
-    const row = await this.lockRow(m, platformId, customerId, lock);
+    const row = await findOwned(m, CustomerEntity, platformId, { id: customerId }, () => notFound(customerId), lock);
     if (row.isDeleted) throw deleted(customerId);
     return row;
   }
@@ -204,17 +198,14 @@ export class CustomersService {
     if (query.region !== undefined) qb.andWhere('c.region = :region', { region: query.region });
     if (query.currency !== undefined) qb.andWhere(':currency = ANY(c.currencies)', { currency: query.currency });
     if (query.umaAddress !== undefined) qb.andWhere('lower(c.uma_address) = lower(:uma)', { uma: query.umaAddress });
-    if (query.createdAfter) qb.andWhere('c.created_at >= :ca', { ca: query.createdAfter });
-    if (query.createdBefore) qb.andWhere('c.created_at <= :cb', { cb: query.createdBefore });
-    if (query.updatedAfter) qb.andWhere('c.updated_at >= :ua', { ua: query.updatedAfter });
-    if (query.updatedBefore) qb.andWhere('c.updated_at <= :ub', { ub: query.updatedBefore });
-    return paginate(qb, query, renderCustomer);
+    return paginate(whereTimeRange(qb, 'c', query), query, renderCustomer);
   }
 
   /** Deleted customers stay readable (`isDeleted: true`). */
   async get(platformId: string, customerId: string): Promise<CustomerView> {
-    const row = await this.tx.manager.findOne(CustomerEntity, { where: { id: customerId, platformId } });
-    if (!row) throw notFound(customerId);
+    const row = await findOwned(this.tx.manager, CustomerEntity, platformId, { id: customerId }, () =>
+      notFound(customerId),
+    );
     return renderCustomer(row);
   }
 
@@ -297,20 +288,6 @@ export class CustomersService {
       await m.update(CustomerEntity, { id: row.id }, { kycStatus, updatedAt: now });
       return renderCustomer({ ...row, kycStatus, updatedAt: now });
     });
-  }
-
-  private async lockRow(
-    m: EntityManager,
-    platformId: string,
-    customerId: string,
-    lock: 'share' | 'update',
-  ): Promise<CustomerEntity> {
-    const row = await m.findOne(CustomerEntity, {
-      where: { id: customerId, platformId },
-      lock: { mode: lock === 'share' ? 'pessimistic_read' : 'pessimistic_write' },
-    });
-    if (!row) throw notFound(customerId);
-    return row;
   }
 
   private async storedIdentifier(m: EntityManager, id: string): Promise<string | null> {

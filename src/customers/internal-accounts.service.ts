@@ -3,6 +3,7 @@ import { Clock } from '../common/clock.js';
 import { EntityManager, IsNull } from 'typeorm';
 import { formatId, newUuid, parseId } from '../common/ids.js';
 import { Page, paginate } from '../common/pagination.js';
+import { findOwned } from '../database/queries.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
 import { PlatformConfigService } from '../platform-config/platform-config.service.js';
@@ -113,10 +114,13 @@ export class InternalAccountsService implements OnModuleInit {
 
   /** One of the platform's accounts (its own or a customer's); 404 ACCOUNT_NOT_FOUND otherwise. */
   async find(m: EntityManager, platformId: string, accountId: string): Promise<InternalAccountEntity> {
-    const row = await m.findOne(InternalAccountEntity, { where: { id: accountId, platformId } });
-    if (!row)
-      throw new ApiError('ACCOUNT_NOT_FOUND', `Internal account ${formatId('InternalAccount', accountId)} not found`);
-    return row;
+    return findOwned(
+      m,
+      InternalAccountEntity,
+      platformId,
+      { id: accountId },
+      () => new ApiError('ACCOUNT_NOT_FOUND', `Internal account ${formatId('InternalAccount', accountId)} not found`),
+    );
   }
 
   /** A customer's account in one currency, or null. */

@@ -6,6 +6,7 @@ import { formatId, newUuid, parseId } from '../common/ids.js';
 import { Page, paginate } from '../common/pagination.js';
 import { isRecord } from '../common/objects.js';
 import { validateBody } from '../common/validate-body.js';
+import { findOwned, type RowLock } from '../database/queries.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
 import { fieldError, type FieldError } from '../errors/field-error.js';
@@ -210,7 +211,7 @@ export class ExternalAccountsService {
   /** Soft delete: the row stays for audit; it no longer blocks re-creating the same account. */
   async delete(platformId: string, owner: Owner, id: string): Promise<void> {
     await this.tx.run(async (m) => {
-      const row = await this.find(m, platformId, owner, id, true);
+      const row = await this.find(m, platformId, owner, id, 'update');
       const now = this.clock.now();
       await m.update(
         ExternalAccountEntity,
@@ -225,13 +226,15 @@ export class ExternalAccountsService {
     platformId: string,
     owner: Owner,
     id: string,
-    lock = false,
+    lock?: RowLock,
   ): Promise<ExternalAccountEntity> {
-    const row = await m.findOne(ExternalAccountEntity, {
-      where: { id, platformId, deletedAt: IsNull(), customerId: owner.kind === 'platform' ? IsNull() : Not(IsNull()) },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
-    if (!row) throw new ApiError('ACCOUNT_NOT_FOUND', `External account ${formatId('ExternalAccount', id)} not found`);
-    return row;
+    return findOwned(
+      m,
+      ExternalAccountEntity,
+      platformId,
+      { id, deletedAt: IsNull(), customerId: owner.kind === 'platform' ? IsNull() : Not(IsNull()) },
+      () => new ApiError('ACCOUNT_NOT_FOUND', `External account ${formatId('ExternalAccount', id)} not found`),
+      lock,
+    );
   }
 }

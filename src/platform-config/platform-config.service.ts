@@ -4,6 +4,7 @@ import { EntityManager } from 'typeorm';
 import { formatId, newUuid } from '../common/ids.js';
 import { mergePatch } from '../common/objects.js';
 import { AppConfig } from '../config/app-config.js';
+import { lockOption, type RowLock } from '../database/queries.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { fieldError, type FieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
@@ -120,9 +121,8 @@ export class PlatformConfigService {
    * The platform's configuration row; `lock` takes it FOR SHARE (writers of rows that depend on
    * the settings, e.g. a customer creation against `supportedCurrencies`) or FOR UPDATE (PATCH).
    */
-  async load(m: EntityManager, platformId: string, lock?: 'share' | 'update'): Promise<PlatformConfigEntity> {
-    const mode = lock === 'share' ? ('pessimistic_read' as const) : ('pessimistic_write' as const);
-    const row = await m.findOne(PlatformConfigEntity, { where: { platformId }, ...(lock ? { lock: { mode } } : {}) });
+  async load(m: EntityManager, platformId: string, lock?: RowLock): Promise<PlatformConfigEntity> {
+    const row = await m.findOne(PlatformConfigEntity, { where: { platformId }, ...lockOption(lock) });
     if (!row) throw new Error(`platform ${platformId} has no configuration row`);
     return row;
   }

@@ -27,7 +27,8 @@ import { formatId, newUuid, parseId } from '../src/common/ids.js';
 import { loadConfig } from '../src/config/app-config.js';
 import { migrate } from '../src/database/open-database.js';
 import { TransactionService } from '../src/database/transaction.service.js';
-import { cardStatusChange, OutboxService } from '../src/outbox/outbox.service.js';
+import { cardStatusChange } from '../src/cards/card-events.js';
+import { OutboxService } from '../src/outbox/outbox.service.js';
 import { PlatformsService } from '../src/platforms/platforms.service.js';
 import { percentile } from './stats.js';
 

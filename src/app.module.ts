@@ -1,5 +1,4 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { EventEmitterModule } from '@nestjs/event-emitter';
 import { AuthModule } from './auth/auth.module.js';
 import { AppConfig } from './config/app-config.js';
 import { AppOptions, ConfigModule } from './config/config.module.js';
@@ -22,7 +21,6 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config, options),
         DatabaseModule.forRoot(databaseUrl, config.DB_POOL_SIZE),
-        EventEmitterModule.forRoot(),
         IdempotencyModule,
         AuthModule,
         PlatformsModule,

@@ -14,6 +14,7 @@ import { invalidInput, toFieldErrors } from './errors/validation-errors.js';
 import { jsonBody, requestLogging } from './http-pipeline.js';
 import { PinoNestLogger } from './logging/logger.js';
 import { setupOpenApi } from './openapi/openapi.js';
+import { sortRoutes } from './route-order.js';
 
 /** A ROLE=worker process serves only the health probes; the API is served by ROLE=api or all. */
 function workerOnly(req: Request, res: Response, next: () => void): void {
@@ -52,6 +53,8 @@ export async function createApp(
   );
   setupOpenApi(app, API_VERSION);
   await app.init();
+  // Literal segments before parameters, whatever the module import order (src/route-order.ts).
+  sortRoutes(app.getHttpAdapter().getInstance());
   // Paths outside the version prefix that no route matched: same error shape as everywhere.
   app.use((req: Request, res: Response) =>
     sendApiError(res, new ApiError('NOT_FOUND', `No route ${req.method} ${req.path}`)),

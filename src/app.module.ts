@@ -25,9 +25,9 @@ export class AppModule {
         AuthModule,
         PlatformsModule,
         PlatformConfigModule,
-        // Before CustomersModule: /customers/external-accounts must win over /customers/{customerId}.
-        ExternalAccountsModule,
+        // Import order does not decide route order: createApp sorts the routes (src/route-order.ts).
         CustomersModule,
+        ExternalAccountsModule,
         OutboxModule,
         // Every /sandbox/... route lives in SandboxModule: with SANDBOX=false they do not exist (404).
         ...(config.SANDBOX ? [SandboxModule] : []),

@@ -1,6 +1,21 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
+const clockMessage = 'Read the time from the injectable Clock (src/common/clock.ts)';
+const ONE_CLOCK = [
+  { selector: "NewExpression[callee.name='Date'][arguments.length=0]", message: `${clockMessage}, not new Date().` },
+  {
+    selector: "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+    message: `${clockMessage}, not Date.now().`,
+  },
+  { selector: "CallExpression[callee.name='Date']", message: `${clockMessage}, not Date().` },
+];
+const tablesMessage = 'Platform settings tables belong to src/platform-config/: ask PlatformConfigService.';
+const SETTINGS_TABLES = [
+  { selector: 'Literal[value=/\\b(platform_configs|webhook_signing_keys)\\b/]', message: tablesMessage },
+  { selector: 'TemplateElement[value.raw=/\\b(platform_configs|webhook_signing_keys)\\b/]', message: tablesMessage },
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '**/*.js'] },
   js.configs.recommended,
@@ -15,6 +30,31 @@ export default tseslint.config(
       '@typescript-eslint/switch-exhaustiveness-check': 'error',
       '@typescript-eslint/no-extraneous-class': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    // One clock: only src/common/clock.ts reads the time; everything else injects `Clock`.
+    files: ['src/**/*.ts', 'test/**/*.ts', 'ormconfig.ts'],
+    ignores: ['src/common/clock.ts', 'test/support/**'],
+    rules: { 'no-restricted-syntax': ['error', ...ONE_CLOCK] },
+  },
+  {
+    // Platform settings have one owner: only src/platform-config/ touches their tables.
+    files: ['src/**/*.ts'],
+    ignores: ['src/common/clock.ts', 'src/platform-config/**', 'src/database/**'],
+    rules: {
+      'no-restricted-syntax': ['error', ...ONE_CLOCK, ...SETTINGS_TABLES],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['**/platform-config/platform-config.entity.js', '**/platform-config/webhook-keys.service.js'],
+              message: 'Platform settings are read and written through PlatformConfigService.',
+            },
+          ],
+        },
+      ],
     },
   },
   {

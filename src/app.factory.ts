@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module.js';
+import { VALIDATOR_OPTIONS } from './common/validate-body.js';
 import { AppConfig } from './config/app-config.js';
 import type { AppOptions } from './config/config.module.js';
 import { AllExceptionsFilter } from './errors/all-exceptions.filter.js';
@@ -14,6 +15,7 @@ import { answerParserErrors, JsonBodyInterceptor, requestLogging } from './http-
 import { InputValidationPipe } from './common/input-validation.pipe.js';
 import { PinoNestLogger } from './logging/logger.js';
 import { setupOpenApi } from './openapi/openapi.js';
+import { sortRoutes } from './route-order.js';
 
 /** A ROLE=worker process serves only the health probes; the API is served by ROLE=api or all. */
 function workerOnly(req: Request, res: Response, next: () => void): void {
@@ -46,16 +48,15 @@ export async function createApp(
   app.useGlobalInterceptors(new JsonBodyInterceptor());
   app.useGlobalPipes(
     new InputValidationPipe({
-      whitelist: true,
-      forbidNonWhitelisted: true,
-      forbidUnknownValues: true,
+      ...VALIDATOR_OPTIONS,
       transform: true,
-      validationError: { target: false, value: false },
       exceptionFactory: (errors) => invalidInput(toFieldErrors(errors)),
     }),
   );
   setupOpenApi(app, API_VERSION);
   await app.init();
+  // Literal segments before parameters, whatever the module import order (src/route-order.ts).
+  sortRoutes(app.getHttpAdapter().getInstance());
   // Paths outside the version prefix that no route matched: same error shape as everywhere.
   app.use((req: Request, res: Response) =>
     sendApiError(res, new ApiError('NOT_FOUND', `No route ${req.method} ${req.path}`)),

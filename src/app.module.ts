@@ -1,5 +1,4 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { EventEmitterModule } from '@nestjs/event-emitter';
 import { AuthModule } from './auth/auth.module.js';
 import { AppConfig } from './config/app-config.js';
 import { AppOptions, ConfigModule } from './config/config.module.js';
@@ -24,14 +23,13 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config, options),
         DatabaseModule.forRoot(databaseUrl, config.DB_POOL_SIZE),
-        EventEmitterModule.forRoot(),
         IdempotencyModule,
         AuthModule,
         PlatformsModule,
         PlatformConfigModule,
-        // Before CustomersModule: /customers/external-accounts must win over /customers/{customerId}.
-        ExternalAccountsModule,
+        // Import order does not decide route order: createApp sorts the routes (src/route-order.ts).
         CustomersModule,
+        ExternalAccountsModule,
         OutboxModule,
         // Each area's sandbox-only routes (its <area>-sandbox.module.ts): with SANDBOX=false they do not exist (404).
         ...(config.SANDBOX ? [CustomersSandboxModule, ExternalAccountsSandboxModule, OutboxSandboxModule] : []),

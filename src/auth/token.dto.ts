@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMinSize, IsArray } from 'class-validator';
-import { DateTimeQuery, PageQuery } from '../common/pagination.js';
+import { TimeRangeQuery } from '../common/time-range.js';
 import { EnumField, StringField } from '../common/validation.js';
 import { PERMISSIONS, Permission } from './api-token.entity.js';
 
@@ -19,21 +19,9 @@ export class ApiTokenCreateRequest {
   permissions: Permission[];
 }
 
-export class ListTokensQuery extends PageQuery {
+export class ListTokensQuery extends TimeRangeQuery {
   @StringField({ required: false, maxLength: 255, description: 'Filter by token name' })
   name?: string;
-
-  @DateTimeQuery('Created at or after this timestamp')
-  createdAfter?: string;
-
-  @DateTimeQuery('Created at or before this timestamp')
-  createdBefore?: string;
-
-  @DateTimeQuery('Updated at or after this timestamp')
-  updatedAfter?: string;
-
-  @DateTimeQuery('Updated at or before this timestamp')
-  updatedBefore?: string;
 }
 
 export class ApiToken {

@@ -1,7 +1,10 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock.js';
 import { EntityManager, IsNull } from 'typeorm';
 import { formatId, newUuid } from '../common/ids.js';
 import { Page, paginate } from '../common/pagination.js';
+import { whereTimeRange } from '../common/time-range.js';
+import { findOwned } from '../database/queries.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
 import { ApiTokenEntity, Permission } from './api-token.entity.js';
@@ -53,6 +56,7 @@ export class TokensService {
   constructor(
     private readonly tx: TransactionService,
     private readonly cache: TokenCache,
+    private readonly clock: Clock,
   ) {}
 
   /** Cached (see TokenCache); a miss is one fixed-text statement. */
@@ -82,7 +86,7 @@ export class TokensService {
     request: { name: string; permissions: Permission[] },
   ): Promise<ApiToken> {
     const secret = newSecret();
-    const now = new Date();
+    const now = this.clock.now();
     const row = manager.create(ApiTokenEntity, {
       id: newUuid(),
       platformId,
@@ -107,11 +111,7 @@ export class TokensService {
       .createQueryBuilder(ApiTokenEntity, 't')
       .where('t.platform_id = :platformId AND t.revoked_at IS NULL', { platformId });
     if (query.name !== undefined) qb.andWhere('t.name = :name', { name: query.name });
-    if (query.createdAfter) qb.andWhere('t.created_at >= :ca', { ca: query.createdAfter });
-    if (query.createdBefore) qb.andWhere('t.created_at <= :cb', { cb: query.createdBefore });
-    if (query.updatedAfter) qb.andWhere('t.updated_at >= :ua', { ua: query.updatedAfter });
-    if (query.updatedBefore) qb.andWhere('t.updated_at <= :ub', { ub: query.updatedBefore });
-    return paginate(qb, query, (row) => renderToken(row));
+    return paginate(whereTimeRange(qb, 't', query), query, (row) => renderToken(row));
   }
 
   /** One fixed statement. */
@@ -137,15 +137,20 @@ export class TokensService {
   async revoke(platformId: string, tokenId: string): Promise<void> {
     await this.tx.run(async (m) => {
       const row = await this.find(m, platformId, tokenId);
-      await m.update(ApiTokenEntity, { id: row.id }, { revokedAt: new Date(), updatedAt: new Date() });
+      const now = this.clock.now();
+      await m.update(ApiTokenEntity, { id: row.id }, { revokedAt: now, updatedAt: now });
       await this.cache.announceRevocation(m, row.id);
     });
     this.cache.revoked(tokenId);
   }
 
   private async find(m: EntityManager, platformId: string, tokenId: string): Promise<ApiTokenEntity> {
-    const row = await m.findOne(ApiTokenEntity, { where: { id: tokenId, platformId, revokedAt: IsNull() } });
-    if (!row) throw new ApiError('TOKEN_NOT_FOUND', `Token ${formatId('Token', tokenId)} not found`);
-    return row;
+    return findOwned(
+      m,
+      ApiTokenEntity,
+      platformId,
+      { id: tokenId, revokedAt: IsNull() },
+      () => new ApiError('TOKEN_NOT_FOUND', `Token ${formatId('Token', tokenId)} not found`),
+    );
   }
 }

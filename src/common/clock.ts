@@ -1,6 +1,8 @@
 /**
- * The time source of every rule that depends on "now" (webhook backoff, give-up, leases, secret
- * rotation windows). Injected so tests drive it; production uses the system clock.
+ * The only place that reads the time: every rule that depends on "now" (token and customer
+ * timestamps, idempotency expiry, the ledger, webhook backoff, give-up, leases, secret rotation
+ * windows) takes it from the injectable `Clock`. Tests inject a clock they drive. ESLint forbids
+ * `new Date()` and `Date.now()` everywhere else (eslint.config.js).
  */
 export abstract class Clock {
   abstract now(): Date;
@@ -10,4 +12,18 @@ export class SystemClock extends Clock {
   now(): Date {
     return new Date();
   }
+}
+
+let ambient: Clock = new SystemClock();
+
+/**
+ * For rules with no injector (class-validator decorators and the declarative field rules, e.g.
+ * "a birth date is not in the future"): the application's Clock, bound by `ConfigModule.forRoot`.
+ */
+export function ambientNow(): Date {
+  return ambient.now();
+}
+
+export function bindAmbientClock(clock: Clock): void {
+  ambient = clock;
 }

@@ -1,4 +1,5 @@
 import { ArgumentMetadata, Injectable, PipeTransform } from '@nestjs/common';
+import { fieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
 import { idPattern, parseId } from './ids.js';
 
@@ -11,11 +12,9 @@ export class IdPipe implements PipeTransform<string, string> {
     const uuid = parseId(this.type, value);
     if (uuid) return uuid;
     throw invalidInput([
-      {
-        field: metadata.data ?? 'id',
-        constraint: { pattern: idPattern(this.type) },
-        message: `must be a ${this.type} id (${this.type}:<uuid>)`,
-      },
+      fieldError(metadata.data ?? 'id', `must be a ${this.type} id (${this.type}:<uuid>)`, {
+        pattern: idPattern(this.type),
+      }),
     ]);
   }
 }

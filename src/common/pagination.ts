@@ -1,13 +1,11 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsISO8601 } from 'class-validator';
 import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { fieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
 import { isUuid } from './ids.js';
 import { IntField, presence, StringField } from './validation.js';
 import { applyDecorators } from '@nestjs/common';
-
-export const SORT_ORDERS = ['asc', 'desc'] as const;
-export type SortOrder = (typeof SORT_ORDERS)[number];
 
 /** `limit` and `cursor`, shared by every list endpoint. */
 export class PageQuery {
@@ -60,31 +58,29 @@ function decodeCursor(cursor: string): string {
   } catch {
     // fall through
   }
-  throw invalidInput([{ field: 'cursor', message: 'cursor is not a cursor this API returned' }]);
+  throw invalidInput([fieldError('cursor', 'cursor is not a cursor this API returned')]);
 }
 
 const encodeCursor = (key: string) => Buffer.from(JSON.stringify({ k: key })).toString('base64url');
 
 /**
- * Keyset pagination on the time-ordered uuid primary key: rows inserted while a client pages
- * land before its cursor (newest first) or after it (oldest first), never shifting a page.
+ * Keyset pagination on the time-ordered uuid primary key, newest first: rows inserted while a
+ * client pages land before its cursor, never shifting a page.
  */
 export async function paginate<E extends ObjectLiteral, T>(
   qb: SelectQueryBuilder<E>,
-  query: PageQuery & { sortOrder?: SortOrder },
+  query: PageQuery,
   render: (row: E) => T,
-  defaultOrder: SortOrder = 'desc',
 ): Promise<Page<T>> {
   const alias = qb.alias;
   const limit = query.limit ?? 20;
-  const order = query.sortOrder ?? defaultOrder;
   const totalCount = await qb.clone().getCount();
   if (query.cursor) {
     const key = decodeCursor(query.cursor);
-    qb.andWhere(`${alias}.id ${order === 'desc' ? '<' : '>'} :cursorKey`, { cursorKey: key });
+    qb.andWhere(`${alias}.id < :cursorKey`, { cursorKey: key });
   }
   const rows = await qb
-    .orderBy(`${alias}.id`, order === 'desc' ? 'DESC' : 'ASC')
+    .orderBy(`${alias}.id`, 'DESC')
     .take(limit + 1)
     .getMany();
   const hasMore = rows.length > limit;

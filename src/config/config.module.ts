@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { Clock, SystemClock } from '../common/clock.js';
+import { bindAmbientClock, Clock, SystemClock } from '../common/clock.js';
 import { AppConfig } from './app-config.js';
 
 /** How this process runs, beyond the environment: set by the entry point (or a test). */
@@ -20,11 +20,13 @@ export class Runtime {
 @Module({})
 export class ConfigModule {
   static forRoot(config: AppConfig, options: AppOptions = {}): DynamicModule {
+    const clock = options.clock ?? new SystemClock();
+    bindAmbientClock(clock);
     return {
       module: ConfigModule,
       providers: [
         { provide: AppConfig, useValue: config },
-        { provide: Clock, useValue: options.clock ?? new SystemClock() },
+        { provide: Clock, useValue: clock },
         { provide: Runtime, useValue: new Runtime(options.runWorker ?? config.ROLE !== 'api') },
       ],
       exports: [AppConfig, Clock, Runtime],

@@ -1,7 +1,7 @@
-import { plainToInstance } from 'class-transformer';
-import { getMetadataStorage, validateSync } from 'class-validator';
-import type { FieldError } from '../errors/field-error.js';
-import { toFieldErrors } from '../errors/validation-errors.js';
+import { getMetadataStorage } from 'class-validator';
+import { isRecord, mergePatch } from '../common/objects.js';
+import { bodyNotAnObject, validateBody } from '../common/validate-body.js';
+import { fieldError, type FieldError } from '../errors/field-error.js';
 import {
   BusinessCustomerCreateRequest,
   BusinessCustomerUpdateRequest,
@@ -23,20 +23,9 @@ import type { CustomerProfile, CustomerType } from './customer.types.js';
 
 type Class<T> = new () => T;
 
-const OPTIONS = {
-  whitelist: true,
-  forbidNonWhitelisted: true,
-  forbidUnknownValues: true,
-  validationError: { target: false, value: false },
-} as const;
-
 export interface Parsed<T> {
   value?: T;
   errors: FieldError[];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 function propertiesOf(cls: Class<object>): Set<string> {
@@ -52,17 +41,13 @@ function parseVariant<T extends object>(
   base: Class<object>,
   variants: Record<CustomerType, Class<T>>,
 ): Parsed<T> {
-  if (!isRecord(body)) return { errors: [{ field: 'body', message: 'the request body must be a JSON object' }] };
+  if (!isRecord(body)) return { errors: [bodyNotAnObject()] };
   const tag = body.customerType;
   const cls = typeof tag === 'string' && Object.hasOwn(variants, tag) ? variants[tag as CustomerType] : undefined;
-  if (cls) {
-    const value = plainToInstance(cls, body);
-    return { value, errors: toFieldErrors(validateSync(value, OPTIONS)) };
-  }
-  const shared = plainToInstance(base, body);
-  const errors = toFieldErrors(validateSync(shared, { ...OPTIONS, forbidNonWhitelisted: false }));
+  if (cls) return validateBody(cls, body);
+  const { errors } = validateBody(base, body, { forbidNonWhitelisted: false });
   const known = new Set(Object.values(variants).flatMap((v) => [...propertiesOf(v)]));
-  for (const key of Object.keys(body)) if (!known.has(key)) errors.push({ field: key, message: 'unknown field' });
+  for (const key of Object.keys(body)) if (!known.has(key)) errors.push(fieldError(key, 'unknown field'));
   return { errors };
 }
 
@@ -110,14 +95,7 @@ export function profileOf(body: object): CustomerProfile {
  * an omitted member stays. `businessInfo` is merged member by member the same way.
  */
 export function mergeProfile(current: CustomerProfile, patch: Record<string, unknown>): CustomerProfile {
-  const out: CustomerProfile = { ...current };
-  for (const [key, value] of Object.entries(patch)) {
-    if (TOP_LEVEL.has(key) || value === undefined) continue;
-    if (value === null) delete out[key];
-    else if (key === 'businessInfo' && isRecord(value)) out[key] = mergeProfile(asRecord(current[key]), value);
-    else out[key] = value;
-  }
-  return out;
+  return mergePatch(current, patch, { skip: TOP_LEVEL, nested: ['businessInfo'] });
 }
 
 function asRecord(value: unknown): Record<string, unknown> {
@@ -144,10 +122,12 @@ export function crossFieldErrors(
   ) => {
     const selected = single ? scope[single] === 'OTHER' : Array.isArray(scope[list]) && scope[list].includes('OTHER');
     if (selected && (typeof scope[describe] !== 'string' || scope[describe] === ''))
-      errors.push({
-        field: `${path}${describe}`,
-        message: `${describe} is required when ${single ?? list} ${single ? 'is' : 'includes'} OTHER`,
-      });
+      errors.push(
+        fieldError(
+          `${path}${describe}`,
+          `${describe} is required when ${single ?? list} ${single ? 'is' : 'includes'} OTHER`,
+        ),
+      );
   };
   if (type === 'INDIVIDUAL') {
     otherNeedsText(profile, '', 'sourceOfFundsCategories', null, 'sourceOfFundsOtherDescription');
@@ -156,13 +136,13 @@ export function crossFieldErrors(
     if (identifier !== null) {
       const idType = profile.idType;
       if (idType !== 'SSN' && idType !== 'ITIN')
-        errors.push({
-          field: 'idType',
-          constraint: { enum: ['SSN', 'ITIN'] },
-          message: 'identifier needs idType SSN or ITIN (the only identifications accepted)',
-        });
+        errors.push(
+          fieldError('idType', 'identifier needs idType SSN or ITIN (the only identifications accepted)', {
+            enum: ['SSN', 'ITIN'],
+          }),
+        );
       else if (idType === 'ITIN' && !identifier.startsWith('9'))
-        errors.push({ field: 'identifier', message: 'an ITIN starts with 9' });
+        errors.push(fieldError('identifier', 'an ITIN starts with 9'));
     }
   } else {
     const info = asRecord(profile.businessInfo);

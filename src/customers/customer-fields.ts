@@ -14,6 +14,7 @@ import {
   ValidateBy,
   ValidateIf,
 } from 'class-validator';
+import { ambientNow } from '../common/clock.js';
 import { presence, StringField } from '../common/validation.js';
 import { isCalendarDate } from '../external-accounts/variants/field-rules.js';
 import { ISO_COUNTRIES } from '../external-accounts/variants/reference-data.js';
@@ -156,7 +157,7 @@ export function DateField(opts: Presence & { notFuture?: boolean } = {}): Proper
               validator: {
                 validate: (v: unknown) => {
                   if (typeof v !== 'string' || !isCalendarDate(v)) return true;
-                  const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+                  const tomorrow = new Date(ambientNow().getTime() + 86_400_000).toISOString().slice(0, 10);
                   return v <= tomorrow && v >= '1900-01-01';
                 },
               },

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { DateTimeQuery, PageQuery } from '../common/pagination.js';
+import { TimeRangeQuery } from '../common/time-range.js';
 import { EnumField, NestedField, StringField } from '../common/validation.js';
 import {
   CountryField,
@@ -352,24 +352,12 @@ export type CustomerCreateBody = IndividualCustomerCreateRequest | BusinessCusto
 export type CustomerUpdateBody = IndividualCustomerUpdateRequest | BusinessCustomerUpdateRequest;
 
 /** GET /customers filters (reference listCustomers). */
-export class ListCustomersQuery extends PageQuery {
+export class ListCustomersQuery extends TimeRangeQuery {
   @StringField({ required: false, maxLength: 255, description: 'Filter by platform-specific customer identifier' })
   platformCustomerId?: string;
 
   @EnumField(CUSTOMER_TYPES, { required: false })
   customerType?: CustomerType;
-
-  @DateTimeQuery('Created at or after this timestamp')
-  createdAfter?: string;
-
-  @DateTimeQuery('Created at or before this timestamp')
-  createdBefore?: string;
-
-  @DateTimeQuery('Updated at or after this timestamp')
-  updatedAfter?: string;
-
-  @DateTimeQuery('Updated at or before this timestamp')
-  updatedBefore?: string;
 
   @StringField({ required: false, maxLength: 2, description: 'Filter by region (ISO 3166-1 alpha-2)' })
   region?: string;

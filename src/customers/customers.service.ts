@@ -1,14 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, QueryFailedError } from 'typeorm';
+import { Clock } from '../common/clock.js';
+import { EntityManager } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm';
 import { formatId, newUuid } from '../common/ids.js';
 import { Page, paginate } from '../common/pagination.js';
+import { whereTimeRange } from '../common/time-range.js';
+import { conflictFor, findOwned, type RowLock } from '../database/queries.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
-import type { FieldError } from '../errors/field-error.js';
+import { fieldError, type FieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
 import { OutboxService } from '../outbox/outbox.service.js';
-import { PlatformConfigEntity } from '../platform-config/platform-config.entity.js';
+import { PlatformConfigService } from '../platform-config/platform-config.service.js';
 import {
   crossFieldErrors,
   mergeProfile,
@@ -25,8 +28,6 @@ import { InternalAccountsService } from './internal-accounts.service.js';
 
 /** Domain of generated UMA addresses when the platform has no `umaDomain` (reserved TLD: never routable). */
 export const FALLBACK_UMA_DOMAIN = 'uma.invalid';
-
-const UNIQUE_VIOLATION = '23505';
 
 export function renderCustomer(row: CustomerEntity): CustomerView {
   const base = {
@@ -63,24 +64,18 @@ function deleted(customerId: string): ApiError {
   });
 }
 
-/** Maps the unique indexes' violations to the API's 409s; anything else is rethrown. */
+/** Maps the unique indexes' violations to the API's 409s; anything else gives null (rethrow it). */
 function uniqueViolation(error: unknown, platformCustomerId: string, umaAddress: string): ApiError | null {
-  if (!(error instanceof QueryFailedError)) return null;
-  const driver = error.driverError as { code?: string; constraint?: string };
-  if (driver.code !== UNIQUE_VIOLATION) return null;
-  if (driver.constraint === 'customers_platform_customer_id_active')
-    return new ApiError(
-      'CONFLICT',
-      `An active customer with platformCustomerId '${platformCustomerId}' already exists`,
-      {
+  return conflictFor(error, {
+    customers_platform_customer_id_active: () =>
+      new ApiError('CONFLICT', `An active customer with platformCustomerId '${platformCustomerId}' already exists`, {
         details: { field: 'platformCustomerId' },
-      },
-    );
-  if (driver.constraint === 'customers_uma_address_active')
-    return new ApiError('UMA_ADDRESS_EXISTS', `UMA address ${umaAddress} already exists`, {
-      details: { field: 'umaAddress' },
-    });
-  return null;
+      }),
+    customers_uma_address_active: () =>
+      new ApiError('UMA_ADDRESS_EXISTS', `UMA address ${umaAddress} already exists`, {
+        details: { field: 'umaAddress' },
+      }),
+  });
 }
 
 /** Each requested currency must be one the platform supports (values not yet validated are skipped). */
@@ -89,11 +84,13 @@ function currencyErrors(requested: unknown, supported: string[]): FieldError[] {
   const errors: FieldError[] = [];
   requested.forEach((code: unknown, i) => {
     if (typeof code === 'string' && !supported.includes(code))
-      errors.push({
-        field: `currencies.${i}`,
-        constraint: { enum: supported },
-        message: `${code} is not one of the platform's supportedCurrencies (${supported.join(', ')})`,
-      });
+      errors.push(
+        fieldError(
+          `currencies.${i}`,
+          `${code} is not one of the platform's supportedCurrencies (${supported.join(', ')})`,
+          { enum: supported },
+        ),
+      );
   });
   return errors;
 }
@@ -116,6 +113,8 @@ export class CustomersService {
     private readonly tx: TransactionService,
     private readonly accounts: InternalAccountsService,
     private readonly outbox: OutboxService,
+    private readonly config: PlatformConfigService,
+    private readonly clock: Clock,
   ) {}
 
   /**
@@ -133,9 +132,9 @@ export class CustomersService {
     m: EntityManager,
     platformId: string,
     customerId: string,
-    lock: 'share' | 'update' = 'share',
+    lock: RowLock = 'share',
   ): Promise<CustomerEntity> {
-    const row = await this.lockRow(m, platformId, customerId, lock);
+    const row = await findOwned(m, CustomerEntity, platformId, { id: customerId }, () => notFound(customerId), lock);
     if (row.isDeleted) throw deleted(customerId);
     return row;
   }
@@ -145,11 +144,7 @@ export class CustomersService {
     return this.tx.run(async (m) => {
       // FOR SHARE: a concurrent PATCH /config that adds a currency waits for this customer (and
       // then opens its account in the new currency too), or this creation sees the new list.
-      const config = await m.findOne(PlatformConfigEntity, {
-        where: { platformId },
-        lock: { mode: 'pessimistic_read' },
-      });
-      if (!config) throw new Error(`platform ${platformId} has no configuration row`);
+      const config = await this.config.load(m, platformId, 'share');
       const supported = config.supportedCurrencies.map((c) => c.currencyCode);
       const request = parsed.value;
       const errors = [...parsed.errors];
@@ -162,7 +157,7 @@ export class CustomersService {
       if (errors.length || !request) throw invalidInput(dedupe(errors));
 
       const id = newUuid();
-      const now = new Date();
+      const now = this.clock.now();
       const row = m.create(CustomerEntity, {
         id,
         platformId,
@@ -206,17 +201,14 @@ export class CustomersService {
     if (query.region !== undefined) qb.andWhere('c.region = :region', { region: query.region });
     if (query.currency !== undefined) qb.andWhere(':currency = ANY(c.currencies)', { currency: query.currency });
     if (query.umaAddress !== undefined) qb.andWhere('lower(c.uma_address) = lower(:uma)', { uma: query.umaAddress });
-    if (query.createdAfter) qb.andWhere('c.created_at >= :ca', { ca: query.createdAfter });
-    if (query.createdBefore) qb.andWhere('c.created_at <= :cb', { cb: query.createdBefore });
-    if (query.updatedAfter) qb.andWhere('c.updated_at >= :ua', { ua: query.updatedAfter });
-    if (query.updatedBefore) qb.andWhere('c.updated_at <= :ub', { ub: query.updatedBefore });
-    return paginate(qb, query, renderCustomer);
+    return paginate(whereTimeRange(qb, 'c', query), query, renderCustomer);
   }
 
   /** Deleted customers stay readable (`isDeleted: true`). */
   async get(platformId: string, customerId: string): Promise<CustomerView> {
-    const row = await this.tx.manager.findOne(CustomerEntity, { where: { id: customerId, platformId } });
-    if (!row) throw notFound(customerId);
+    const row = await findOwned(this.tx.manager, CustomerEntity, platformId, { id: customerId }, () =>
+      notFound(customerId),
+    );
     return renderCustomer(row);
   }
 
@@ -228,14 +220,13 @@ export class CustomersService {
       if (!request) throw invalidInput(parsed.errors);
       const errors = [...parsed.errors];
       if (request.customerType !== row.customerType)
-        errors.push({
-          field: 'customerType',
-          constraint: { enum: [row.customerType] },
-          message: `customerType cannot change: this customer is ${row.customerType}`,
-        });
+        errors.push(
+          fieldError('customerType', `customerType cannot change: this customer is ${row.customerType}`, {
+            enum: [row.customerType],
+          }),
+        );
       // A plain read (no lock): currencies here are the customer's metadata, no account is opened.
-      const config = await m.findOne(PlatformConfigEntity, { where: { platformId } });
-      errors.push(...currencyErrors(request.currencies, config?.supportedCurrencies.map((c) => c.currencyCode) ?? []));
+      errors.push(...currencyErrors(request.currencies, await this.config.supportedCurrencyCodes(m, platformId)));
       const patch = plain(request);
       const profile = mergeProfile(row.profile, patch);
       let identifier: string | null = null;
@@ -254,7 +245,7 @@ export class CustomersService {
       if (request.endUserTermsConsent !== undefined)
         row.endUserTermsConsent = plain(request.endUserTermsConsent) as unknown as EndUserTermsConsent;
       row.profile = profile;
-      row.updatedAt = new Date();
+      row.updatedAt = this.clock.now();
       try {
         await m.update(
           CustomerEntity,
@@ -286,7 +277,7 @@ export class CustomersService {
   async remove(platformId: string, customerId: string): Promise<CustomerView> {
     return this.tx.run(async (m) => {
       const row = await this.requireActive(m, platformId, customerId, 'update');
-      const now = new Date();
+      const now = this.clock.now();
       await m.update(CustomerEntity, { id: row.id }, { isDeleted: true, deletedAt: now, updatedAt: now });
       return renderCustomer({ ...row, isDeleted: true, deletedAt: now, updatedAt: now });
     });
@@ -301,27 +292,13 @@ export class CustomersService {
     return this.tx.run(async (m) => {
       const row = await this.requireActive(m, platformId, customerId, 'update');
       if (row.kycStatus === kycStatus) return renderCustomer(row);
-      const now = new Date();
+      const now = this.clock.now();
       await m.update(CustomerEntity, { id: row.id }, { kycStatus, updatedAt: now });
       const view = renderCustomer({ ...row, kycStatus, updatedAt: now });
       const event = kycStatusChanged(platformId, view);
       if (event) await this.outbox.write(m, event);
       return view;
     });
-  }
-
-  private async lockRow(
-    m: EntityManager,
-    platformId: string,
-    customerId: string,
-    lock: 'share' | 'update',
-  ): Promise<CustomerEntity> {
-    const row = await m.findOne(CustomerEntity, {
-      where: { id: customerId, platformId },
-      lock: { mode: lock === 'share' ? 'pessimistic_read' : 'pessimistic_write' },
-    });
-    if (!row) throw notFound(customerId);
-    return row;
   }
 
   private async storedIdentifier(m: EntityManager, id: string): Promise<string | null> {

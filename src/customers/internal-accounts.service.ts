@@ -1,7 +1,9 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
+import { Clock } from '../common/clock.js';
 import { EntityManager, IsNull } from 'typeorm';
 import { formatId, newUuid, parseId } from '../common/ids.js';
 import { Page, paginate } from '../common/pagination.js';
+import { findOwned } from '../database/queries.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
 import { PlatformConfigService } from '../platform-config/platform-config.service.js';
@@ -39,6 +41,7 @@ export class InternalAccountsService implements OnModuleInit {
   constructor(
     private readonly tx: TransactionService,
     private readonly config: PlatformConfigService,
+    private readonly clock: Clock,
   ) {}
 
   onModuleInit(): void {
@@ -52,7 +55,7 @@ export class InternalAccountsService implements OnModuleInit {
     customerId: string,
     codes: string[],
   ): Promise<InternalAccountEntity[]> {
-    const now = new Date();
+    const now = this.clock.now();
     const rows = codes.map((currency) =>
       m.create(InternalAccountEntity, {
         id: newUuid(),
@@ -77,7 +80,7 @@ export class InternalAccountsService implements OnModuleInit {
    * are locked FOR SHARE so a customer deleted concurrently gets no new account.
    */
   async openForCurrencies(m: EntityManager, platformId: string, codes: string[]): Promise<void> {
-    const now = new Date();
+    const now = this.clock.now();
     for (const currency of codes) {
       await m.query(
         `INSERT INTO internal_accounts (id, platform_id, customer_id, type, status, currency, balance, ledger_seq, created_at, updated_at)
@@ -111,10 +114,13 @@ export class InternalAccountsService implements OnModuleInit {
 
   /** One of the platform's accounts (its own or a customer's); 404 ACCOUNT_NOT_FOUND otherwise. */
   async find(m: EntityManager, platformId: string, accountId: string): Promise<InternalAccountEntity> {
-    const row = await m.findOne(InternalAccountEntity, { where: { id: accountId, platformId } });
-    if (!row)
-      throw new ApiError('ACCOUNT_NOT_FOUND', `Internal account ${formatId('InternalAccount', accountId)} not found`);
-    return row;
+    return findOwned(
+      m,
+      InternalAccountEntity,
+      platformId,
+      { id: accountId },
+      () => new ApiError('ACCOUNT_NOT_FOUND', `Internal account ${formatId('InternalAccount', accountId)} not found`),
+    );
   }
 
   /** A customer's account in one currency, or null. */

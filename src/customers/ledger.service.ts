@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { Clock } from '../common/clock.js';
 import { formatId, newUuid } from '../common/ids.js';
 import { MAX_SAFE_MINOR_UNITS } from '../common/validation.js';
 import { ApiError } from '../errors/api-error.js';
@@ -37,7 +38,10 @@ export interface PostedEntry {
  */
 @Injectable()
 export class LedgerService {
-  constructor(private readonly outbox: OutboxService) {}
+  constructor(
+    private readonly outbox: OutboxService,
+    private readonly clock: Clock,
+  ) {}
 
   /**
    * Posts one movement inside the caller's transaction (`m` must be a transaction's manager, so
@@ -80,7 +84,7 @@ export class LedgerService {
         details: { accountId: formatId('InternalAccount', account.id), balance: Number(balance) },
       });
 
-    const now = new Date();
+    const now = this.clock.now();
     const seq = BigInt(account.ledgerSeq) + 1n;
     const entry = m.create(LedgerEntryEntity, {
       id: newUuid(),

@@ -3,13 +3,8 @@ import { CustomerEntity } from '../customers/customer.entity.js';
 import { InternalAccountEntity, LedgerEntryEntity } from '../customers/internal-account.entity.js';
 import { ExternalAccountEntity } from '../external-accounts/external-account.entity.js';
 import { IdempotencyKeyEntity } from '../idempotency/idempotency-key.entity.js';
-import {
-  OutboxAggregateEntity,
-  OutboxAttemptEntity,
-  OutboxEventEntity,
-  WebhookSigningKeysEntity,
-} from '../outbox/outbox.entities.js';
-import { PlatformConfigEntity } from '../platform-config/platform-config.entity.js';
+import { OutboxAggregateEntity, OutboxAttemptEntity, OutboxEventEntity } from '../outbox/outbox.entities.js';
+import { PlatformConfigEntity, WebhookSigningKeysEntity } from '../platform-config/platform-config.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
 import { Foundation1767225600000 } from './migrations/1767225600000-Foundation.js';
 import { PlatformConfig1767225700000 } from './migrations/1767225700000-PlatformConfig.js';

@@ -14,3 +14,8 @@ export interface FieldError {
   constraint?: FieldConstraint;
   message?: string;
 }
+
+/** Builds one FieldError (the only way services make them). */
+export function fieldError(field: string, message: string, constraint?: FieldConstraint): FieldError {
+  return constraint ? { field, constraint, message } : { field, message };
+}

@@ -1,6 +1,6 @@
 import type { ValidationError } from 'class-validator';
 import { ApiError } from './api-error.js';
-import type { FieldConstraint, FieldError } from './field-error.js';
+import { fieldError, type FieldConstraint, type FieldError } from './field-error.js';
 
 const CONSTRAINT_KEYS = ['format', 'pattern', 'enum', 'minLength', 'maxLength'] as const;
 
@@ -25,10 +25,7 @@ export function toFieldErrors(errors: ValidationError[], parent = ''): FieldErro
     if (error.constraints && Object.keys(error.constraints).length > 0) {
       const { whitelistValidation, isDefined, ...rest } = error.constraints;
       const messages = whitelistValidation ? ['unknown field'] : isDefined ? [isDefined] : Object.values(rest);
-      const fieldError: FieldError = { field, message: messages.join('; ') };
-      const constraint = constraintOf(error);
-      if (constraint) fieldError.constraint = constraint;
-      out.push(fieldError);
+      out.push(fieldError(field, messages.join('; '), constraintOf(error)));
     }
     if (error.children?.length) out.push(...toFieldErrors(error.children, field));
   }

@@ -4,10 +4,12 @@ import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialE
 import { Clock } from '../common/clock.js';
 import { formatId, newUuid, parseId } from '../common/ids.js';
 import { Page, paginate } from '../common/pagination.js';
+import { isRecord } from '../common/objects.js';
 import { validateBody } from '../common/validate-body.js';
+import { findOwned, type RowLock } from '../database/queries.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
-import type { FieldError } from '../errors/field-error.js';
+import { fieldError, type FieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
 import { OutboxService } from '../outbox/outbox.service.js';
 import { counterpartyRequirementsSql, PlatformConfigService } from '../platform-config/platform-config.service.js';
@@ -31,11 +33,11 @@ import {
   validateAccountInfo,
 } from './variants/index.js';
 
-const ownershipTypeRequired: FieldError = {
-  field: 'ownershipType',
-  constraint: { enum: ['FIRST_PARTY', 'THIRD_PARTY'] },
-  message: 'ownershipType is required for self-custody wallets on this platform (counterparty requirements)',
-};
+const ownershipTypeRequired: FieldError = fieldError(
+  'ownershipType',
+  'ownershipType is required for self-custody wallets on this platform (counterparty requirements)',
+  { enum: ['FIRST_PARTY', 'THIRD_PARTY'] },
+);
 
 /** $6: a self-custody wallet; with counterparty requirements it starts pending, and needs $4 (ownershipType). */
 export const INSERT_PLATFORM_ACCOUNT_SQL = `
@@ -162,10 +164,10 @@ export class ExternalAccountsService {
         await m.update(
           ExternalAccountEntity,
           { customerId, defaultUmaDepositAccount: true, deletedAt: IsNull() },
-          { defaultUmaDepositAccount: false, updatedAt: new Date() },
+          { defaultUmaDepositAccount: false, updatedAt: this.clock.now() },
         );
       }
-      const now = new Date();
+      const now = this.clock.now();
       const row = m.create(ExternalAccountEntity, {
         id: newUuid(),
         platformId,
@@ -204,7 +206,7 @@ export class ExternalAccountsService {
     selfCustody: boolean,
   ): Promise<ExternalAccount> {
     const m = this.tx.manager;
-    const now = new Date();
+    const now = this.clock.now();
     const row = m.create(ExternalAccountEntity, {
       id: newUuid(),
       platformId,
@@ -254,15 +256,14 @@ export class ExternalAccountsService {
   /** The spec's example carries platformAccountId inside accountInfo; the reference has it top level. */
   private platformAccountId(request: PlatformExternalAccountCreateRequest, info: unknown, errors: FieldError[]) {
     const top = typeof request.platformAccountId === 'string' ? request.platformAccountId : undefined;
-    const nested =
-      info && typeof info === 'object' && typeof (info as AccountInfo).platformAccountId === 'string'
-        ? ((info as AccountInfo).platformAccountId as string)
-        : undefined;
+    const nested = isRecord(info) && typeof info.platformAccountId === 'string' ? info.platformAccountId : undefined;
     if (top !== undefined && nested !== undefined && top !== nested) {
-      errors.push({
-        field: 'accountInfo.platformAccountId',
-        message: 'accountInfo.platformAccountId differs from platformAccountId; send one of them',
-      });
+      errors.push(
+        fieldError(
+          'accountInfo.platformAccountId',
+          'accountInfo.platformAccountId differs from platformAccountId; send one of them',
+        ),
+      );
     }
     return top ?? nested ?? null;
   }
@@ -342,8 +343,8 @@ export class ExternalAccountsService {
   /** Soft delete: the row stays for audit; it no longer blocks re-creating the same account. */
   async delete(platformId: string, owner: Owner, id: string): Promise<void> {
     await this.tx.run(async (m) => {
-      const row = await this.find(m, platformId, owner, id, true);
-      const now = new Date();
+      const row = await this.find(m, platformId, owner, id, 'update');
+      const now = this.clock.now();
       await m.update(
         ExternalAccountEntity,
         { id: row.id },
@@ -379,13 +380,15 @@ export class ExternalAccountsService {
     platformId: string,
     owner: Owner,
     id: string,
-    lock = false,
+    lock?: RowLock,
   ): Promise<ExternalAccountEntity> {
-    const row = await m.findOne(ExternalAccountEntity, {
-      where: { id, platformId, deletedAt: IsNull(), customerId: owner.kind === 'platform' ? IsNull() : Not(IsNull()) },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
-    if (!row) throw new ApiError('ACCOUNT_NOT_FOUND', `External account ${formatId('ExternalAccount', id)} not found`);
-    return row;
+    return findOwned(
+      m,
+      ExternalAccountEntity,
+      platformId,
+      { id, deletedAt: IsNull(), customerId: owner.kind === 'platform' ? IsNull() : Not(IsNull()) },
+      () => new ApiError('ACCOUNT_NOT_FOUND', `External account ${formatId('ExternalAccount', id)} not found`),
+      lock,
+    );
   }
 }

@@ -5,6 +5,7 @@ import type { Response } from 'express';
 import { from, lastValueFrom, map, Observable } from 'rxjs';
 import type { AuthenticatedRequest } from '../auth/auth.decorators.js';
 import { TransactionService } from '../database/transaction.service.js';
+import { fieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
 import { IdempotencyService } from './idempotency.service.js';
 
@@ -27,11 +28,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     if (header === undefined || !req.principal) return next.handle();
     if (typeof header !== 'string' || header.length < 1 || header.length > 255) {
       throw invalidInput([
-        {
-          field: 'Idempotency-Key',
-          constraint: { minLength: 1, maxLength: 255 },
-          message: 'must be 1 to 255 characters',
-        },
+        fieldError('Idempotency-Key', 'must be 1 to 255 characters', { minLength: 1, maxLength: 255 }),
       ]);
     }
     const status = this.reflector.get<number>(HTTP_CODE_METADATA, context.getHandler()) ?? HttpStatus.CREATED;

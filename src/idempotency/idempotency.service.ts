@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock.js';
 import { EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
 import { resolveWebhookKey } from '../config/webhook-key.js';
@@ -63,7 +64,10 @@ const inProgress = () =>
 export class IdempotencyService {
   private readonly key: Buffer;
 
-  constructor(config: AppConfig) {
+  constructor(
+    config: AppConfig,
+    private readonly clock: Clock,
+  ) {
     this.key = resolveWebhookKey(config);
   }
 
@@ -91,7 +95,7 @@ export class IdempotencyService {
       responseBody: row.response_body,
       createdAt: row.created_at,
     };
-    if (Date.now() - existing.createdAt.getTime() > IDEMPOTENCY_TTL_MS) {
+    if (this.clock.now().getTime() - existing.createdAt.getTime() > IDEMPOTENCY_TTL_MS) {
       await m.delete(IdempotencyKeyEntity, { platformId, key });
       return null;
     }
@@ -110,9 +114,9 @@ export class IdempotencyService {
     body: unknown,
   ): Promise<void> {
     const inserted = await m.query<unknown[]>(
-      `INSERT INTO idempotency_keys (platform_id, key, fingerprint, response_status, response_body)
-       VALUES ($1, $2, $3, $4, $5::jsonb) ON CONFLICT (platform_id, key) DO NOTHING RETURNING 1`,
-      [platformId, key, fingerprint, status, this.sealBody(body)],
+      `INSERT INTO idempotency_keys (platform_id, key, fingerprint, response_status, response_body, created_at)
+       VALUES ($1, $2, $3, $4, $5::jsonb, $6) ON CONFLICT (platform_id, key) DO NOTHING RETURNING 1`,
+      [platformId, key, fingerprint, status, this.sealBody(body), this.clock.now()],
     );
     // A request with this key committed between begin's snapshot and its lock: roll this one back.
     if (inserted.length === 0) throw inProgress();

@@ -1,13 +1,10 @@
-import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, UseInterceptors } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import { IdempotencyInterceptor } from './idempotency.interceptor.js';
-
-export const IDEMPOTENT_KEY = 'idempotent';
 
 /** Accepts an `Idempotency-Key` header on this POST route. */
 export const Idempotent = () =>
   applyDecorators(
-    SetMetadata(IDEMPOTENT_KEY, true),
     UseInterceptors(IdempotencyInterceptor),
     ApiHeader({
       name: 'Idempotency-Key',

@@ -1,22 +1,13 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { EventEmitter2 } from '@nestjs/event-emitter';
 import { setTimeout as delay } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
 import { Clock } from '../common/clock.js';
-import { formatId } from '../common/ids.js';
 import { AppConfig } from '../config/app-config.js';
 import { Runtime } from '../config/config.module.js';
 import { WebhookSender } from './delivery/webhook-sender.js';
 import { dataSourceUrl, NotificationListener, notificationsReachOtherConnections } from './notification-listener.js';
 import { OUTBOX_CHANNEL } from './outbox.service.js';
 import { ClaimedDelivery, ClaimedEvent, CompletedAttempt, OutboxStore } from './outbox.store.js';
-import type { WebhookEventStatus } from './webhook-types.js';
-
-/** Emitted (in-process) after attempts are recorded: `{outcomes: [{id: 'Webhook:…', status}]}`. */
-export const OUTBOX_RECORDED = 'outbox.recorded';
-export interface OutboxRecorded {
-  outcomes: Array<{ id: string; status: WebhookEventStatus }>;
-}
 
 /** Most events one claim query takes. */
 const MAX_CLAIM = 100;
@@ -59,7 +50,6 @@ export class OutboxDispatcher implements OnApplicationBootstrap, BeforeApplicati
     private readonly sender: WebhookSender,
     private readonly clock: Clock,
     private readonly dataSource: DataSource,
-    private readonly events: EventEmitter2,
   ) {
     this.concurrency = config.OUTBOX_CONCURRENCY;
     this.pollMs = config.OUTBOX_POLL_INTERVAL_MS;
@@ -223,12 +213,7 @@ export class OutboxDispatcher implements OnApplicationBootstrap, BeforeApplicati
     } catch (error) {
       // The events keep their leases; when those expire they are delivered again (at least once).
       this.logger.error({ err: error, count: done.length }, 'recording webhook attempts failed');
-      return;
     }
-    const recorded: OutboxRecorded = {
-      outcomes: done.map((d) => ({ id: formatId('Webhook', d.event.id), status: d.decision.status })),
-    };
-    this.events.emit(OUTBOX_RECORDED, recorded);
   }
 
   private wake(): void {

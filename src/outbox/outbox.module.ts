@@ -1,29 +1,21 @@
 import { Module } from '@nestjs/common';
-import { AppConfig } from '../config/app-config.js';
-import { resolveWebhookKey } from '../config/webhook-key.js';
+import { PlatformConfigModule } from '../platform-config/platform-config.module.js';
 import { WebhookSender } from './delivery/webhook-sender.js';
+import { OutboxWriterModule } from './outbox-writer.module.js';
 import { OutboxDispatcher } from './outbox.dispatcher.js';
-import { OutboxService } from './outbox.service.js';
 import { OutboxStore } from './outbox.store.js';
-import { WEBHOOK_KEY, WebhookKeysService } from './signing/webhook-keys.service.js';
 import { WebhookEventsController } from './webhook-events.controller.js';
 import { WebhookEventsService } from './webhook-events.service.js';
 
 /**
  * Events written in the producer's transaction (OutboxService), delivered as signed webhooks by
- * the worker (OutboxDispatcher), and the operator endpoints over them.
+ * the worker (OutboxDispatcher), and the operator endpoints over them. Endpoints and signing keys
+ * are platform settings: read through PlatformConfigService.
  */
 @Module({
+  imports: [OutboxWriterModule, PlatformConfigModule],
   controllers: [WebhookEventsController],
-  providers: [
-    { provide: WEBHOOK_KEY, useFactory: (config: AppConfig) => resolveWebhookKey(config), inject: [AppConfig] },
-    OutboxService,
-    OutboxStore,
-    OutboxDispatcher,
-    WebhookSender,
-    WebhookKeysService,
-    WebhookEventsService,
-  ],
-  exports: [OutboxService, OutboxDispatcher, WebhookKeysService, WebhookEventsService],
+  providers: [OutboxStore, OutboxDispatcher, WebhookSender, WebhookEventsService],
+  exports: [OutboxWriterModule, OutboxDispatcher, WebhookEventsService],
 })
 export class OutboxModule {}

@@ -7,11 +7,12 @@ import type { WebhookEnvelope, WebhookType } from './webhook-types.js';
 /** The NOTIFY channel a committed event wakes the workers on. */
 export const OUTBOX_CHANNEL = 'outbox_events';
 
-/** What each event type carries as `data` (types without an entry carry any object). */
+/**
+ * What each event type carries as `data` (types without an entry carry any object). Areas add
+ * their types by module augmentation next to their event builders (e.g. src/cards/card-events.ts).
+ */
 export interface WebhookDataByType {
   TEST: Record<string, never>;
-  'CARD.STATUS_CHANGE': { id: string } & Record<string, unknown>;
-  'AGENT_ACTION.PENDING_APPROVAL': { id: string } & Record<string, unknown>;
 }
 export type WebhookData<T extends WebhookType> = T extends keyof WebhookDataByType
   ? WebhookDataByType[T]
@@ -30,14 +31,6 @@ export interface WrittenEvent {
   uuid: string;
   envelope: WebhookEnvelope;
   seq: number;
-}
-
-/** `card.status_change` of the spec: the card (as the API renders it) is the data. */
-export function cardStatusChange(
-  platformId: string,
-  card: WebhookDataByType['CARD.STATUS_CHANGE'],
-): OutboxWrite<'CARD.STATUS_CHANGE'> {
-  return { platformId, type: 'CARD.STATUS_CHANGE', aggregateId: card.id, data: card };
 }
 
 /**

@@ -1,21 +1,15 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { DateTimeQuery, PageQuery } from '../common/pagination.js';
+import { CreatedRangeQuery } from '../common/time-range.js';
 import { EnumField } from '../common/validation.js';
 import { WEBHOOK_EVENT_STATUSES, WEBHOOK_TYPES } from './webhook-types.js';
 import type { WebhookEventStatus, WebhookType } from './webhook-types.js';
 
-export class ListWebhookEventsQuery extends PageQuery {
+export class ListWebhookEventsQuery extends CreatedRangeQuery {
   @EnumField(WEBHOOK_TYPES, { required: false, description: 'Filter by webhook type' })
   type?: WebhookType;
 
   @EnumField(WEBHOOK_EVENT_STATUSES, { required: false, description: 'Filter by delivery status' })
   status?: WebhookEventStatus;
-
-  @DateTimeQuery('Created at or after this timestamp')
-  createdAfter?: string;
-
-  @DateTimeQuery('Created at or before this timestamp')
-  createdBefore?: string;
 }
 
 export class WebhookAttempt {

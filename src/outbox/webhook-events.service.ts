@@ -3,7 +3,10 @@ import { EntityManager, In } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { formatId } from '../common/ids.js';
 import { Page, paginate } from '../common/pagination.js';
+import { whereTimeRange } from '../common/time-range.js';
+import { findOwned, type RowLock } from '../database/queries.js';
 import { TransactionService } from '../database/transaction.service.js';
+import { PlatformConfigService } from '../platform-config/platform-config.service.js';
 import { ApiError } from '../errors/api-error.js';
 import { WebhookSender } from './delivery/webhook-sender.js';
 import { OutboxAttemptEntity, OutboxEventEntity } from './outbox.entities.js';
@@ -45,6 +48,7 @@ export class WebhookEventsService {
     private readonly outbox: OutboxService,
     private readonly store: OutboxStore,
     private readonly sender: WebhookSender,
+    private readonly config: PlatformConfigService,
   ) {}
 
   async list(platformId: string, query: ListWebhookEventsQuery): Promise<Page<WebhookEvent>> {
@@ -52,9 +56,7 @@ export class WebhookEventsService {
     const qb = m.createQueryBuilder(OutboxEventEntity, 'e').where('e.platform_id = :platformId', { platformId });
     if (query.type) qb.andWhere('e.type = :type', { type: query.type });
     if (query.status) qb.andWhere('e.status = :status', { status: query.status });
-    if (query.createdAfter) qb.andWhere('e.created_at >= :ca', { ca: query.createdAfter });
-    if (query.createdBefore) qb.andWhere('e.created_at <= :cb', { cb: query.createdBefore });
-    const page = await paginate(qb, query, (row) => row);
+    const page = await paginate(whereTimeRange(qb, 'e', query), query, (row) => row);
     const attempts = await this.attemptsOf(
       m,
       page.data.map((r) => r.id),
@@ -75,7 +77,7 @@ export class WebhookEventsService {
    */
   async redeliver(platformId: string, id: string): Promise<WebhookEvent> {
     await this.tx.run(async (m) => {
-      await this.find(m, platformId, id, true);
+      await this.find(m, platformId, id, 'update');
       const now = this.clock.now();
       await m.query(
         `UPDATE outbox_events SET status = 'PENDING', attempt_count = 0, next_attempt_at = $2, retrying_since = $2,
@@ -95,17 +97,14 @@ export class WebhookEventsService {
    */
   async sendTest(platformId: string): Promise<TestWebhookResponse> {
     const event = await this.tx.run(async (m) => {
-      const rows = await m.query<Array<{ id: string; webhook_endpoint: string | null }>>(
-        `SELECT id, webhook_endpoint FROM platform_configs WHERE platform_id = $1`,
-        [platformId],
-      );
-      if (!rows[0]?.webhook_endpoint) {
+      const config = await this.config.load(m, platformId);
+      if (!config.webhookEndpoint) {
         throw new ApiError('WEBHOOK_ENDPOINT_NOT_SET', 'No webhookEndpoint is configured: set it with PATCH /config');
       }
       const written = await this.outbox.write(m, {
         platformId,
         type: 'TEST',
-        aggregateId: formatId('PlatformConfig', rows[0].id),
+        aggregateId: formatId('PlatformConfig', config.id),
         data: {},
       });
       return this.store.claimOne(m, written.uuid, this.clock.now());
@@ -124,13 +123,15 @@ export class WebhookEventsService {
     return { url, response_status: attempt.status!, response_body: attempt.responseBody };
   }
 
-  private async find(m: EntityManager, platformId: string, id: string, lock = false): Promise<OutboxEventEntity> {
-    const row = await m.findOne(OutboxEventEntity, {
-      where: { id, platformId },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
-    if (!row) throw new ApiError('WEBHOOK_EVENT_NOT_FOUND', `Webhook event ${formatId('Webhook', id)} not found`);
-    return row;
+  private find(m: EntityManager, platformId: string, id: string, lock?: RowLock): Promise<OutboxEventEntity> {
+    return findOwned(
+      m,
+      OutboxEventEntity,
+      platformId,
+      { id },
+      () => new ApiError('WEBHOOK_EVENT_NOT_FOUND', `Webhook event ${formatId('Webhook', id)} not found`),
+      lock,
+    );
   }
 
   private async attemptsOf(m: EntityManager, eventIds: string[]): Promise<Map<string, OutboxAttemptEntity[]>> {

@@ -116,3 +116,35 @@ export const DEFAULT_CARD_PROGRAM: CardProgram = {
   maxLiveCards: 1000,
   oneLiveCardPerCardholder: false,
 };
+
+/** A platform's webhook signing material; private parts encrypted with the server key. */
+@Entity('webhook_signing_keys')
+export class WebhookSigningKeysEntity {
+  @PrimaryColumn('uuid', { name: 'platform_id' })
+  platformId: string;
+
+  /** ECDSA P-256 public key, SPKI PEM: `webhookPublicKey` in GET /config. */
+  @Column('text', { name: 'public_key' })
+  publicKey: string;
+
+  /** PKCS8 PEM private key, encrypted (`encryptSecret`). */
+  @Column('text', { name: 'private_key_enc' })
+  privateKeyEnc: string;
+
+  /** Current Standard Webhooks `whsec_` secret, encrypted. */
+  @Column('text', { name: 'secret_enc' })
+  secretEnc: string;
+
+  /** The secret before the last rotation: still signs until `previousSecretExpiresAt`. */
+  @Column('text', { name: 'previous_secret_enc', nullable: true })
+  previousSecretEnc: string | null;
+
+  @Column('timestamptz', { name: 'previous_secret_expires_at', nullable: true })
+  previousSecretExpiresAt: Date | null;
+
+  @Column('timestamptz', { name: 'created_at' })
+  createdAt: Date;
+
+  @Column('timestamptz', { name: 'updated_at' })
+  updatedAt: Date;
+}

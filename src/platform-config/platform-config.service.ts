@@ -1,12 +1,15 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock.js';
 import { EntityManager } from 'typeorm';
 import { formatId, newUuid } from '../common/ids.js';
+import { mergePatch } from '../common/objects.js';
 import { AppConfig } from '../config/app-config.js';
+import { lockOption, type RowLock } from '../database/queries.js';
 import { TransactionService } from '../database/transaction.service.js';
-import type { FieldError } from '../errors/field-error.js';
+import { fieldError, type FieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
 import { OutboxService } from '../outbox/outbox.service.js';
-import { WebhookKeysService } from '../outbox/signing/webhook-keys.service.js';
+import { WebhookKeysService, type SigningMaterial } from './webhook-keys.service.js';
 import type { PlatformConfig, PlatformConfigUpdateRequest } from './platform-config.dto.js';
 import {
   DEFAULT_CARD_CONFIGS,
@@ -16,11 +19,26 @@ import {
 } from './platform-config.entity.js';
 
 /** The platform's webhook verification material as GET /config shows it. */
-export interface WebhookCredentialsView {
+interface WebhookCredentialsView {
   /** ECDSA P-256 public key (SPKI PEM) that verifies `X-Grid-Signature`. */
   publicKey: string;
   /** The Standard Webhooks `whsec_` secret: only for MANAGE tokens. */
   secret?: string;
+}
+
+/** Where and how a platform's webhooks go (read by the outbox worker). */
+export interface WebhookTarget {
+  endpoint: string | null;
+  signing: SigningMaterial;
+}
+
+interface TargetRow {
+  platform_id: string;
+  webhook_endpoint: string | null;
+  private_key_enc: string | null;
+  secret_enc: string | null;
+  previous_secret_enc: string | null;
+  previous_secret_expires_at: Date | null;
 }
 
 /**
@@ -93,6 +111,7 @@ export class PlatformConfigService {
     private readonly appConfig: AppConfig,
     private readonly outbox: OutboxService,
     private readonly webhookKeys: WebhookKeysService,
+    private readonly clock: Clock,
   ) {}
 
   private readonly currencyListeners: SupportedCurrenciesListener[] = [];
@@ -109,7 +128,7 @@ export class PlatformConfigService {
   /** Called when a platform is created, in its transaction: defaults and webhook signing keys. */
   async createDefaults(m: EntityManager, platformId: string): Promise<void> {
     await this.webhookKeys.create(m, platformId);
-    const now = new Date();
+    const now = this.clock.now();
     await m.insert(PlatformConfigEntity, {
       platformId,
       id: newUuid(),
@@ -131,12 +150,12 @@ export class PlatformConfigService {
     );
   }
 
-  /** The platform's configuration row; `lock` takes it FOR UPDATE inside a transaction. */
-  async load(m: EntityManager, platformId: string, lock = false): Promise<PlatformConfigEntity> {
-    const row = await m.findOne(PlatformConfigEntity, {
-      where: { platformId },
-      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
-    });
+  /**
+   * The platform's configuration row; `lock` takes it FOR SHARE (writers of rows that depend on
+   * the settings, e.g. a customer creation against `supportedCurrencies`) or FOR UPDATE (PATCH).
+   */
+  async load(m: EntityManager, platformId: string, lock?: RowLock): Promise<PlatformConfigEntity> {
+    const row = await m.findOne(PlatformConfigEntity, { where: { platformId }, ...lockOption(lock) });
     if (!row) throw new Error(`platform ${platformId} has no configuration row`);
     return row;
   }
@@ -200,12 +219,57 @@ export class PlatformConfigService {
     return (await this.load(m, platformId)).supportedCurrencies.map((c) => c.currencyCode);
   }
 
+  /**
+   * Endpoint and signing material of each platform, in one statement (the worker calls it once
+   * per claimed batch). Platforms that predate their signing keys get them generated here.
+   */
+  async webhookTargets(m: EntityManager, platformIds: string[]): Promise<Map<string, WebhookTarget>> {
+    const targets = new Map<string, WebhookTarget>();
+    if (platformIds.length === 0) return targets;
+    const rows = await m.query<TargetRow[]>(
+      `SELECT p.platform_id, c.webhook_endpoint, k.private_key_enc, k.secret_enc, k.previous_secret_enc,
+              k.previous_secret_expires_at
+       FROM unnest($1::uuid[]) AS p(platform_id)
+       LEFT JOIN platform_configs c ON c.platform_id = p.platform_id
+       LEFT JOIN webhook_signing_keys k ON k.platform_id = p.platform_id`,
+      [[...new Set(platformIds)]],
+    );
+    const missing: TargetRow[] = [];
+    for (const row of rows) {
+      if (row.private_key_enc === null) {
+        missing.push(row);
+        continue;
+      }
+      targets.set(row.platform_id, {
+        endpoint: row.webhook_endpoint,
+        signing: this.webhookKeys.signingMaterial({
+          privateKeyEnc: row.private_key_enc,
+          secretEnc: row.secret_enc!,
+          previousSecretEnc: row.previous_secret_enc,
+          previousSecretExpiresAt: row.previous_secret_expires_at,
+        }),
+      });
+    }
+    if (missing.length) {
+      const keys = await this.webhookKeys.loadMany(
+        m,
+        missing.map((r) => r.platform_id),
+      );
+      for (const row of missing)
+        targets.set(row.platform_id, {
+          endpoint: row.webhook_endpoint,
+          signing: this.webhookKeys.signingMaterial(keys.get(row.platform_id)!),
+        });
+    }
+    return targets;
+  }
+
   /** Changing the webhook endpoint queues a TEST webhook to it, in the same transaction. */
   async update(platformId: string, request: PlatformConfigUpdateRequest): Promise<PlatformConfig> {
     const errors = this.check(request);
     if (errors.length) throw invalidInput(errors);
     return this.tx.run(async (m) => {
-      const current = await this.load(m, platformId, true);
+      const current = await this.load(m, platformId, 'update');
       let endpointChanged = false;
       if (request.umaDomain !== undefined) current.umaDomain = request.umaDomain;
       if (request.webhookEndpoint !== undefined) {
@@ -213,17 +277,16 @@ export class PlatformConfigService {
         current.webhookEndpoint = request.webhookEndpoint;
       }
       if (request.supportedCurrencies !== undefined) current.supportedCurrencies = request.supportedCurrencies;
-      if (request.cardConfigs !== undefined) current.cardConfigs = merge(current.cardConfigs, request.cardConfigs);
-      if (request.cardProgram !== undefined) {
-        const { cardCapabilities, ...rest } = request.cardProgram;
-        current.cardProgram = {
-          ...merge(current.cardProgram, rest),
-          cardCapabilities: merge(current.cardProgram.cardCapabilities, cardCapabilities ?? {}),
-        };
-      }
+      if (request.cardConfigs !== undefined)
+        current.cardConfigs = mergePatch(current.cardConfigs, request.cardConfigs, { keepNulls: true });
+      if (request.cardProgram !== undefined)
+        current.cardProgram = mergePatch(current.cardProgram, request.cardProgram, {
+          keepNulls: true,
+          nested: ['cardCapabilities'],
+        });
       if (request.counterpartyRequirements !== undefined)
         current.counterpartyRequirements = request.counterpartyRequirements;
-      current.updatedAt = new Date();
+      current.updatedAt = this.clock.now();
       await m.save(PlatformConfigEntity, current);
       if (request.supportedCurrencies !== undefined)
         await this.supportedCurrenciesSet(
@@ -248,15 +311,15 @@ export class PlatformConfigService {
     const errors: FieldError[] = [];
     if (typeof request.webhookEndpoint === 'string') {
       const problem = this.webhookUrlProblem(request.webhookEndpoint);
-      if (problem) errors.push({ field: 'webhookEndpoint', constraint: { format: 'url' }, message: problem });
+      if (problem) errors.push(fieldError('webhookEndpoint', problem, { format: 'url' }));
     }
     const seen = new Set<string>();
     request.supportedCurrencies?.forEach((c, i) => {
       if (seen.has(c.currencyCode))
-        errors.push({ field: `supportedCurrencies.${i}.currencyCode`, message: 'currency listed twice' });
+        errors.push(fieldError(`supportedCurrencies.${i}.currencyCode`, 'currency listed twice'));
       seen.add(c.currencyCode);
       if (c.minAmount > c.maxAmount)
-        errors.push({ field: `supportedCurrencies.${i}.minAmount`, message: 'minAmount must not exceed maxAmount' });
+        errors.push(fieldError(`supportedCurrencies.${i}.minAmount`, 'minAmount must not exceed maxAmount'));
     });
     return errors;
   }
@@ -275,13 +338,4 @@ export class PlatformConfigService {
       ? 'webhookEndpoint must be an http or https URL'
       : 'webhookEndpoint must be an https URL';
   }
-}
-
-/** Shallow merge where `undefined` leaves a member unchanged and `null` clears it. */
-function merge<T extends object>(current: T, patch: Partial<T>): T {
-  const out = { ...current };
-  for (const [key, value] of Object.entries(patch)) {
-    if (value !== undefined) (out as Record<string, unknown>)[key] = value;
-  }
-  return out;
 }

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock.js';
 import { TokensService } from '../auth/tokens.service.js';
 import type { ApiToken } from '../auth/token.dto.js';
 import { formatId, newUuid } from '../common/ids.js';
@@ -24,11 +25,12 @@ export class PlatformsService {
     private readonly tx: TransactionService,
     private readonly tokens: TokensService,
     private readonly config: PlatformConfigService,
+    private readonly clock: Clock,
   ) {}
 
   async create(name: string): Promise<CreatedPlatform> {
     return this.tx.run(async (m) => {
-      const now = new Date();
+      const now = this.clock.now();
       const row = m.create(PlatformEntity, { id: newUuid(), name, createdAt: now, updatedAt: now });
       await m.insert(PlatformEntity, row);
       await this.config.createDefaults(m, row.id);

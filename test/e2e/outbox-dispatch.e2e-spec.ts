@@ -1,9 +1,11 @@
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import { SystemClock } from '../../src/common/clock.js';
 import { formatId, newUuid, parseId } from '../../src/common/ids.js';
 import { TransactionService } from '../../src/database/transaction.service.js';
 import { GIVE_UP_AFTER_MS, MAX_INTERVAL_MS } from '../../src/outbox/delivery/retry-policy.js';
 import { OutboxDispatcher } from '../../src/outbox/outbox.dispatcher.js';
-import { cardStatusChange, OutboxService, WrittenEvent } from '../../src/outbox/outbox.service.js';
+import { cardStatusChange } from '../../src/cards/card-events.js';
+import { OutboxService, WrittenEvent } from '../../src/outbox/outbox.service.js';
 import { LEASE_MS } from '../../src/outbox/outbox.store.js';
 import { WebhookCapture } from '../support/events.js';
 import { FakeClock } from '../support/fake-clock.js';
@@ -37,7 +39,7 @@ beforeEach(async () => {
   // Each test starts with an empty outbox, so a cycle only sees that test's events.
   await db.query('DELETE FROM outbox_attempts');
   await db.query('DELETE FROM outbox_events');
-  clock.set(new Date());
+  clock.set(new SystemClock().now());
 });
 
 const dispatcher = (app = t) => app.app.get(OutboxDispatcher);

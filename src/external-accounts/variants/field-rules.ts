@@ -1,3 +1,4 @@
+import { ambientNow } from '../../common/clock.js';
 import { object, required, text, type StringRule } from './dsl.js';
 import { ISO_COUNTRIES } from './reference-data.js';
 
@@ -67,7 +68,7 @@ export const BIRTH_DATE: StringRule = {
   ...DATE,
   check: (v) => {
     if (!isCalendarDate(v)) return 'is not a real calendar date';
-    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const tomorrow = new Date(ambientNow().getTime() + 86_400_000).toISOString().slice(0, 10);
     if (v > tomorrow) return 'must not be in the future';
     return v < '1900-01-01' ? 'must not be before 1900-01-01' : undefined;
   },

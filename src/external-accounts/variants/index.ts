@@ -1,7 +1,8 @@
-import type { FieldError } from '../../errors/field-error.js';
+import { fieldError, type FieldError } from '../../errors/field-error.js';
 import { ISO_4217_CURRENCIES } from './reference-data.js';
 import { ACCOUNT_INFO_RULE, CREATE_ACCOUNT_TYPES, variantFor } from './registry.js';
-import { isRecord, validateRule } from './validate.js';
+import { isRecord } from '../../common/objects.js';
+import { validateRule } from './validate.js';
 import type { AccountInfo, BeneficiaryVerificationStatus } from './types.js';
 
 export { CREATE_ACCOUNT_TYPES, ACCOUNT_TYPE_ALIASES, canonicalAccountType } from './registry.js';
@@ -29,7 +30,7 @@ export function validateAccountInfo(value: unknown, opts: ValidateAccountInfoOpt
   const path = opts.path ?? 'accountInfo';
   const errors: FieldError[] = [];
   if (value === undefined || value === null) {
-    return [{ field: path, message: `${path} is required` }];
+    return [fieldError(path, `${path} is required`)];
   }
   validateRule(ACCOUNT_INFO_RULE, value, path, errors);
   if (opts.currency !== undefined && isRecord(value)) {
@@ -50,14 +51,11 @@ function currencyError(accountType: unknown, currency: string, field: string): F
   const allowed = currenciesFor(accountType);
   const list = allowed === 'ANY_ISO4217' ? ISO_4217_CURRENCIES : allowed;
   if (list.includes(currency)) return undefined;
-  return {
-    field,
-    constraint: { enum: [...list] },
-    message:
-      allowed === 'ANY_ISO4217'
-        ? `${field} must be an ISO 4217 currency code for ${accountType}`
-        : `${field} must be ${list.join(' or ')} for ${accountType}`,
-  };
+  const message =
+    allowed === 'ANY_ISO4217'
+      ? `${field} must be an ISO 4217 currency code for ${accountType}`
+      : `${field} must be ${list.join(' or ')} for ${accountType}`;
+  return fieldError(field, message, { enum: [...list] });
 }
 
 export function isWalletType(accountType: string): boolean {

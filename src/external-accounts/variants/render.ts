@@ -1,4 +1,4 @@
-import { isRecord } from './validate.js';
+import { isRecord } from '../../common/objects.js';
 import { canonicalAccountType, variantFor } from './registry.js';
 import type { AccountInfo } from './types.js';
 

@@ -1,4 +1,5 @@
-import type { FieldConstraint, FieldError } from '../../errors/field-error.js';
+import { isRecord } from '../../common/objects.js';
+import { fieldError, type FieldConstraint, type FieldError } from '../../errors/field-error.js';
 import type { FieldRule, GroupRule, ObjectRule, StringRule, UnionRule } from './dsl.js';
 
 /**
@@ -20,10 +21,6 @@ export function validateRule(rule: FieldRule, value: unknown, path: string, erro
   }
 }
 
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 export function hasOwn(obj: object, key: string): boolean {
   return Object.prototype.hasOwnProperty.call(obj, key);
 }
@@ -37,57 +34,56 @@ export function isPresent(value: unknown): boolean {
 function validateString(rule: StringRule, value: unknown, path: string, errors: FieldError[]) {
   const name = leaf(path);
   if (typeof value !== 'string') {
-    errors.push({ field: path, message: `${name} must be a string, got ${typeOf(value)}` });
+    errors.push(fieldError(path, `${name} must be a string, got ${typeOf(value)}`));
     return;
   }
   if (rule.enum) {
     if (!rule.enum.includes(value))
-      errors.push({
-        field: path,
-        constraint: { enum: [...rule.enum] },
-        message: `${name} must be one of: ${rule.enum.join(', ')}`,
-      });
+      errors.push(fieldError(path, `${name} must be one of: ${rule.enum.join(', ')}`, { enum: [...rule.enum] }));
     return;
   }
   const length = Array.from(value).length;
   const blank = rule.required && value.trim().length === 0;
   if ((rule.minLength !== undefined && length < rule.minLength) || blank) {
     const min = Math.max(rule.minLength ?? 1, 1);
-    errors.push({
-      field: path,
-      constraint: { ...withFormat(rule), minLength: min },
-      message: blank ? `${name} must not be blank` : `${name} must be at least ${min} characters`,
-    });
+    errors.push(
+      fieldError(path, blank ? `${name} must not be blank` : `${name} must be at least ${min} characters`, {
+        ...withFormat(rule),
+        minLength: min,
+      }),
+    );
     return;
   }
   if (rule.maxLength !== undefined && length > rule.maxLength) {
-    errors.push({
-      field: path,
-      constraint: { ...withFormat(rule), maxLength: rule.maxLength },
-      message: `${name} must be at most ${rule.maxLength} characters`,
-    });
+    errors.push(
+      fieldError(path, `${name} must be at most ${rule.maxLength} characters`, {
+        ...withFormat(rule),
+        maxLength: rule.maxLength,
+      }),
+    );
     return;
   }
   if (rule.regex && !rule.regex.test(value)) {
-    errors.push({
-      field: path,
-      constraint: formatConstraint(rule),
-      message: rule.format ? `${name} must be a valid ${rule.format}` : `${name} must match ${rule.pattern}`,
-    });
+    errors.push(
+      fieldError(
+        path,
+        rule.format ? `${name} must be a valid ${rule.format}` : `${name} must match ${rule.pattern}`,
+        formatConstraint(rule),
+      ),
+    );
     return;
   }
   const problem = rule.check?.(value);
-  if (problem !== undefined)
-    errors.push({ field: path, constraint: formatConstraint(rule), message: `${name} ${problem}` });
+  if (problem !== undefined) errors.push(fieldError(path, `${name} ${problem}`, formatConstraint(rule)));
 }
 
 function validateObject(rule: ObjectRule, value: unknown, path: string, errors: FieldError[]) {
   if (!isRecord(value)) {
-    errors.push({ field: path, message: `${leaf(path)} must be an object, got ${typeOf(value)}` });
+    errors.push(fieldError(path, `${leaf(path)} must be an object, got ${typeOf(value)}`));
     return;
   }
   for (const key of Object.keys(value))
-    if (!hasOwn(rule.fields, key)) errors.push({ field: `${path}.${key}`, message: `unknown field '${key}'` });
+    if (!hasOwn(rule.fields, key)) errors.push(fieldError(`${path}.${key}`, `unknown field '${key}'`));
   for (const [key, fieldRule] of Object.entries(rule.fields))
     validateRule(fieldRule, value[key], `${path}.${key}`, errors);
   for (const group of rule.groups) validateGroup(group, value, path, errors);
@@ -95,7 +91,7 @@ function validateObject(rule: ObjectRule, value: unknown, path: string, errors: 
 
 function validateUnion(rule: UnionRule, value: unknown, path: string, errors: FieldError[]) {
   if (!isRecord(value)) {
-    errors.push({ field: path, message: `${leaf(path)} must be an object, got ${typeOf(value)}` });
+    errors.push(fieldError(path, `${leaf(path)} must be an object, got ${typeOf(value)}`));
     return;
   }
   const tag = value[rule.discriminator];
@@ -104,23 +100,11 @@ function validateUnion(rule: UnionRule, value: unknown, path: string, errors: Fi
   const variant = typeof tag === 'string' && hasOwn(rule.variants, tag) ? rule.variants[tag] : undefined;
   if (variant) return validateObject(variant, value, path, errors);
   if (tag === undefined || tag === null)
-    errors.push({
-      field: tagPath,
-      constraint: { enum: allowed },
-      message: `${rule.discriminator} is required`,
-    });
+    errors.push(fieldError(tagPath, `${rule.discriminator} is required`, { enum: allowed }));
   else if (typeof tag !== 'string')
-    errors.push({
-      field: tagPath,
-      constraint: { enum: allowed },
-      message: `${rule.discriminator} must be a string, got ${typeOf(tag)}`,
-    });
+    errors.push(fieldError(tagPath, `${rule.discriminator} must be a string, got ${typeOf(tag)}`, { enum: allowed }));
   else
-    errors.push({
-      field: tagPath,
-      constraint: { enum: allowed },
-      message: `${rule.discriminator} must be one of: ${allowed.join(', ')}`,
-    });
+    errors.push(fieldError(tagPath, `${rule.discriminator} must be one of: ${allowed.join(', ')}`, { enum: allowed }));
 }
 
 function validateGroup(group: GroupRule, value: Record<string, unknown>, path: string, errors: FieldError[]) {
@@ -130,20 +114,18 @@ function validateGroup(group: GroupRule, value: Record<string, unknown>, path: s
   if (complete.length === 0) {
     const first = group.groups[0] ?? [];
     const missingKey = first.find((key) => !isPresent(value[key])) ?? first[0] ?? '';
-    errors.push({ field: `${path}.${missingKey}`, message: `${alternatives} is required${hint}` });
+    errors.push(fieldError(`${path}.${missingKey}`, `${alternatives} is required${hint}`));
   } else if (group.exclusive && complete.length > 1) {
     for (const extra of complete.slice(1))
-      errors.push({
-        field: `${path}.${extra[0] ?? ''}`,
-        message: `only one of ${alternatives} may be provided${hint}`,
-      });
+      errors.push(fieldError(`${path}.${extra[0] ?? ''}`, `only one of ${alternatives} may be provided${hint}`));
   }
 }
 
 function missing(rule: FieldRule, path: string): FieldError {
-  const error: FieldError = { field: path, message: `${leaf(path)} is required` };
-  if (rule.kind === 'string' && rule.enum) error.constraint = { enum: [...rule.enum] };
-  return error;
+  const message = `${leaf(path)} is required`;
+  return rule.kind === 'string' && rule.enum
+    ? fieldError(path, message, { enum: [...rule.enum] })
+    : fieldError(path, message);
 }
 
 function formatConstraint(rule: StringRule): FieldConstraint {

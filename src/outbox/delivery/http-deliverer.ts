@@ -1,6 +1,7 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { performance } from 'node:perf_hooks';
+import { Clock, SystemClock } from '../../common/clock.js';
 import { assertHostAllowed, safeLookup } from './ssrf-guard.js';
 
 /** Outcome of one POST attempt. `deliver` never throws: failures are reported in `error`. */
@@ -23,6 +24,8 @@ export interface HttpDelivererOptions {
   /** Per-host socket cap of each agent, default 50. */
   maxSockets?: number;
   userAgent?: string;
+  /** Reads "now" for `Retry-After` HTTP-dates; default the system clock. */
+  clock?: Clock;
 }
 
 export const MAX_RESPONSE_BODY_BYTES = 1024;
@@ -38,6 +41,7 @@ export class HttpDeliverer {
   private readonly lookup: ReturnType<typeof safeLookup>;
   private readonly timeoutMs: number;
   private readonly userAgent: string;
+  private readonly clock: Clock;
 
   constructor(private readonly options: HttpDelivererOptions) {
     this.lookup = safeLookup(options.allowPrivateTargets);
@@ -46,6 +50,7 @@ export class HttpDeliverer {
     this.httpsAgent = new https.Agent(agentOptions);
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
+    this.clock = options.clock ?? new SystemClock();
   }
 
   async deliver(url: string, body: string, headers: Record<string, string>): Promise<DeliveryResult> {
@@ -89,7 +94,8 @@ export class HttpDeliverer {
         resolve(outcome);
       };
       const finishWithResponse = (error: string | null = null): void => {
-        if (res) finish({ ...responseOutcome(res, Buffer.concat(chunks)), ...(error ? { error } : {}) });
+        if (res)
+          finish({ ...responseOutcome(res, Buffer.concat(chunks), this.clock.now()), ...(error ? { error } : {}) });
       };
 
       const timer = setTimeout(() => {
@@ -120,13 +126,13 @@ export class HttpDeliverer {
   }
 }
 
-function responseOutcome(res: http.IncomingMessage, body: Buffer): Outcome {
+function responseOutcome(res: http.IncomingMessage, body: Buffer, now: Date): Outcome {
   const status = res.statusCode ?? null;
   const isRedirect = status !== null && status >= 300 && status < 400;
   return {
     status,
     responseBody: body.toString('utf8'),
-    retryAfterMs: parseRetryAfter(res.headers['retry-after']),
+    retryAfterMs: parseRetryAfter(res.headers['retry-after'], now.getTime()),
     error: isRedirect ? 'redirect not followed' : null,
   };
 }
@@ -146,7 +152,7 @@ function describeError(err: unknown): string {
 }
 
 /** `Retry-After` as milliseconds from `now`: delta-seconds or an HTTP-date; null when absent or invalid. */
-export function parseRetryAfter(value: string | undefined, now: number = Date.now()): number | null {
+export function parseRetryAfter(value: string | undefined, now: number): number | null {
   if (value === undefined) return null;
   const trimmed = value.trim();
   if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;

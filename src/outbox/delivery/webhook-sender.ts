@@ -25,6 +25,7 @@ export class WebhookSender implements OnApplicationShutdown {
     this.deliverer = new HttpDeliverer({
       allowPrivateTargets: config.allowPrivateWebhookTargets,
       maxSockets: Math.max(50, config.OUTBOX_CONCURRENCY),
+      clock,
     });
   }
 

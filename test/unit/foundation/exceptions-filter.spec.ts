@@ -28,9 +28,13 @@ function run(exception: unknown) {
 
 describe('AllExceptionsFilter', () => {
   it('renders ApiError as {code, reason, details}', () => {
-    const out = run(new ApiError('CARD_NOT_MUTABLE', 'Card is closed', { details: { id: 'Card:1' } }));
+    const out = run(new ApiError('UMA_ADDRESS_EXISTS', 'UMA address taken', { details: { field: 'umaAddress' } }));
     expect(out.status).toBe(409);
-    expect(out.body).toEqual({ code: 'CARD_NOT_MUTABLE', reason: 'Card is closed', details: { id: 'Card:1' } });
+    expect(out.body).toEqual({
+      code: 'UMA_ADDRESS_EXISTS',
+      reason: 'UMA address taken',
+      details: { field: 'umaAddress' },
+    });
     expect(out.headers['x-should-retry']).toBe('false');
   });
 

@@ -1,4 +1,5 @@
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
+import { SystemClock } from '../../../src/common/clock.js';
 import { newWebhookSecret, standardWebhookHeaders } from '../../../src/outbox/signing/standard-webhooks.js';
 
 describe('standard webhooks', () => {
@@ -13,7 +14,7 @@ describe('standard webhooks', () => {
 
   it('signs with every secret so either verifies during a rotation, and a third does not', () => {
     const [oldSecret, newSecret, otherSecret] = [newWebhookSecret(), newWebhookSecret(), newWebhookSecret()];
-    const timestamp = new Date(); // verify() checks a 5-minute tolerance around now
+    const timestamp = new SystemClock().now(); // verify() checks a 5-minute tolerance around now
     const headers = standardWebhookHeaders({ id: 'msg_1', timestamp, body, secrets: [oldSecret, newSecret] });
 
     expect(headers['webhook-id']).toBe('msg_1');
@@ -27,7 +28,12 @@ describe('standard webhooks', () => {
 
   it('fails verification on a changed body or id', () => {
     const secret = newWebhookSecret();
-    const headers = standardWebhookHeaders({ id: 'msg_2', timestamp: new Date(), body, secrets: [secret] });
+    const headers = standardWebhookHeaders({
+      id: 'msg_2',
+      timestamp: new SystemClock().now(),
+      body,
+      secrets: [secret],
+    });
     expect(() => new Webhook(secret).verify(body + ' ', headers)).toThrow(WebhookVerificationError);
     expect(() => new Webhook(secret).verify(body, { ...headers, 'webhook-id': 'msg_3' })).toThrow(
       WebhookVerificationError,
@@ -35,6 +41,6 @@ describe('standard webhooks', () => {
   });
 
   it('requires at least one secret', () => {
-    expect(() => standardWebhookHeaders({ id: 'x', timestamp: new Date(), body, secrets: [] })).toThrow();
+    expect(() => standardWebhookHeaders({ id: 'x', timestamp: new SystemClock().now(), body, secrets: [] })).toThrow();
   });
 });

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createPrivateKey, KeyObject } from 'node:crypto';
 import { EntityManager, In } from 'typeorm';
-import { Clock } from '../../common/clock.js';
-import { WebhookSigningKeysEntity } from '../outbox.entities.js';
-import { decryptSecret, encryptSecret, generateWebhookKeyPair } from './grid-signature.js';
-import { newWebhookSecret } from './standard-webhooks.js';
+import { Clock } from '../common/clock.js';
+import { decryptSecret, encryptSecret, generateWebhookKeyPair } from '../outbox/signing/grid-signature.js';
+import { newWebhookSecret } from '../outbox/signing/standard-webhooks.js';
+import { WebhookSigningKeysEntity } from './platform-config.entity.js';
 
 /** Injection token of the 32-byte server key that encrypts signing keys and secrets at rest. */
 export const WEBHOOK_KEY = Symbol('WEBHOOK_KEY');

@@ -1,0 +1,105 @@
+/**
+ * Route order must not depend on module import order: Express tries routes in registration order,
+ * so `GET /customers/{customerId}` registered before `GET /customers/kyc-link` would capture it.
+ * After Nest has registered every route, `sortRoutes` reorders each run of consecutive route
+ * layers (middleware stays where it is) so that, at the first segment where two paths differ in
+ * kind, a literal segment comes before a parameter, and a parameter before a wildcard. Paths with
+ * literals in the same place keep a fixed (alphabetical) order; nothing else moves.
+ */
+
+/** One registered route as Express holds it. */
+export interface RegisteredRoute {
+  path: string;
+  methods: string[];
+}
+
+interface RouteLayer {
+  route?: { path: unknown; methods: Record<string, boolean> };
+}
+
+interface ExpressLike {
+  router: { stack: RouteLayer[] };
+}
+
+const segmentsOf = (path: string) => path.split('/').filter((s) => s !== '');
+
+/** 0 literal, 1 parameter (`:id`), 2 wildcard (`*path`, `{*path}`). */
+export function segmentRank(segment: string): number {
+  if (segment.startsWith('*') || segment.startsWith('{*')) return 2;
+  return segment.includes(':') ? 1 : 0;
+}
+
+/** Orders two route paths: the more specific first (see the module comment). */
+export function compareRoutePaths(a: string, b: string): number {
+  const sa = segmentsOf(a);
+  const sb = segmentsOf(b);
+  for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
+    const rank = segmentRank(sa[i]) - segmentRank(sb[i]);
+    if (rank !== 0) return rank;
+    if (segmentRank(sa[i]) === 0 && sa[i] !== sb[i]) return sa[i] < sb[i] ? -1 : 1;
+  }
+  return sa.length - sb.length;
+}
+
+const isRoute = (layer: RouteLayer) => typeof layer.route?.path === 'string';
+
+/** Sorts each run of consecutive route layers of the Express app's router (stable). */
+export function sortRoutes(app: object): void {
+  const stack = (app as ExpressLike).router.stack;
+  let start = 0;
+  while (start < stack.length) {
+    if (!isRoute(stack[start])) {
+      start++;
+      continue;
+    }
+    let end = start;
+    while (end < stack.length && isRoute(stack[end])) end++;
+    const run = stack
+      .slice(start, end)
+      .sort((x, y) => compareRoutePaths(x.route!.path as string, y.route!.path as string));
+    stack.splice(start, run.length, ...run);
+    start = end;
+  }
+}
+
+/** Every route, in the order Express tries them. */
+export function listRoutes(app: object): RegisteredRoute[] {
+  return (app as ExpressLike).router.stack.filter(isRoute).map((layer) => ({
+    path: layer.route!.path as string,
+    methods: Object.keys(layer.route!.methods)
+      .filter((m) => layer.route!.methods[m])
+      .map((m) => m.toUpperCase()),
+  }));
+}
+
+/**
+ * Pairs where an earlier route captures a later one: same method, and the earlier path matches
+ * every request the later one's literal segments name (a parameter where the later has a literal).
+ */
+export function shadowedRoutes(routes: RegisteredRoute[]): Array<{ shadowed: string; by: string }> {
+  const found: Array<{ shadowed: string; by: string }> = [];
+  routes.forEach((later, j) => {
+    const sl = segmentsOf(later.path);
+    for (const earlier of routes.slice(0, j)) {
+      const methods = later.methods.filter((m) => earlier.methods.includes(m) || earlier.methods.includes('_ALL'));
+      if (methods.length === 0) continue;
+      const se = segmentsOf(earlier.path);
+      let captures = true;
+      let widens = false;
+      for (let i = 0; i < Math.max(se.length, sl.length) && captures; i++) {
+        const e = se[i];
+        const l = sl[i];
+        if (e !== undefined && segmentRank(e) === 2) {
+          widens ||= l === undefined || segmentRank(l) < 2;
+          break; // a wildcard takes the rest
+        }
+        if (e === undefined || l === undefined) captures = false;
+        else if (segmentRank(e) === 1) widens ||= segmentRank(l) === 0;
+        else if (segmentRank(l) !== 0 || e !== l) captures = false;
+      }
+      if (captures && widens)
+        found.push({ shadowed: `${methods.join(',')} ${later.path}`, by: `${methods.join(',')} ${earlier.path}` });
+    }
+  });
+  return found;
+}

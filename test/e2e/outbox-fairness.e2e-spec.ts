@@ -1,6 +1,5 @@
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { formatId, newUuid, parseId } from '../../src/common/ids.js';
-import { AppConfig } from '../../src/config/app-config.js';
 import { TransactionService } from '../../src/database/transaction.service.js';
 import { OUTBOX_RECORDED, OutboxDispatcher, OutboxRecorded } from '../../src/outbox/outbox.dispatcher.js';
 import { cardStatusChange, OutboxService, WrittenEvent } from '../../src/outbox/outbox.service.js';
@@ -10,8 +9,8 @@ import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
  * Fair delivery: one platform's slow receiver and backlog must not hold up another platform. A
- * background worker (ROLE=worker, default OUTBOX_CONCURRENCY and OUTBOX_ENDPOINT_CONCURRENCY) on a
- * database of this file's own; the slow receiver holds every request until the test lets go.
+ * background worker (ROLE=worker, the default OUTBOX_CONCURRENCY=16 and OUTBOX_ENDPOINT_CONCURRENCY=4)
+ * on a database of this file's own; the slow receiver holds every request until the test lets go.
  */
 let db: IsolatedDatabase;
 let api: TestApp;
@@ -70,9 +69,16 @@ describe('fair delivery across platforms', () => {
     }
     const fastEvents = await Promise.all(Array.from({ length: 10 }, (_, n) => emit(fastPlatform, { n })));
 
-    worker = await startTestApp({ ROLE: 'worker', OUTBOX_POLL_INTERVAL_MS: '50' }, { databaseUrl: db.url });
-    const config = worker.app.get(AppConfig);
-    expect(config.OUTBOX_ENDPOINT_CONCURRENCY).toBeLessThan(config.OUTBOX_CONCURRENCY);
+    const cap = 4;
+    worker = await startTestApp(
+      {
+        ROLE: 'worker',
+        OUTBOX_POLL_INTERVAL_MS: '50',
+        OUTBOX_CONCURRENCY: '16',
+        OUTBOX_ENDPOINT_CONCURRENCY: String(cap),
+      },
+      { databaseUrl: db.url },
+    );
     const recorded = new Set<string>();
     const fastRecorded = new Promise<void>((resolve) => {
       const onRecorded = ({ outcomes }: OutboxRecorded) => {
@@ -89,7 +95,7 @@ describe('fair delivery across platforms', () => {
     await fastRecorded;
     expect(new Set(got.map((w) => w.body.id))).toEqual(new Set(fastEvents.map((e) => e.envelope.id)));
     // Meanwhile the slow endpoint has exactly its cap of requests out, and its backlog is untouched.
-    expect(slow.received).toHaveLength(config.OUTBOX_ENDPOINT_CONCURRENCY);
+    expect(slow.received).toHaveLength(cap);
     const pending = await db.query(
       `SELECT count(*)::int AS n FROM outbox_events WHERE platform_id = $1 AND status = 'PENDING'`,
       [parseId('Platform', slowPlatform.platformId)],

@@ -60,8 +60,8 @@ class WorkerProcess {
     const worker = new WorkerProcess(child);
     children.push(worker);
     const stderr: string[] = [];
-    child.stderr!.on('data', (c: Buffer) => stderr.push(c.toString()));
-    createInterface({ input: child.stdout! }).on('line', (text) => worker.onLine(text));
+    child.stderr.on('data', (c: Buffer) => stderr.push(c.toString()));
+    createInterface({ input: child.stdout }).on('line', (text) => worker.onLine(text));
     const exited = once(child, 'exit').then(([code]) => {
       throw new Error(`worker exited with ${String(code)}: ${stderr.join('')}`);
     });

@@ -9,7 +9,8 @@
  * per-aggregate order. Prints figures only.
  *
  *   DATABASE_URL=postgres://... npm run bench:outbox
- *   (BENCH_EVENTS, BENCH_AGGREGATES, BENCH_RATE, BENCH_SECONDS, BENCH_WORKERS="1,2", OUTBOX_CONCURRENCY)
+ *   (BENCH_EVENTS, BENCH_AGGREGATES, BENCH_RATE, BENCH_SECONDS, BENCH_WORKERS="1,2", OUTBOX_CONCURRENCY,
+ *   OUTBOX_ENDPOINT_CONCURRENCY)
  */
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
@@ -96,6 +97,7 @@ async function startWorkers(count: number, url: string, key: string): Promise<Ch
           LOG_LEVEL: 'info',
           WEBHOOK_KEY_ENCRYPTION_KEY: key,
           ...(env.OUTBOX_CONCURRENCY ? { OUTBOX_CONCURRENCY: env.OUTBOX_CONCURRENCY } : {}),
+          ...(env.OUTBOX_ENDPOINT_CONCURRENCY ? { OUTBOX_ENDPOINT_CONCURRENCY: env.OUTBOX_ENDPOINT_CONCURRENCY } : {}),
         },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
@@ -179,7 +181,8 @@ async function main(): Promise<void> {
 
     console.log(
       `outbox benchmark on PostgreSQL: ${EVENTS} events across ${AGGREGATES} aggregates; ` +
-        `latency at ${RATE} events/s for ${SECONDS} s; OUTBOX_CONCURRENCY=${env.OUTBOX_CONCURRENCY ?? 16}`,
+        `latency at ${RATE} events/s for ${SECONDS} s; OUTBOX_CONCURRENCY=${env.OUTBOX_CONCURRENCY ?? 16}, ` +
+        `OUTBOX_ENDPOINT_CONCURRENCY=${env.OUTBOX_ENDPOINT_CONCURRENCY ?? 4}`,
     );
     for (const workers of WORKER_COUNTS) {
       // 1. Throughput: queue everything first (100 events per transaction), then let the workers drain it.

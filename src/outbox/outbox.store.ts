@@ -129,21 +129,22 @@ export class OutboxStore {
          FROM platforms p LEFT JOIN unnest($4::uuid[], $5::int[]) AS h(platform_id, held) USING (platform_id)
          WHERE p.platform_id IS NOT NULL
        ), heads AS (
-         SELECT c.id, c.platform_id, c.next_attempt_at,
+         SELECT c.id, c.next_attempt_at,
                 row_number() OVER (PARTITION BY c.platform_id ORDER BY c.next_attempt_at, c.id) AS turn
          FROM quota q CROSS JOIN LATERAL (
            SELECT e.id, e.platform_id, e.next_attempt_at FROM outbox_events e
            WHERE e.platform_id = q.platform_id AND e.status = 'PENDING' AND e.next_attempt_at <= $1
              AND (e.locked_until IS NULL OR e.locked_until <= $1)
-             AND NOT EXISTS (
-               SELECT 1 FROM outbox_events p
-               WHERE p.platform_id = e.platform_id AND p.aggregate_id = e.aggregate_id
-                 AND p.seq < e.seq AND p.status = 'PENDING')
+             AND e.seq = (
+               SELECT min(p.seq) FROM outbox_events p
+               WHERE p.platform_id = e.platform_id AND p.aggregate_id = e.aggregate_id AND p.status = 'PENDING')
            ORDER BY e.next_attempt_at
            LIMIT q.n
          ) c
+       ), dealt AS (
+         SELECT * FROM heads ORDER BY turn, next_attempt_at, id LIMIT 2 * $2
        ), due AS (
-         SELECT e.id FROM outbox_events e JOIN heads h ON h.id = e.id
+         SELECT e.id FROM dealt h JOIN outbox_events e ON e.id = h.id
          WHERE e.status = 'PENDING' AND (e.locked_until IS NULL OR e.locked_until <= $1)
          ORDER BY h.turn, h.next_attempt_at, h.id
          LIMIT $2
@@ -177,7 +178,8 @@ export class OutboxStore {
    */
   async renew(events: ClaimedEvent[], now: Date): Promise<Set<string>> {
     if (events.length === 0) return new Set();
-    const rows = await this.dataSource.query<Array<{ id: string }>>(
+    // TypeORM answers an UPDATE ... RETURNING with [rows, affected].
+    const [rows] = await this.dataSource.query<[Array<{ id: string }>, number]>(
       `UPDATE outbox_events e SET locked_until = $3
        FROM unnest($1::uuid[], $2::uuid[]) AS v(id, token)
        WHERE e.id = v.id AND e.lock_token = v.token AND e.status = 'PENDING'

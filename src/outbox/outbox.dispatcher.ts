@@ -77,6 +77,14 @@ export class OutboxDispatcher implements OnApplicationBootstrap, BeforeApplicati
   private flushing: Promise<void> | null = null;
   private wakeUp: (() => void) | null = null;
   private woken = false;
+  /**
+   * Something other than this worker's own progress asks for a claim (start, NOTIFY, the poll,
+   * an outcome freeing a platform this worker holds nothing of). Without it, a wake-up claims only
+   * when some endpoint lane has room again: no claim queries that could only come back empty.
+   */
+  private signalled = true;
+  /** A lane is topped up once it holds this many or fewer (room for half its cap). */
+  private readonly refillAt: number;
   /** The last claim filled its batch: more may be due, so a freed slot should claim again. */
   private backlog = false;
   private listener: NotificationListener | null = null;
@@ -94,6 +102,7 @@ export class OutboxDispatcher implements OnApplicationBootstrap, BeforeApplicati
     this.endpointConcurrency = config.OUTBOX_ENDPOINT_CONCURRENCY;
     this.pollMs = config.OUTBOX_POLL_INTERVAL_MS;
     this.leaseMs = config.OUTBOX_LEASE_MS;
+    this.refillAt = 2 * this.endpointConcurrency - Math.max(1, Math.floor(this.endpointConcurrency / 2));
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -202,7 +211,9 @@ export class OutboxDispatcher implements OnApplicationBootstrap, BeforeApplicati
     while (!this.stopping) {
       // Keep up to one batch claimed ahead of the slots, so a slot never waits for a claim query.
       const room = Math.min(2 * this.concurrency - this.inflight.size - this.readyCount, MAX_CLAIM);
-      if (room > 0) {
+      const worthIt = this.signalled || !this.everyLaneFull();
+      this.signalled = false;
+      if (room > 0 && worthIt) {
         let claimed: number;
         try {
           claimed = await this.claim(room);
@@ -231,7 +242,15 @@ export class OutboxDispatcher implements OnApplicationBootstrap, BeforeApplicati
       for (const { event } of lane.ready) laneOfPlatform.set(event.platformId, key);
     }
     for (const { event, lane } of this.inflight.values()) laneOfPlatform.set(event.platformId, lane);
-    const held = new Map([...laneOfPlatform].map(([platformId, key]) => [platformId, heldByLane.get(key) ?? 0]));
+    // A lane is topped up once it has room for half its cap (not after every delivery): fewer,
+    // larger claims.
+    const refillAt = this.refillAt;
+    const held = new Map(
+      [...laneOfPlatform].map(([platformId, key]) => {
+        const n = heldByLane.get(key) ?? 0;
+        return [platformId, n > refillAt ? perEndpoint : n];
+      }),
+    );
 
     const claimed = await this.store.claimDue(this.clock.now(), limit, { perPlatform: perEndpoint, held });
     const perPlatform = new Map<string, number>();
@@ -270,7 +289,7 @@ export class OutboxDispatcher implements OnApplicationBootstrap, BeforeApplicati
           this.finished.push(attempt);
           this.scheduleFlush();
           this.pump();
-          if (this.backlog && this.readyCount < this.concurrency) this.wake(); // claim the next batch
+          if (this.backlog && this.readyCount < this.concurrency) this.wake(false); // claim the next batch
         },
         (error: unknown) => {
           // Not expected (send reports failures as attempts); the lease expires and it is retried.
@@ -352,8 +371,12 @@ export class OutboxDispatcher implements OnApplicationBootstrap, BeforeApplicati
     if (this.flushing) return;
     this.flushing = (async () => {
       while (this.finished.length) {
-        await this.recordBatch(this.finished.splice(0));
-        this.wake(); // successors may be due now, and slots are free
+        const batch = this.finished.splice(0);
+        await this.recordBatch(batch);
+        // Successors may be due now, and slots are free. A successor of a platform this worker
+        // holds nothing of more can be claimed whatever the lanes look like.
+        const held = this.heldPlatforms();
+        this.wake(batch.some((d) => !held.has(d.event.platformId)));
       }
     })().finally(() => {
       this.flushing = null;
@@ -374,9 +397,23 @@ export class OutboxDispatcher implements OnApplicationBootstrap, BeforeApplicati
     this.events.emit(OUTBOX_RECORDED, recorded);
   }
 
-  private wake(): void {
+  private wake(signal = true): void {
+    if (signal) this.signalled = true;
     this.woken = true;
     this.wakeUp?.();
+  }
+
+  private everyLaneFull(): boolean {
+    if (this.lanes.size === 0) return false;
+    for (const lane of this.lanes.values()) if (lane.ready.length + lane.inflight <= this.refillAt) return false;
+    return true;
+  }
+
+  private heldPlatforms(): Set<string> {
+    const held = new Set<string>();
+    for (const lane of this.lanes.values()) for (const r of lane.ready) held.add(r.event.platformId);
+    for (const d of this.inflight.values()) held.add(d.event.platformId);
+    return held;
   }
 
   private sleep(ms: number): Promise<void> {
@@ -391,7 +428,10 @@ export class OutboxDispatcher implements OnApplicationBootstrap, BeforeApplicati
         this.woken = false;
         resolve();
       };
-      const timer = setTimeout(finish, ms);
+      const timer = setTimeout(() => {
+        this.signalled = true; // the poll: claim whatever the lanes look like
+        finish();
+      }, ms);
       this.wakeUp = finish;
     });
   }

@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { EventEmitterModule } from '@nestjs/event-emitter';
 import { AuthModule } from './auth/auth.module.js';
 import { AppConfig } from './config/app-config.js';
 import { AppOptions, ConfigModule } from './config/config.module.js';
@@ -22,6 +23,7 @@ export class AppModule {
       module: AppModule,
       imports: [
         ConfigModule.forRoot(config, options),
+        EventEmitterModule.forRoot(),
         DatabaseModule.forRoot(databaseUrl, config.DB_POOL_SIZE),
         IdempotencyModule,
         AuthModule,

@@ -93,6 +93,7 @@ async function startWorkers(count: number, url: string, key: string): Promise<Ch
           WEBHOOK_KEY_ENCRYPTION_KEY: key,
           WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', // the receiver is local
           ...(env.OUTBOX_CONCURRENCY ? { OUTBOX_CONCURRENCY: env.OUTBOX_CONCURRENCY } : {}),
+          ...(env.OUTBOX_ENDPOINT_CONCURRENCY ? { OUTBOX_ENDPOINT_CONCURRENCY: env.OUTBOX_ENDPOINT_CONCURRENCY } : {}),
         },
         stdio: ['ignore', 'pipe', 'inherit'],
       });
@@ -186,7 +187,8 @@ async function run(ctx: BenchContext): Promise<SuiteResult[]> {
 
     console.log(
       `outbox benchmark on PostgreSQL: ${EVENTS} events across ${AGGREGATES} aggregates; ` +
-        `latency at ${RATE} events/s for ${SECONDS} s; OUTBOX_CONCURRENCY=${env.OUTBOX_CONCURRENCY ?? 16}`,
+        `latency at ${RATE} events/s for ${SECONDS} s; OUTBOX_CONCURRENCY=${env.OUTBOX_CONCURRENCY ?? 16}, ` +
+        `OUTBOX_ENDPOINT_CONCURRENCY=${env.OUTBOX_ENDPOINT_CONCURRENCY ?? 4}`,
     );
     for (const workers of WORKER_COUNTS) {
       // 1. Throughput: queue everything first (100 events per transaction), then let the workers drain it.

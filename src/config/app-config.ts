@@ -104,6 +104,26 @@ export class AppConfig {
   @Max(60_000)
   TOKEN_CACHE_TTL_MS = 5_000;
 
+  /**
+   * Webhook requests in flight at once per endpoint (per worker process), so one slow receiver
+   * cannot take every slot; each endpoint also holds at most this many more claimed ahead.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1000)
+  OUTBOX_ENDPOINT_CONCURRENCY = 4;
+
+  /**
+   * How long a claim on an event lasts, in ms. The worker renews the leases it holds every third
+   * of this while it works, so a dead worker's events are taken over within about this long.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  @Max(600_000)
+  OUTBOX_LEASE_MS = 15_000;
+
   get embedded(): boolean {
     return !this.DATABASE_URL;
   }

@@ -11,6 +11,7 @@ import { PlatformConfig1767225700000 } from './migrations/1767225700000-Platform
 import { Customers1767225800000 } from './migrations/1767225800000-Customers.js';
 import { ExternalAccounts1767225900000 } from './migrations/1767225900000-ExternalAccounts.js';
 import { Outbox1767226000000 } from './migrations/1767226000000-Outbox.js';
+import { OutboxFairClaim1767226700000 } from './migrations/1767226700000-OutboxFairClaim.js';
 
 /** Every entity and migration, listed once: the app, the CLI and ormconfig.ts use these lists. */
 export const ENTITIES = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   Customers1767225800000,
   ExternalAccounts1767225900000,
   Outbox1767226000000,
+  OutboxFairClaim1767226700000,
 ];

@@ -1,12 +1,12 @@
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { SystemClock } from '../../src/common/clock.js';
 import { formatId, newUuid, parseId } from '../../src/common/ids.js';
+import { AppConfig } from '../../src/config/app-config.js';
 import { TransactionService } from '../../src/database/transaction.service.js';
 import { GIVE_UP_AFTER_MS, MAX_INTERVAL_MS } from '../../src/outbox/delivery/retry-policy.js';
 import { OutboxDispatcher } from '../../src/outbox/outbox.dispatcher.js';
 import { cardStatusChange } from '../../src/cards/card-events.js';
 import { OutboxService, WrittenEvent } from '../../src/outbox/outbox.service.js';
-import { LEASE_MS } from '../../src/outbox/outbox.store.js';
 import { WebhookCapture } from '../support/events.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { isolatedDatabase, IsolatedDatabase } from '../support/isolated-database.js';
@@ -341,7 +341,7 @@ describe('leases', () => {
     const stuck = dispatcher().runOnce();
     await r.nth(1); // A is mid-delivery
     expect(await dispatcher(b).runOnce()).toEqual([]); // B may not take it while the lease holds
-    clock.advance(LEASE_MS);
+    clock.advance(t.app.get(AppConfig).OUTBOX_LEASE_MS);
     const [byB] = await dispatcher(b).runOnce();
     expect(byB.decision.status).toBe('DELIVERED');
 

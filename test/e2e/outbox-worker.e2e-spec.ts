@@ -1,12 +1,24 @@
+import { SystemClock } from '../../src/common/clock.js';
+import { EventEmitter2 } from '@nestjs/event-emitter';
 import { formatId, newUuid, parseId } from '../../src/common/ids.js';
 import { TransactionService } from '../../src/database/transaction.service.js';
 import { NotificationListener } from '../../src/outbox/notification-listener.js';
-import { OutboxDispatcher } from '../../src/outbox/outbox.dispatcher.js';
+import {
+  OUTBOX_LEASES_RENEWED,
+  OUTBOX_RECORDED,
+  OutboxDispatcher,
+  OutboxLeasesRenewed,
+  OutboxRecorded,
+} from '../../src/outbox/outbox.dispatcher.js';
 import { cardStatusChange } from '../../src/cards/card-events.js';
 import { OUTBOX_CHANNEL, OutboxService, WrittenEvent } from '../../src/outbox/outbox.service.js';
+import { OutboxStore } from '../../src/outbox/outbox.store.js';
 import { isolatedDatabase, IsolatedDatabase } from '../support/isolated-database.js';
 import { startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
+
+/** Real elapsed time (these tests measure a real process and real leases). */
+const wallClock = new SystemClock();
 
 /**
  * The worker as it runs in production: background loops (ROLE=worker), woken by NOTIFY on
@@ -43,6 +55,12 @@ async function receiver(): Promise<WebhookReceiver> {
 }
 
 /** Waits until these workers have nothing in flight and have recorded every outcome. */
+/** Resolves with the next outcomes `app` records (subscribe before causing them). */
+function nextRecorded(app: TestApp): Promise<OutboxRecorded> {
+  const emitter = app.app.get(EventEmitter2);
+  return new Promise((resolve) => emitter.once(OUTBOX_RECORDED, resolve));
+}
+
 const idle = (apps: TestApp[]) => Promise.all(apps.map((a) => a.app.get(OutboxDispatcher).idle()));
 
 function emit(p: TestPlatform, cardId: string, data: Record<string, unknown> = {}): Promise<WrittenEvent> {
@@ -154,6 +172,49 @@ describe('outbox worker', () => {
     expect(again.body.id).toBe(ev.envelope.id);
     await idle([next]);
     expect((await p.get(`/webhook-events/${ev.envelope.id}`)).body.status).toBe('DELIVERED');
+  });
+
+  it('renews its leases while a delivery outlasts the lease: no other worker takes the event, it is sent once', async () => {
+    for (const other of workers.splice(0)) await other.close(); // only this worker delivers
+    const leaseMs = 1000;
+    const w = await startTestApp(
+      { ROLE: 'worker', OUTBOX_POLL_INTERVAL_MS: '50', OUTBOX_LEASE_MS: String(leaseMs) },
+      { databaseUrl: db.url },
+    );
+    workers.push(w);
+    const r = await receiver();
+    const p = await TestPlatform.create(api);
+    await db.query(`UPDATE platform_configs SET webhook_endpoint = $1 WHERE platform_id = $2`, [
+      r.url,
+      parseId('Platform', p.platformId),
+    ]);
+    let release!: () => void;
+    r.respondWith({ status: 200, after: new Promise<void>((resolve) => (release = resolve)) });
+    const ev = await emit(p, formatId('Card', newUuid()));
+    await r.nth(1); // in flight, and held there
+    const [claimed] = (await db.query(`SELECT locked_until, lock_token FROM outbox_events WHERE id = $1`, [ev.uuid]))
+      .rows as Array<{ locked_until: Date; lock_token: string }>;
+
+    // Heartbeats go by until the lease it was claimed with is over.
+    const renewals: OutboxLeasesRenewed[] = [];
+    while (wallClock.now().getTime() <= claimed.locked_until.getTime()) {
+      renewals.push(await new Promise((resolve) => w.app.get(EventEmitter2).once(OUTBOX_LEASES_RENEWED, resolve)));
+    }
+    expect(renewals.every((x) => x.renewed === 1 && x.lost === 0)).toBe(true);
+    const [now] = (await db.query(`SELECT locked_until, lock_token FROM outbox_events WHERE id = $1`, [ev.uuid]))
+      .rows as Array<{ locked_until: Date; lock_token: string }>;
+    expect(now.lock_token).toBe(claimed.lock_token);
+    expect(now.locked_until.getTime()).toBeGreaterThan(claimed.locked_until.getTime());
+    // Another worker claiming at the end of the original lease finds nothing to take.
+    const after = new Date(claimed.locked_until.getTime() + 1);
+    expect(await api.app.get(OutboxStore).claimDue(after, 10)).toEqual([]);
+
+    const done = nextRecorded(w);
+    release();
+    expect((await done).outcomes).toEqual([{ id: ev.envelope.id, status: 'DELIVERED' }]);
+    expect(r.received).toHaveLength(1);
+    const [row] = (await db.query(`SELECT status, locked_until FROM outbox_events WHERE id = $1`, [ev.uuid])).rows;
+    expect(row).toEqual({ status: 'DELIVERED', locked_until: null });
   });
 });
 

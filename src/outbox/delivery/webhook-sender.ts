@@ -1,4 +1,4 @@
-import { Injectable, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { Clock } from '../../common/clock.js';
 import { formatId } from '../../common/ids.js';
 import { AppConfig } from '../../config/app-config.js';
@@ -6,7 +6,7 @@ import type { AttemptRecord, ClaimedEvent, CompletedAttempt, DeliveryTarget } fr
 import { signGridBody } from '../signing/grid-signature.js';
 import { standardWebhookHeaders } from '../signing/standard-webhooks.js';
 import { HttpDeliverer } from './http-deliverer.js';
-import { decideAfterAttempt } from './retry-policy.js';
+import { decideAfterAttempt, type AttemptDecision } from './retry-policy.js';
 
 export const ENDPOINT_NOT_SET = 'webhook endpoint not set';
 
@@ -16,6 +16,7 @@ export const ENDPOINT_NOT_SET = 'webhook endpoint not set';
  */
 @Injectable()
 export class WebhookSender implements OnApplicationShutdown {
+  private readonly logger = new Logger('webhooks');
   private readonly deliverer: HttpDeliverer;
 
   constructor(
@@ -56,7 +57,29 @@ export class WebhookSender implements OnApplicationShutdown {
       now: decidedAt,
       result: attempt,
     });
+    if (decision.status !== 'DELIVERED') this.logFailure(event, attempt, decision);
     return { event, attempt, decision, decidedAt };
+  }
+
+  /**
+   * One line per failed attempt: which event, which attempt, what the receiver answered (status or
+   * error) and what happens next. Never the request or response body, the endpoint URL (it may
+   * carry credentials) or any signature.
+   */
+  private logFailure(event: ClaimedEvent, attempt: AttemptRecord, decision: AttemptDecision): void {
+    this.logger.warn(
+      {
+        event: formatId('Webhook', event.id),
+        platform: formatId('Platform', event.platformId),
+        type: event.type,
+        attempt: event.attemptCount + 1,
+        status: attempt.status,
+        error: attempt.error,
+        durationMs: attempt.durationMs,
+        ...(decision.status === 'PENDING' ? { nextAttemptAt: decision.nextAttemptAt.toISOString() } : { gaveUp: true }),
+      },
+      'webhook delivery failed',
+    );
   }
 
   private async attempt(event: ClaimedEvent, target: DeliveryTarget): Promise<AttemptRecord> {

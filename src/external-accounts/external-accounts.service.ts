@@ -167,27 +167,43 @@ export class ExternalAccountsService {
           { defaultUmaDepositAccount: false, updatedAt: this.clock.now() },
         );
       }
-      const now = this.clock.now();
-      const row = m.create(ExternalAccountEntity, {
-        id: newUuid(),
-        platformId,
-        customerId,
-        platformAccountId,
-        ownershipType: request.ownershipType ?? null,
-        currency: request.currency,
+      const row = this.newRow(m, platformId, customerId, request, info, platformAccountId, accountType, {
         status,
         defaultUmaDepositAccount: makeDefault,
-        beneficiaryVerificationStatus: initialBeneficiaryVerificationStatus(accountType),
-        beneficiaryVerifiedData: null,
-        accountType,
-        accountInfo: info,
-        identity: accountIdentity(info),
-        createdAt: now,
-        updatedAt: now,
-        deletedAt: null,
       });
       await this.insertOrConflict(m, row);
       return renderExternalAccount(row);
+    });
+  }
+
+  /** A new account row as both create paths insert it (`status` and the default flag are theirs). */
+  private newRow(
+    m: EntityManager,
+    platformId: string,
+    customerId: string | null,
+    request: PlatformExternalAccountCreateRequest,
+    info: AccountInfo,
+    platformAccountId: string | null,
+    accountType: string,
+    initial: { status: ExternalAccountStatus; defaultUmaDepositAccount: boolean },
+  ): ExternalAccountEntity {
+    const now = this.clock.now();
+    return m.create(ExternalAccountEntity, {
+      id: newUuid(),
+      platformId,
+      customerId,
+      platformAccountId,
+      ownershipType: request.ownershipType ?? null,
+      currency: request.currency,
+      ...initial,
+      beneficiaryVerificationStatus: initialBeneficiaryVerificationStatus(accountType),
+      beneficiaryVerifiedData: null,
+      accountType,
+      accountInfo: info,
+      identity: accountIdentity(info),
+      createdAt: now,
+      updatedAt: now,
+      deletedAt: null,
     });
   }
 
@@ -206,24 +222,9 @@ export class ExternalAccountsService {
     selfCustody: boolean,
   ): Promise<ExternalAccount> {
     const m = this.tx.manager;
-    const now = this.clock.now();
-    const row = m.create(ExternalAccountEntity, {
-      id: newUuid(),
-      platformId,
-      customerId: null,
-      platformAccountId,
-      ownershipType: request.ownershipType ?? null,
-      currency: request.currency,
+    const row = this.newRow(m, platformId, null, request, info, platformAccountId, accountType, {
       status: 'ACTIVE',
       defaultUmaDepositAccount: false,
-      beneficiaryVerificationStatus: initialBeneficiaryVerificationStatus(accountType),
-      beneficiaryVerifiedData: null,
-      accountType,
-      accountInfo: info,
-      identity: accountIdentity(info),
-      createdAt: now,
-      updatedAt: now,
-      deletedAt: null,
     });
     const params = [
       row.id,
@@ -236,7 +237,7 @@ export class ExternalAccountsService {
       row.accountType,
       JSON.stringify(row.accountInfo),
       row.identity,
-      now,
+      row.createdAt,
     ];
     for (let attempt = 0; attempt < 2; attempt++) {
       const inserted = await m.query<Array<{ status: ExternalAccountStatus }>>(INSERT_PLATFORM_ACCOUNT_SQL, params);

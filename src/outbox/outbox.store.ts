@@ -133,8 +133,10 @@ export class OutboxStore {
            WHERE e.platform_id = q.platform_id AND e.status = 'PENDING' AND e.next_attempt_at <= $1
              AND (e.locked_until IS NULL OR e.locked_until <= $1)
              AND e.seq = (
+               -- Pending, spelled as outbox_events_unsettled_seq's predicate: no other index fits.
                SELECT min(p.seq) FROM outbox_events p
-               WHERE p.platform_id = e.platform_id AND p.aggregate_id = e.aggregate_id AND p.status = 'PENDING')
+               WHERE p.platform_id = e.platform_id AND p.aggregate_id = e.aggregate_id
+                 AND p.status <> 'DELIVERED' AND p.status <> 'FAILED')
            ORDER BY e.next_attempt_at
            LIMIT q.n
          ) c

@@ -7,7 +7,7 @@
  *      commit-to-receipt p50/p99 (commit acknowledged to the writer -> body received).
  * Each receipt is checked for duplicates and per-aggregate order. `--quick`: 2,000 events, one
  * worker, 2 s of light load. (BENCH_EVENTS, BENCH_AGGREGATES, BENCH_RATE, BENCH_SECONDS,
- * BENCH_WORKERS="1,2", OUTBOX_CONCURRENCY override.)
+ * BENCH_WORKERS="1,2", OUTBOX_CONCURRENCY override, BENCH_PROF=<dir> for the workers' CPU profiles.)
  */
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
@@ -80,10 +80,13 @@ async function startReceiver() {
   };
 }
 
+/** BENCH_PROF=<dir>: each worker writes a V8 CPU profile there (`node --cpu-prof`) when it exits. */
+const profileArgs = env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${env.BENCH_PROF}`] : [];
+
 async function startWorkers(count: number, url: string, key: string): Promise<ChildProcess[]> {
   return Promise.all(
     Array.from({ length: count }, async () => {
-      const child = spawn(process.execPath, [MAIN_JS], {
+      const child = spawn(process.execPath, [...profileArgs, MAIN_JS], {
         env: {
           PATH: env.PATH,
           DATABASE_URL: url,

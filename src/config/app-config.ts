@@ -112,7 +112,7 @@ export class AppConfig {
   @IsInt()
   @Min(1)
   @Max(1000)
-  OUTBOX_ENDPOINT_CONCURRENCY = 4;
+  OUTBOX_ENDPOINT_CONCURRENCY = 8;
 
   /**
    * How long a claim on an event lasts, in ms. The worker renews the leases it holds every third

@@ -12,6 +12,7 @@ import { Customers1767225800000 } from './migrations/1767225800000-Customers.js'
 import { ExternalAccounts1767225900000 } from './migrations/1767225900000-ExternalAccounts.js';
 import { Outbox1767226000000 } from './migrations/1767226000000-Outbox.js';
 import { OutboxFairClaim1767226700000 } from './migrations/1767226700000-OutboxFairClaim.js';
+import { OutboxHeadIndex1767226800000 } from './migrations/1767226800000-OutboxHeadIndex.js';
 
 /** Every entity and migration, listed once: the app, the CLI and ormconfig.ts use these lists. */
 export const ENTITIES = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   ExternalAccounts1767225900000,
   Outbox1767226000000,
   OutboxFairClaim1767226700000,
+  OutboxHeadIndex1767226800000,
 ];

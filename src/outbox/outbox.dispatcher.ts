@@ -87,7 +87,10 @@ export class OutboxDispatcher implements OnApplicationBootstrap, BeforeApplicati
    * when some endpoint lane has room again: no claim queries that could only come back empty.
    */
   private signalled = true;
-  /** A lane is topped up once it holds this many or fewer (room for half its cap). */
+  /**
+   * A lane is topped up once it holds its cap or fewer (room for a whole cap's worth claimed
+   * ahead): one claim per cap deliveries to a busy endpoint, not one per one or two.
+   */
   private readonly refillAt: number;
   /** The last claim filled its batch: more may be due, so a freed slot should claim again. */
   private backlog = false;
@@ -106,7 +109,7 @@ export class OutboxDispatcher implements OnApplicationBootstrap, BeforeApplicati
     this.endpointConcurrency = config.OUTBOX_ENDPOINT_CONCURRENCY;
     this.pollMs = config.OUTBOX_POLL_INTERVAL_MS;
     this.leaseMs = config.OUTBOX_LEASE_MS;
-    this.refillAt = 2 * this.endpointConcurrency - Math.max(1, Math.floor(this.endpointConcurrency / 2));
+    this.refillAt = this.endpointConcurrency;
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -248,8 +251,8 @@ export class OutboxDispatcher implements OnApplicationBootstrap, BeforeApplicati
       for (const { event } of lane.ready) laneOfPlatform.set(event.platformId, key);
     }
     for (const { event, lane } of this.inflight.values()) laneOfPlatform.set(event.platformId, lane);
-    // A lane is topped up once it has room for half its cap (not after every delivery): fewer,
-    // larger claims.
+    // A lane is topped up once it has room for its cap (not after every delivery): fewer, larger
+    // claims.
     const refillAt = this.refillAt;
     const held = new Map(
       [...laneOfPlatform].map(([platformId, key]) => {

@@ -92,16 +92,29 @@ export class OutboxStore {
     quota: { perPlatform: number; held?: ReadonlyMap<string, number> } = { perPlatform: limit },
   ): Promise<ClaimedDelivery[]> {
     const held = [...(quota.held ?? new Map<string, number>())];
-    const rows = await this.dataSource.transaction(async (m) => {
-      // Each platform's due events must be walked in time order, stopping after its quota. Right
-      // after a burst of writes the table's statistics are stale (autoanalyze runs at most once a
-      // minute) and the planner may then prefer a bitmap scan that checks the predecessors of
-      // every pending row before sorting: 15 ms instead of 1 ms with 10,000 pending. Ruling bitmap
-      // scans out for this statement keeps the ordered, early-stopping plan whatever the statistics.
-      // The planner cannot know how few rows each platform's LIMIT takes, so it prices the claim
-      // far above jit_above_cost, and compiling it would then cost 50+ ms for 1 to 3 ms of work.
-      await m.query(`SELECT set_config('enable_bitmapscan', 'off', true), set_config('jit', 'off', true)`);
-      return m.query<ClaimedRow[]>(
+    // One connection, three statements handed to the driver at once: it sends each as soon as the
+    // previous one is answered, with no turn of this process's event loop in between (a busy
+    // worker's loop made the claim's five round trips take 5+ ms; the query itself takes 0.5).
+    //
+    // Each platform's due events must be walked in time order, stopping after its quota. Right
+    // after a burst of writes the table's statistics are stale (autoanalyze runs at most once a
+    // minute) and the planner may then prefer a bitmap scan that checks the predecessors of every
+    // pending row before sorting: 15 ms instead of 1 ms with 10,000 pending. Ruling bitmap scans
+    // out for this transaction keeps the ordered, early-stopping plan whatever the statistics.
+    // The planner cannot know how few rows each platform's LIMIT takes, so it prices the claim far
+    // above jit_above_cost, and compiling it would then cost 50+ ms for 1 to 3 ms of work.
+    // The commit need not wait for its WAL flush (synchronous_commit, this transaction only): a
+    // claim lost to a database crash only leaves its events unleased, to be claimed again (at
+    // least once), and its lost token keeps the holder's outcome from applying (fencing).
+    const runner = this.dataSource.createQueryRunner();
+    let rows: ClaimedRow[];
+    let targets: Map<string, DeliveryTarget>;
+    try {
+      await runner.connect();
+      const begin: Promise<unknown> = runner.query(
+        `BEGIN; SET LOCAL enable_bitmapscan = off; SET LOCAL jit = off; SET LOCAL synchronous_commit = off`,
+      );
+      const claim = runner.query(
         `WITH RECURSIVE platforms AS (
          (SELECT e.platform_id FROM outbox_events e WHERE e.status = 'PENDING' ORDER BY e.platform_id LIMIT 1)
          UNION ALL
@@ -120,8 +133,10 @@ export class OutboxStore {
            WHERE e.platform_id = q.platform_id AND e.status = 'PENDING' AND e.next_attempt_at <= $1
              AND (e.locked_until IS NULL OR e.locked_until <= $1)
              AND e.seq = (
+               -- Pending, spelled as outbox_events_unsettled_seq's predicate: no other index fits.
                SELECT min(p.seq) FROM outbox_events p
-               WHERE p.platform_id = e.platform_id AND p.aggregate_id = e.aggregate_id AND p.status = 'PENDING')
+               WHERE p.platform_id = e.platform_id AND p.aggregate_id = e.aggregate_id
+                 AND p.status <> 'DELIVERED' AND p.status <> 'FAILED')
            ORDER BY e.next_attempt_at
            LIMIT q.n
          ) c
@@ -148,12 +163,24 @@ export class OutboxStore {
           this.leaseEnd(now),
           randomUUID(),
         ],
+      ) as Promise<ClaimedRow[]>;
+      const commit: Promise<unknown> = runner.query(`COMMIT`);
+      // The platforms' endpoints and keys are looked up (on another connection) while it commits.
+      const lookup = claim.then((claimed) =>
+        this.settings.webhookTargets(
+          this.dataSource.manager,
+          claimed.map((r) => r.platform_id),
+        ),
       );
-    });
-    const targets = await this.settings.webhookTargets(
-      this.dataSource.manager,
-      rows.map((r) => r.platform_id),
-    );
+      // A failed claim aborts the transaction, and COMMIT then rolls it back.
+      [, rows, , targets] = await Promise.all([begin, claim, commit, lookup]);
+    } catch (error) {
+      // Never hand a connection back to the pool inside a transaction.
+      await runner.query(`ROLLBACK`).catch(() => undefined);
+      throw error;
+    } finally {
+      await runner.release();
+    }
     return rows.map((row) => ({ event: toClaimed(row), target: targets.get(row.platform_id)! }));
   }
 

@@ -10,7 +10,7 @@ import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
  * Fair delivery: one platform's slow receiver and backlog must not hold up another platform. A
- * background worker (ROLE=worker, the default OUTBOX_CONCURRENCY=16 and OUTBOX_ENDPOINT_CONCURRENCY=4)
+ * background worker (ROLE=worker, OUTBOX_CONCURRENCY=16 and OUTBOX_ENDPOINT_CONCURRENCY=4)
  * on a database of this file's own; the slow receiver holds every request until the test lets go.
  */
 let db: IsolatedDatabase;

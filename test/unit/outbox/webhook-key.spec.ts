@@ -5,11 +5,11 @@ import { ConfigError, loadConfig } from '../../../src/config/app-config.js';
 import { checkWebhookKeyConfig, embeddedWebhookKeyPath, resolveWebhookKey } from '../../../src/config/webhook-key.js';
 
 describe('webhook config', () => {
-  it('defaults: concurrency 16 (4 per endpoint), poll 1 s, lease 15 s, private targets on only on the embedded engine with SANDBOX', () => {
+  it('defaults: concurrency 16 (8 per endpoint), poll 1 s, lease 15 s, private targets on only on the embedded engine with SANDBOX', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({
       OUTBOX_CONCURRENCY: 16,
-      OUTBOX_ENDPOINT_CONCURRENCY: 4,
+      OUTBOX_ENDPOINT_CONCURRENCY: 8,
       OUTBOX_POLL_INTERVAL_MS: 1000,
       OUTBOX_LEASE_MS: 15_000,
     });

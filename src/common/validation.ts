@@ -180,7 +180,12 @@ export function NestedField(
     ValidateNested({ each: opts.each, message: '$property must be an object' }),
     Type(type),
   ];
-  if (opts.each) decorators.unshift(IsArray({ message: '$property must be an array' }));
+  // IsObject each: ValidateNested alone lets an array element that is itself an array (`[[]]`) through.
+  if (opts.each)
+    decorators.unshift(
+      IsArray({ message: '$property must be an array' }),
+      IsObject({ each: true, message: 'each element of $property must be an object' }),
+    );
   else decorators.unshift(IsObject({ message: '$property must be an object' }));
   return applyDecorators(
     ...presence(opts.required ?? true, opts.nullable ?? false),

@@ -68,6 +68,18 @@ describe('GET/PATCH /config', () => {
     expect((await p.get('/config')).body.cardConfigs.maxTransactionsPerDay).toBe(20);
   });
 
+  it('an array where an entry object belongs is a FieldError, not a 500 (found by the fuzz test)', async () => {
+    const p = await TestPlatform.create(t);
+    for (const supportedCurrencies of [[[]], [[{ currencyCode: 'USD' }]], [null], ['USD']]) {
+      const res = await p.patch('/config', { supportedCurrencies });
+      expect({ supportedCurrencies, fields: fields(expectError(res, 400, 'INVALID_INPUT')) }).toEqual({
+        supportedCurrencies,
+        fields: expect.arrayContaining(['supportedCurrencies']) as unknown,
+      });
+    }
+    expect((await p.get('/config')).body.supportedCurrencies).toHaveLength(1);
+  });
+
   it('replaces supportedCurrencies and checks each entry', async () => {
     const p = await TestPlatform.create(t);
     const usd = {

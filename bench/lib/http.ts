@@ -20,7 +20,10 @@ let seeds = 0;
 
 /** One autocannon run from a child process; throws when any response was not 2xx. */
 export async function autocannonRun(job: Omit<LoadJob, 'seedOffset'>): Promise<Measurement> {
-  const seedOffset = (seeds += 100_000);
+  // Each body run gets its own block of account identities in [100,000, 1,000,000)
+  // (exampleAccountInfo varies them modulo 1,000,000, and suites use small seeds for their fixtures):
+  // only runs that create accounts advance it, so up to nine of them per engine never collide.
+  const seedOffset = job.body ? (seeds = seeds >= 900_000 ? 100_000 : seeds + 100_000) : 0;
   const child = fork(fileURLToPath(new URL('./load-worker.js', import.meta.url)), [
     JSON.stringify({ ...job, seedOffset }),
   ]);
@@ -30,6 +33,7 @@ export async function autocannonRun(job: Omit<LoadJob, 'seedOffset'>): Promise<M
     p99: number;
     non2xx: number;
     errors: number;
+    statusCodes: unknown;
     seconds: number;
   }>((resolve, reject) => {
     child.once('message', (m) => resolve(m as never));
@@ -38,6 +42,8 @@ export async function autocannonRun(job: Omit<LoadJob, 'seedOffset'>): Promise<M
   });
   child.kill();
   if (result.non2xx > 0 || result.errors > 0)
-    throw new Error(`${job.url}: ${result.non2xx} non-2xx responses, ${result.errors} errors`);
+    throw new Error(
+      `${job.url}: ${result.non2xx} non-2xx responses, ${result.errors} errors; status codes ${JSON.stringify(result.statusCodes)}`,
+    );
   return { perSecond: result.total / result.seconds, p50: result.p50, p99: result.p99 };
 }

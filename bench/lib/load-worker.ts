@@ -40,5 +40,6 @@ process.send!({
   p99: result.latency.p99,
   non2xx: result.non2xx,
   errors: result.errors,
+  statusCodes: result.statusCodeStats,
   seconds: result.duration,
 });

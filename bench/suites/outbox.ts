@@ -191,7 +191,7 @@ async function run(ctx: BenchContext): Promise<SuiteResult[]> {
     console.log(
       `outbox benchmark on PostgreSQL: ${EVENTS} events across ${AGGREGATES} aggregates; ` +
         `latency at ${RATE} events/s for ${SECONDS} s; OUTBOX_CONCURRENCY=${env.OUTBOX_CONCURRENCY ?? 16}, ` +
-        `OUTBOX_ENDPOINT_CONCURRENCY=${env.OUTBOX_ENDPOINT_CONCURRENCY ?? 4}`,
+        `OUTBOX_ENDPOINT_CONCURRENCY=${env.OUTBOX_ENDPOINT_CONCURRENCY ?? 8}`,
     );
     for (const workers of WORKER_COUNTS) {
       // 1. Throughput: queue everything first (100 events per transaction), then let the workers drain it.

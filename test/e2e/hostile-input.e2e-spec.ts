@@ -1,6 +1,7 @@
 import net from 'node:net';
 import { individual } from '../support/customers.js';
 import { expectError, startTestApp, TestApp, TestPlatform, V } from '../support/test-app.js';
+import { usdAccountBody } from '../support/fixtures.js';
 
 /** Issue 10, items 4-7: bad input of every kind is a 4xx in the error shape, never a 5xx. */
 let t: TestApp;
@@ -59,22 +60,10 @@ describe('NUL bytes (item 4)', () => {
     expect(fields(customer)).toEqual(expect.arrayContaining(['fullName', 'address.line1']));
 
     const account = expectError(
-      await p.post('/platform/external-accounts', {
-        currency: 'USD',
-        accountInfo: {
-          accountType: 'USD_ACCOUNT',
-          accountNumber: '12345678901',
-          routingNumber: '123456789',
-          bankAccountType: 'CHECKING',
-          bankName: 'Chase\u0000Bank',
-          beneficiary: {
-            beneficiaryType: 'INDIVIDUAL',
-            fullName: 'John\u0000Doe',
-            birthDate: '1990-01-15',
-            nationality: 'US',
-          },
-        },
-      }),
+      await p.post(
+        '/platform/external-accounts',
+        usdAccountBody({ bankName: 'Chase\u0000Bank' }, { fullName: 'John\u0000Doe' }),
+      ),
       400,
       'INVALID_INPUT',
     );

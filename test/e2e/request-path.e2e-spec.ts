@@ -2,6 +2,7 @@ import pg from 'pg';
 import { TokenCache } from '../../src/auth/token-cache.js';
 import { startTestApp, TestApp, TestPlatform, V } from '../support/test-app.js';
 import { StatementCounter } from '../support/statement-counter.js';
+import { usdAccountBody } from '../support/fixtures.js';
 
 /** The hot paths' statement counts (issue 12): a count that creeps back fails here. */
 let t: TestApp;
@@ -12,18 +13,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const usd = () => ({
-  currency: 'USD',
-  accountInfo: {
-    accountType: 'USD_ACCOUNT',
-    accountNumber: '12345678901',
-    routingNumber: '123456789',
-    bankAccountType: 'CHECKING',
-    bankName: 'Chase Bank',
-    platformAccountId: `ext_${Math.random().toString(36).slice(2)}`,
-    beneficiary: { beneficiaryType: 'INDIVIDUAL', fullName: 'John Doe' },
-  },
-});
+const usd = () => usdAccountBody();
 
 const isTokenLookup = (sql: string) => sql.includes('FROM api_tokens WHERE client_id');
 

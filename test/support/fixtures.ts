@@ -24,6 +24,32 @@ export interface InternalAccount {
   [member: string]: unknown;
 }
 
+/**
+ * The spec's USD_ACCOUNT create body for `POST /platform/external-accounts`, with a fresh
+ * `platformAccountId` each call; `info` replaces members of `accountInfo` (and of its beneficiary).
+ */
+export function usdAccountBody(info: Record<string, unknown> = {}, beneficiary: Record<string, unknown> = {}) {
+  return {
+    currency: 'USD',
+    accountInfo: {
+      accountType: 'USD_ACCOUNT',
+      accountNumber: '12345678901',
+      routingNumber: '123456789',
+      bankAccountType: 'CHECKING',
+      bankName: 'Chase Bank',
+      platformAccountId: `ext_${Math.random().toString(36).slice(2)}`,
+      ...info,
+      beneficiary: {
+        beneficiaryType: 'INDIVIDUAL',
+        fullName: 'John Doe',
+        birthDate: '1990-01-15',
+        nationality: 'US',
+        ...beneficiary,
+      },
+    },
+  };
+}
+
 function ok<T>(res: { status: number; body: unknown }, status: number, what: string): T {
   if (res.status !== status) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body as T;

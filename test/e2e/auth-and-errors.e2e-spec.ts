@@ -1,4 +1,4 @@
-import { expectError, startTestApp, TestApp, TestPlatform, V } from '../support/test-app.js';
+import { expectError, startTestApp, TestApp, TestPlatform, V, basicAuth } from '../support/test-app.js';
 
 let t: TestApp;
 let p: TestPlatform;
@@ -8,7 +8,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const basic = (value: string) => `Basic ${Buffer.from(value).toString('base64')}`;
+const basic = basicAuth;
 
 describe('authentication (deny by default)', () => {
   const cases: Array<[string, string | undefined]> = [

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import fc from 'fast-check';
 import { business, individual } from '../support/customers.js';
-import { startTestApp, TestApp, TestPlatform, V } from '../support/test-app.js';
+import { startTestApp, TestApp, TestPlatform, V, basicAuth } from '../support/test-app.js';
 
 /**
  * Issue 10, item 8: generated requests across every route of the OpenAPI document (plus the
@@ -273,7 +273,7 @@ const bodyText = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom('', '{', '{"a":1,}', '\ufeff{}', '{"a":"\\ud800"}', '[]', 'null', '0') },
 );
 
-const basic = (s: string) => `Basic ${Buffer.from(s).toString('base64')}`;
+const basic = basicAuth;
 const authorization = fc.oneof(
   { weight: 8, arbitrary: fc.constant('valid') },
   { weight: 1, arbitrary: fc.constantFrom('viewOnly', 'foreign') },

@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { individual } from '../support/customers.js';
-import { expectError, startTestApp, TestApp, TestPlatform, V } from '../support/test-app.js';
+import { expectError, startTestApp, TestApp, TestPlatform, V, basicAuth } from '../support/test-app.js';
 import { usdAccountBody } from '../support/fixtures.js';
 
 /** Issue 10, items 4-7: bad input of every kind is a 4xx in the error shape, never a 5xx. */
@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const basic = (value: string) => `Basic ${Buffer.from(value).toString('base64')}`;
+const basic = basicAuth;
 const fields = (body: { details?: Record<string, unknown> }) =>
   (body.details?.errors as Array<{ field: string }>).map((e) => e.field);
 

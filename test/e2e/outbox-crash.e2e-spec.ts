@@ -7,6 +7,7 @@ import { formatId, newUuid, parseId } from '../../src/common/ids.js';
 import { TransactionService } from '../../src/database/transaction.service.js';
 import { cardStatusChange } from '../../src/cards/card-events.js';
 import { OutboxService, WrittenEvent } from '../../src/outbox/outbox.service.js';
+import { platformWithEndpoint } from '../support/events.js';
 import { isolatedDatabase, IsolatedDatabase } from '../support/isolated-database.js';
 import { startTestApp, TEST_WEBHOOK_KEY, TestApp, TestPlatform } from '../support/test-app.js';
 import { ReceivedWebhook, WebhookReceiver } from '../support/webhook-receiver.js';
@@ -116,14 +117,7 @@ async function receiver(): Promise<WebhookReceiver> {
   return r;
 }
 
-async function platformAt(r: WebhookReceiver): Promise<TestPlatform> {
-  const p = await TestPlatform.create(api);
-  await db.query(`UPDATE platform_configs SET webhook_endpoint = $1 WHERE platform_id = $2`, [
-    r.url,
-    parseId('Platform', p.platformId),
-  ]);
-  return p;
-}
+const platformAt = (r: WebhookReceiver): Promise<TestPlatform> => platformWithEndpoint(api, db, r.url);
 
 function emit(p: TestPlatform, data: Record<string, unknown> = {}): Promise<WrittenEvent> {
   const platformId = parseId('Platform', p.platformId)!;

@@ -1,4 +1,6 @@
-import type { TestApp, TestPlatform } from './test-app.js';
+import { TestPlatform, type TestApp } from './test-app.js';
+import type { IsolatedDatabase } from './isolated-database.js';
+import { parseId } from '../../src/common/ids.js';
 import { WebhookReceiver } from './webhook-receiver.js';
 import type { ReceivedWebhook } from './webhook-receiver.js';
 import { OutboxDispatcher } from '../../src/outbox/outbox.dispatcher.js';
@@ -69,4 +71,17 @@ export class WebhookCapture {
   stop(): Promise<void> {
     return this.receiver.stop();
   }
+}
+
+/**
+ * A new platform of `api` whose webhook endpoint is `url`, set directly in `db` so that no TEST
+ * event is queued (tests that count deliveries).
+ */
+export async function platformWithEndpoint(api: TestApp, db: IsolatedDatabase, url: string): Promise<TestPlatform> {
+  const p = await TestPlatform.create(api);
+  await db.query(`UPDATE platform_configs SET webhook_endpoint = $1 WHERE platform_id = $2`, [
+    url,
+    parseId('Platform', p.platformId),
+  ]);
+  return p;
 }

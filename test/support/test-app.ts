@@ -10,6 +10,9 @@ import { PlatformsService } from '../../src/platforms/platforms.service.js';
 
 export const V = `/${API_VERSION}`;
 
+/** An `Authorization` header value for HTTP Basic with these raw credentials (`id:secret`). */
+export const basicAuth = (value: string) => `Basic ${Buffer.from(value).toString('base64')}`;
+
 export interface TestApp {
   app: INestApplication;
   http: ReturnType<typeof request>;

@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBasicAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { IdPipe } from '../common/id.pipe.js';
 import { PageOf } from '../common/pagination.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
@@ -14,19 +14,23 @@ import { TokensService } from './tokens.service.js';
 export class TokensController {
   constructor(private readonly tokens: TokensService) {}
 
+  @ApiOperation({ summary: 'Create a new API token', operationId: 'createToken' })
   @Post()
   @RequirePermission('MANAGE')
   @Idempotent()
+  @ApiCreatedResponse({ type: ApiToken })
   create(@CurrentPlatform() p: PlatformPrincipal, @Body() body: ApiTokenCreateRequest): Promise<ApiToken> {
     return this.tokens.createForPlatform(p.platformId, body);
   }
 
+  @ApiOperation({ summary: 'List tokens', operationId: 'listTokens' })
   @Get()
   @ApiOkResponse({ type: PageOf(ApiToken, 'TokenListResponse') })
   list(@CurrentPlatform() p: PlatformPrincipal, @Query() query: ListTokensQuery) {
     return this.tokens.list(p.platformId, query);
   }
 
+  @ApiOperation({ summary: 'Get API token by ID', operationId: 'getTokenById' })
   @Get(':tokenId')
   get(
     @CurrentPlatform() p: PlatformPrincipal,
@@ -35,6 +39,7 @@ export class TokensController {
     return this.tokens.get(p.platformId, tokenId);
   }
 
+  @ApiOperation({ summary: 'Delete API token by ID', operationId: 'deleteTokenById' })
   @Delete(':tokenId')
   @HttpCode(204)
   @RequirePermission('MANAGE')

@@ -5,9 +5,11 @@ import {
   ApiExtraModels,
   ApiOkResponse,
   ApiResponse,
+  ApiOperation,
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
+import { ApiErrors } from '../openapi/api-errors.js';
 import { CurrentPlatform, RequirePermission } from '../auth/auth.decorators.js';
 import type { PlatformPrincipal } from '../auth/auth.decorators.js';
 import { IdPipe } from '../common/id.pipe.js';
@@ -32,7 +34,8 @@ const oneOf = (individual: new () => object, business: new () => object) => ({
     mapping: { INDIVIDUAL: getSchemaPath(individual), BUSINESS: getSchemaPath(business) },
   },
 });
-const CUSTOMER = oneOf(IndividualCustomer, BusinessCustomer);
+/** A customer response: individual or business, by `customerType`. */
+export const CUSTOMER = oneOf(IndividualCustomer, BusinessCustomer);
 
 @ApiTags('Customers')
 @ApiBasicAuth('BasicAuth')
@@ -49,6 +52,8 @@ export class CustomersController {
   constructor(private readonly customers: CustomersService) {}
 
   /** The body is discriminated by `customerType`: the service validates the matching variant. */
+  @ApiOperation({ summary: 'Add a new customer', operationId: 'createCustomer' })
+  @ApiErrors(409)
   @Post()
   @RequirePermission('MANAGE')
   @Idempotent()
@@ -71,10 +76,12 @@ export class CustomersController {
       },
     },
   })
+  @ApiOperation({ summary: 'List customers', operationId: 'listCustomers' })
   list(@CurrentPlatform() p: PlatformPrincipal, @Query() query: ListCustomersQuery): Promise<Page<CustomerView>> {
     return this.customers.list(p.platformId, query);
   }
 
+  @ApiOperation({ summary: 'Get customer by ID', operationId: 'getCustomerById' })
   @Get(':customerId')
   @ApiOkResponse({ schema: CUSTOMER })
   get(
@@ -84,6 +91,8 @@ export class CustomersController {
     return this.customers.get(p.platformId, customerId);
   }
 
+  @ApiOperation({ summary: 'Update customer by ID', operationId: 'updateCustomerById' })
+  @ApiErrors(409, 410)
   @Patch(':customerId')
   @RequirePermission('MANAGE')
   @ApiBody({ schema: oneOf(IndividualCustomerUpdateRequest, BusinessCustomerUpdateRequest) })
@@ -97,6 +106,8 @@ export class CustomersController {
   }
 
   /** Soft delete; answers 200 with the deleted customer (reference), 410 CUSTOMER_DELETED the second time. */
+  @ApiOperation({ summary: 'Delete customer by ID', operationId: 'deleteCustomerById' })
+  @ApiErrors(410)
   @Delete(':customerId')
   @RequirePermission('MANAGE')
   @ApiOkResponse({ schema: CUSTOMER })

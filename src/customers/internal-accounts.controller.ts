@@ -1,5 +1,5 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiBasicAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPlatform } from '../auth/auth.decorators.js';
 import type { PlatformPrincipal } from '../auth/auth.decorators.js';
 import { PageOf } from '../common/pagination.js';
@@ -19,6 +19,7 @@ import { InternalAccountsService } from './internal-accounts.service.js';
 export class InternalAccountsController {
   constructor(private readonly accounts: InternalAccountsService) {}
 
+  @ApiOperation({ summary: 'List Customer internal accounts', operationId: 'listCustomerInternalAccounts' })
   @Get('customers/internal-accounts')
   @ApiOkResponse({ type: PageOf(InternalAccount, 'InternalAccountListResponse') })
   listForCustomers(
@@ -28,6 +29,7 @@ export class InternalAccountsController {
     return this.accounts.listForCustomers(p.platformId, query);
   }
 
+  @ApiOperation({ summary: 'List platform internal accounts', operationId: 'listPlatformInternalAccounts' })
   @Get('platform/internal-accounts')
   @ApiOkResponse({ type: PlatformInternalAccountListResponse })
   listForPlatform(

@@ -2,15 +2,10 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
 import { PageQuery } from '../common/pagination.js';
 import { BoolField, EnumField, IdField, StringField } from '../common/validation.js';
-import { CREATE_ACCOUNT_TYPES, BENEFICIARY_VERIFICATION_STATUSES } from './variants/index.js';
+import { accountInfoProperty } from '../openapi/account-info-schemas.js';
+import { BENEFICIARY_VERIFICATION_STATUSES } from './variants/index.js';
 import { EXTERNAL_ACCOUNT_STATUSES, OWNERSHIP_TYPES } from './external-account.entity.js';
 import type { ExternalAccountStatus, OwnershipType } from './external-account.entity.js';
-
-const ACCOUNT_INFO_DOC = {
-  type: 'object',
-  description: `One variant chosen by \`accountType\`: ${CREATE_ACCOUNT_TYPES.join(', ')}. See the reference's ExternalAccountCreateInfoOneOf.`,
-  additionalProperties: true,
-} as const;
 
 export class PlatformExternalAccountCreateRequest {
   @StringField({
@@ -34,7 +29,7 @@ export class PlatformExternalAccountCreateRequest {
 
   /** Validated by the declarative variant layer (src/external-accounts/variants). */
   @Allow()
-  @ApiProperty(ACCOUNT_INFO_DOC)
+  @ApiProperty(accountInfoProperty('create'))
   accountInfo: unknown;
 }
 
@@ -67,6 +62,6 @@ export class ExternalAccount {
   @ApiPropertyOptional({ enum: BENEFICIARY_VERIFICATION_STATUSES }) beneficiaryVerificationStatus?: string;
   @ApiPropertyOptional({ type: 'object', properties: { fullName: { type: 'string' } } })
   beneficiaryVerifiedData?: { fullName?: string };
-  @ApiProperty({ ...ACCOUNT_INFO_DOC, description: "The reference's ExternalAccountInfoOneOf" })
+  @ApiProperty(accountInfoProperty('response'))
   accountInfo: Record<string, unknown>;
 }

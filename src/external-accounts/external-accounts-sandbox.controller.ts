@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBasicAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPlatform, RequirePermission } from '../auth/auth.decorators.js';
 import type { PlatformPrincipal } from '../auth/auth.decorators.js';
 import { IdPipe } from '../common/id.pipe.js';
@@ -22,6 +22,7 @@ export class SandboxExternalAccountStatusRequest {
 export class ExternalAccountsSandboxController {
   constructor(private readonly accounts: ExternalAccountsService) {}
 
+  @ApiOperation({ summary: "Set an external account's status", operationId: 'sandboxSetExternalAccountStatus' })
   @Post(':externalAccountId/status')
   @HttpCode(200)
   @RequirePermission('TRANSACT')

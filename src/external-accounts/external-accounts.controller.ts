@@ -1,5 +1,5 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBasicAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPlatform, RequirePermission } from '../auth/auth.decorators.js';
 import type { PlatformPrincipal } from '../auth/auth.decorators.js';
 import { IdPipe } from '../common/id.pipe.js';
@@ -19,39 +19,51 @@ const ExternalAccountListResponse = PageOf(ExternalAccount, 'ExternalAccountList
 
 /**
  * GET and DELETE by id, the same for both route families; each subclass says whose accounts it
- * serves. Create bodies are typed `unknown` so the global pipe leaves them to the service, which
- * reports DTO errors and accountInfo variant errors together in one 400.
+ * serves (and `scope` names its operations: `getPlatformExternalAccountById`, ...). Create bodies
+ * are typed `unknown` so the global pipe leaves them to the service, which reports DTO errors and
+ * accountInfo variant errors together in one 400.
  */
-abstract class ExternalAccountByIdRoutes {
-  protected constructor(
-    protected readonly accounts: ExternalAccountsService,
-    private readonly owner: Owner,
-  ) {}
+function externalAccountByIdRoutes(scope: 'Platform' | 'Customer') {
+  abstract class ExternalAccountByIdRoutes {
+    protected constructor(
+      protected readonly accounts: ExternalAccountsService,
+      private readonly owner: Owner,
+    ) {}
 
-  @Get(':externalAccountId')
-  @ApiOkResponse({ type: ExternalAccount })
-  get(
-    @CurrentPlatform() p: PlatformPrincipal,
-    @Param('externalAccountId', new IdPipe('ExternalAccount')) id: string,
-  ): Promise<ExternalAccount> {
-    return this.accounts.get(p.platformId, this.owner, id);
-  }
+    @Get(':externalAccountId')
+    @ApiOperation({
+      summary: `Get ${scope.toLowerCase()} external account by ID`,
+      operationId: `get${scope}ExternalAccountById`,
+    })
+    @ApiOkResponse({ type: ExternalAccount })
+    get(
+      @CurrentPlatform() p: PlatformPrincipal,
+      @Param('externalAccountId', new IdPipe('ExternalAccount')) id: string,
+    ): Promise<ExternalAccount> {
+      return this.accounts.get(p.platformId, this.owner, id);
+    }
 
-  @Delete(':externalAccountId')
-  @HttpCode(204)
-  @RequirePermission('TRANSACT')
-  async delete(
-    @CurrentPlatform() p: PlatformPrincipal,
-    @Param('externalAccountId', new IdPipe('ExternalAccount')) id: string,
-  ): Promise<void> {
-    await this.accounts.delete(p.platformId, this.owner, id);
+    @Delete(':externalAccountId')
+    @ApiOperation({
+      summary: `Delete ${scope.toLowerCase()} external account by ID`,
+      operationId: `delete${scope}ExternalAccountById`,
+    })
+    @HttpCode(204)
+    @RequirePermission('TRANSACT')
+    async delete(
+      @CurrentPlatform() p: PlatformPrincipal,
+      @Param('externalAccountId', new IdPipe('ExternalAccount')) id: string,
+    ): Promise<void> {
+      await this.accounts.delete(p.platformId, this.owner, id);
+    }
   }
+  return ExternalAccountByIdRoutes;
 }
 
 @ApiTags('External Accounts')
 @ApiBasicAuth('BasicAuth')
 @Controller('platform/external-accounts')
-export class PlatformExternalAccountsController extends ExternalAccountByIdRoutes {
+export class PlatformExternalAccountsController extends externalAccountByIdRoutes('Platform') {
   constructor(accounts: ExternalAccountsService) {
     super(accounts, { kind: 'platform' });
   }
@@ -59,6 +71,7 @@ export class PlatformExternalAccountsController extends ExternalAccountByIdRoute
   @Post()
   @RequirePermission('TRANSACT')
   @Idempotent()
+  @ApiOperation({ summary: 'Add a new platform external account', operationId: 'createPlatformExternalAccount' })
   @ApiBody({ type: PlatformExternalAccountCreateRequest })
   @ApiCreatedResponse({ type: ExternalAccount })
   create(@CurrentPlatform() p: PlatformPrincipal, @Body() body: unknown): Promise<ExternalAccount> {
@@ -66,6 +79,7 @@ export class PlatformExternalAccountsController extends ExternalAccountByIdRoute
   }
 
   @Get()
+  @ApiOperation({ summary: 'List platform external accounts', operationId: 'listPlatformExternalAccounts' })
   @ApiOkResponse({ type: ExternalAccountListResponse })
   list(@CurrentPlatform() p: PlatformPrincipal, @Query() query: ListPlatformExternalAccountsQuery) {
     return this.accounts.list(p.platformId, { kind: 'platform' }, query);
@@ -75,7 +89,7 @@ export class PlatformExternalAccountsController extends ExternalAccountByIdRoute
 @ApiTags('External Accounts')
 @ApiBasicAuth('BasicAuth')
 @Controller('customers/external-accounts')
-export class CustomerExternalAccountsController extends ExternalAccountByIdRoutes {
+export class CustomerExternalAccountsController extends externalAccountByIdRoutes('Customer') {
   constructor(accounts: ExternalAccountsService) {
     super(accounts, { kind: 'customer' });
   }
@@ -83,6 +97,7 @@ export class CustomerExternalAccountsController extends ExternalAccountByIdRoute
   @Post()
   @RequirePermission('TRANSACT')
   @Idempotent()
+  @ApiOperation({ summary: 'Add a new external account', operationId: 'createCustomerExternalAccount' })
   @ApiBody({ type: CustomerExternalAccountCreateRequest })
   @ApiCreatedResponse({ type: ExternalAccount })
   create(@CurrentPlatform() p: PlatformPrincipal, @Body() body: unknown): Promise<ExternalAccount> {
@@ -90,6 +105,7 @@ export class CustomerExternalAccountsController extends ExternalAccountByIdRoute
   }
 
   @Get()
+  @ApiOperation({ summary: 'List Customer external accounts', operationId: 'listCustomerExternalAccounts' })
   @ApiOkResponse({ type: ExternalAccountListResponse })
   list(@CurrentPlatform() p: PlatformPrincipal, @Query() query: ListCustomerExternalAccountsQuery) {
     const customerId = query.customerId ? (parseId('Customer', query.customerId) ?? undefined) : undefined;

@@ -1,11 +1,13 @@
 import { applyDecorators, UseInterceptors } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
+import { ApiErrors } from '../openapi/api-errors.js';
 import { IdempotencyInterceptor } from './idempotency.interceptor.js';
 
 /** Accepts an `Idempotency-Key` header on this POST route. */
 export const Idempotent = () =>
   applyDecorators(
     UseInterceptors(IdempotencyInterceptor),
+    ApiErrors(409),
     ApiHeader({
       name: 'Idempotency-Key',
       required: false,

@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBasicAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPlatform, RequirePermission } from '../auth/auth.decorators.js';
 import type { PlatformPrincipal } from '../auth/auth.decorators.js';
 import { IdPipe } from '../common/id.pipe.js';
@@ -15,12 +15,14 @@ import { WebhookEventsService } from './webhook-events.service.js';
 export class WebhookEventsController {
   constructor(private readonly events: WebhookEventsService) {}
 
+  @ApiOperation({ summary: 'List webhook events', operationId: 'listWebhookEvents' })
   @Get()
   @ApiOkResponse({ type: PageOf(WebhookEvent, 'WebhookEventListResponse') })
   list(@CurrentPlatform() p: PlatformPrincipal, @Query() query: ListWebhookEventsQuery) {
     return this.events.list(p.platformId, query);
   }
 
+  @ApiOperation({ summary: 'Get a webhook event by ID', operationId: 'getWebhookEventById' })
   @Get(':eventId')
   @ApiOkResponse({ type: WebhookEvent })
   get(
@@ -30,6 +32,7 @@ export class WebhookEventsController {
     return this.events.get(p.platformId, eventId);
   }
 
+  @ApiOperation({ summary: 'Redeliver a webhook event', operationId: 'redeliverWebhookEvent' })
   @Post(':eventId/redeliver')
   @HttpCode(200)
   @RequirePermission('MANAGE')

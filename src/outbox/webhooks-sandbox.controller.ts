@@ -1,5 +1,6 @@
 import { Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiBasicAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../openapi/api-errors.js';
 import { CurrentPlatform, RequirePermission } from '../auth/auth.decorators.js';
 import type { PlatformPrincipal } from '../auth/auth.decorators.js';
 import { TestWebhookResponse } from './webhook-events.dto.js';
@@ -16,7 +17,8 @@ export class WebhooksSandboxController {
   @Post('sandbox/webhooks/test')
   @HttpCode(200)
   @RequirePermission('MANAGE')
-  @ApiOperation({ summary: 'Send a test webhook' })
+  @ApiOperation({ summary: 'Send a test webhook', operationId: 'sendTestWebhook' })
+  @ApiErrors(400)
   @ApiOkResponse({ type: TestWebhookResponse })
   sendTest(@CurrentPlatform() p: PlatformPrincipal): Promise<TestWebhookResponse> {
     return this.events.sendTest(p.platformId);
@@ -28,8 +30,10 @@ export class WebhooksSandboxController {
   @RequirePermission('MANAGE')
   @ApiOperation({
     summary: 'Send a test webhook (alias of POST /sandbox/webhooks/test)',
+    operationId: 'sendTestWebhookLegacy',
     deprecated: true,
   })
+  @ApiErrors(400)
   @ApiOkResponse({ type: TestWebhookResponse })
   sendTestLegacy(@CurrentPlatform() p: PlatformPrincipal): Promise<TestWebhookResponse> {
     return this.events.sendTest(p.platformId);

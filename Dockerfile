@@ -1,22 +1,43 @@
 # syntax=docker/dockerfile:1
-FROM node:20-bookworm-slim AS build
+# One image, three roles: ROLE=api|worker|all selects what `node dist/src/main.js` runs, and
+# `node dist/src/cli.js migrate` applies pending migrations and exits (the Kubernetes migration Job).
+# test/unit/deploy/dockerfile.spec.ts checks this file statically (no Docker engine in CI).
+
+# Node 24 is the current LTS line; pinned to a patch release (override with --build-arg NODE_IMAGE=...,
+# ideally with an @sha256 digest from your registry).
+ARG NODE_IMAGE=node:24.11.1-bookworm-slim
+
+# 1. Build: every dependency (TypeScript, Nest CLI), then compile to dist/.
+FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json nest-cli.json ormconfig.ts ./
 COPY src ./src
 COPY bench ./bench
-RUN npm run build && npm prune --omit=dev
+RUN npm run build
 
-FROM node:20-bookworm-slim
-ENV NODE_ENV=production
+# 2. Production dependencies only (no dev dependencies reach the final image).
+FROM ${NODE_IMAGE} AS deps
 WORKDIR /app
-COPY --from=build /app/package.json ./
-COPY --from=build /app/node_modules ./node_modules
-COPY --from=build /app/dist ./dist
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force
+
+# 3. Runtime: production node_modules + the compiled service, as the unprivileged `node` user.
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production \
+    ROLE=all \
+    PORT=3000
+WORKDIR /app
+COPY --from=deps /app/node_modules ./node_modules
+COPY --from=build /app/package.json ./package.json
+COPY --from=build /app/dist/src ./dist/src
 # The embedded engine's default data dir (used only without DATABASE_URL) must be writable.
-RUN mkdir -p /app/.data && chown node:node /app/.data
-USER node
+RUN mkdir -p /app/.data && chown 1000:1000 /app/.data
+# uid/gid 1000 is the image's `node` user; numeric so Kubernetes can verify runAsNonRoot.
+USER 1000:1000
 EXPOSE 3000
-# ROLE=api|worker|all; set DATABASE_URL and WEBHOOK_KEY_ENCRYPTION_KEY in production (the embedded engine is for bare machines).
+# Liveness without curl: a few lines of node against GET /healthz on $PORT.
+HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 CMD ["node", "dist/src/healthcheck.js"]
+# Exec form: node is PID 1's only child-free process and gets SIGTERM directly (graceful shutdown).
 CMD ["node", "dist/src/main.js"]

@@ -13,9 +13,10 @@ export interface IsolatedDatabase {
 /**
  * A migrated database of the test file's own, on the run's engine: a fresh PostgreSQL database
  * (when the run uses PostgreSQL), or another in-memory embedded engine. Outbox workers run here so
- * they never claim the events of apps in other test files, nor theirs.
+ * they never claim the events of apps in other test files, nor theirs. `{ migrated: false }` leaves
+ * it empty (for tests of the migrate command).
  */
-export async function isolatedDatabase(): Promise<IsolatedDatabase> {
+export async function isolatedDatabase(options: { migrated?: boolean } = {}): Promise<IsolatedDatabase> {
   const admin = process.env.TEST_DATABASE_ADMIN_URL;
   let url: string;
   let stop: () => Promise<void>;
@@ -32,7 +33,7 @@ export async function isolatedDatabase(): Promise<IsolatedDatabase> {
     url = db.url;
     stop = () => db.stop();
   }
-  await migrate(url);
+  if (options.migrated ?? true) await migrate(url);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   return {

@@ -22,7 +22,7 @@ async function main(argv: string[]): Promise<number> {
     case 'migrate': {
       const db = await openDatabase(config);
       try {
-        const applied = await migrate(db.url);
+        const applied = await migrate(db.sessionUrl);
         process.stdout.write(`${JSON.stringify({ applied })}\n`);
       } finally {
         await db.stop();
@@ -39,7 +39,7 @@ async function main(argv: string[]): Promise<number> {
       checkWebhookKeyConfig(config); // fail fast on a missing key, before touching the database
       const db = await openDatabase(config);
       try {
-        await migrate(db.url);
+        await migrate(db.sessionUrl);
         const context = await NestFactory.createApplicationContext(
           AppModule.forRoot(config, db.url, { runWorker: false }),
           {

@@ -26,7 +26,7 @@ async function main(): Promise<void> {
   const logger = createRootLogger(config.LOG_LEVEL);
   const db = await openDatabase(config);
   if (db.embedded || config.MIGRATIONS_RUN) {
-    const applied = await migrate(db.url);
+    const applied = await migrate(db.sessionUrl);
     if (applied.length) logger.info({ applied }, 'migrations applied');
   }
   const app = await createApp(config, db.url, logger);

@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
 import {
-  dataSourceUrl,
+  listenUrl,
   NotificationListener,
   notificationsReachOtherConnections,
 } from '../outbox/notification-listener.js';
@@ -54,7 +54,7 @@ export class TokenCache implements OnApplicationBootstrap, OnApplicationShutdown
   readonly listenerName = `token-cache-${process.pid}-${++instances}`;
 
   constructor(
-    config: AppConfig,
+    private readonly config: AppConfig,
     private readonly dataSource: DataSource,
   ) {
     // A worker process serves no authenticated route: no cache, no listener connection.
@@ -69,7 +69,7 @@ export class TokenCache implements OnApplicationBootstrap, OnApplicationShutdown
     if (!this.entries) return;
     if (!this.local) {
       this.listener = new NotificationListener(
-        dataSourceUrl(this.dataSource),
+        listenUrl(this.config, this.dataSource),
         TOKEN_REVOKED_CHANNEL,
         {
           onNotification: (tokenId) => this.evict(tokenId),

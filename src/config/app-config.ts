@@ -27,6 +27,15 @@ export class AppConfig {
   @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// or postgresql:// URL' })
   DATABASE_URL?: string;
 
+  /**
+   * A direct (session) PostgreSQL URL for what needs a session: the LISTEN connections and the
+   * migration advisory lock. Set it when DATABASE_URL goes through a transaction-mode pooler
+   * (PgBouncer); unset: DATABASE_URL serves both.
+   */
+  @IsOptional()
+  @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// or postgresql:// URL' })
+  DATABASE_DIRECT_URL?: string;
+
   /** Where the embedded engine keeps its files; `memory://` for a throwaway database. */
   @IsString()
   PGLITE_DATA_DIR = './.data/pglite';
@@ -134,7 +143,15 @@ export class AppConfig {
 }
 
 /** Variables without a default (absent from `new AppConfig()`'s own keys). */
-const OPTIONAL_VARIABLES = ['DATABASE_URL', 'WEBHOOK_KEY_ENCRYPTION_KEY', 'WEBHOOK_ALLOW_PRIVATE_TARGETS'];
+const OPTIONAL_VARIABLES = [
+  'DATABASE_URL',
+  'DATABASE_DIRECT_URL',
+  'WEBHOOK_KEY_ENCRYPTION_KEY',
+  'WEBHOOK_ALLOW_PRIVATE_TARGETS',
+];
+
+/** Every environment variable the service reads (deploy manifests are checked against it). */
+export const CONFIG_VARIABLES: readonly string[] = [...Object.keys(new AppConfig()), ...OPTIONAL_VARIABLES];
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {
@@ -144,9 +161,8 @@ export class ConfigError extends Error {
 
 /** Validates the environment into a typed config; throws one error naming every bad variable. */
 export function loadConfig(env: Record<string, string | undefined>): AppConfig {
-  const known = Object.keys(new AppConfig());
   const raw: Record<string, string> = {};
-  for (const key of [...known, ...OPTIONAL_VARIABLES]) {
+  for (const key of CONFIG_VARIABLES) {
     const value = env[key];
     if (value !== undefined && value !== '') raw[key] = value;
   }

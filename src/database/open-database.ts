@@ -4,15 +4,20 @@ import { startEmbeddedDatabase } from './embedded.js';
 
 export interface OpenDatabase {
   url: string;
+  /** Where a session is needed (the migration lock): DATABASE_DIRECT_URL, else `url`. */
+  sessionUrl: string;
   embedded: boolean;
   stop(): Promise<void>;
 }
 
 /** PostgreSQL when DATABASE_URL is set; otherwise starts the embedded engine on PGLITE_DATA_DIR. */
 export async function openDatabase(config: AppConfig): Promise<OpenDatabase> {
-  if (config.DATABASE_URL) return { url: config.DATABASE_URL, embedded: false, stop: () => Promise.resolve() };
+  if (config.DATABASE_URL) {
+    const url = config.DATABASE_URL;
+    return { url, sessionUrl: config.DATABASE_DIRECT_URL ?? url, embedded: false, stop: () => Promise.resolve() };
+  }
   const db = await startEmbeddedDatabase(config.PGLITE_DATA_DIR, config.DB_POOL_SIZE + 8);
-  return { url: db.url, embedded: true, stop: () => db.stop() };
+  return { url: db.url, sessionUrl: db.url, embedded: true, stop: () => db.stop() };
 }
 
 /** Applies pending migrations with a short-lived DataSource of its own; returns their names. */

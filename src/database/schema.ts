@@ -13,6 +13,7 @@ import { ExternalAccounts1767225900000 } from './migrations/1767225900000-Extern
 import { Outbox1767226000000 } from './migrations/1767226000000-Outbox.js';
 import { OutboxFairClaim1767226700000 } from './migrations/1767226700000-OutboxFairClaim.js';
 import { OutboxHeadIndex1767226800000 } from './migrations/1767226800000-OutboxHeadIndex.js';
+import { OutboxAggregateType1767227450000 } from './migrations/1767227450000-OutboxAggregateType.js';
 
 /** Every entity and migration, listed once: the app, the CLI and ormconfig.ts use these lists. */
 export const ENTITIES = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   Outbox1767226000000,
   OutboxFairClaim1767226700000,
   OutboxHeadIndex1767226800000,
+  OutboxAggregateType1767227450000,
 ];

@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import pg from 'pg';
 import type { DataSource } from 'typeorm';
+import type { AppConfig } from '../config/app-config.js';
 
 const RECONNECT_DELAY_MS = 1_000;
 
@@ -97,7 +98,10 @@ export async function notificationsReachOtherConnections(dataSource: DataSource)
   return !version.includes('PGlite');
 }
 
-/** The URL the DataSource connects with (the listener opens its own connection there). */
-export function dataSourceUrl(dataSource: DataSource): string {
-  return (dataSource.options as { url?: string }).url!;
+/**
+ * The URL a listener opens its own connection to: DATABASE_DIRECT_URL when set (LISTEN needs a
+ * session, which a transaction-mode pooler does not keep), else the DataSource's URL.
+ */
+export function listenUrl(config: AppConfig, dataSource: DataSource): string {
+  return config.DATABASE_DIRECT_URL ?? (dataSource.options as { url?: string }).url!;
 }

@@ -7,7 +7,7 @@ import { Clock } from '../common/clock.js';
 import { AppConfig } from '../config/app-config.js';
 import { Runtime } from '../config/config.module.js';
 import { WebhookSender } from './delivery/webhook-sender.js';
-import { dataSourceUrl, NotificationListener, notificationsReachOtherConnections } from './notification-listener.js';
+import { listenUrl, NotificationListener, notificationsReachOtherConnections } from './notification-listener.js';
 import { OUTBOX_CHANNEL } from './outbox.service.js';
 import { ClaimedDelivery, ClaimedEvent, CompletedAttempt, OutboxStore } from './outbox.store.js';
 import type { WebhookEventStatus } from './webhook-types.js';
@@ -97,7 +97,7 @@ export class OutboxDispatcher implements OnApplicationBootstrap, BeforeApplicati
   private listener: NotificationListener | null = null;
 
   constructor(
-    config: AppConfig,
+    private readonly config: AppConfig,
     private readonly runtime: Runtime,
     private readonly store: OutboxStore,
     private readonly sender: WebhookSender,
@@ -129,7 +129,7 @@ export class OutboxDispatcher implements OnApplicationBootstrap, BeforeApplicati
     if (this.loopDone) return;
     this.stopping = false;
     if (await notificationsReachOtherConnections(this.dataSource)) {
-      this.listener = new NotificationListener(dataSourceUrl(this.dataSource), OUTBOX_CHANNEL, {
+      this.listener = new NotificationListener(listenUrl(this.config, this.dataSource), OUTBOX_CHANNEL, {
         onNotification: () => this.wake(),
         onConnected: () => this.wake(),
       });

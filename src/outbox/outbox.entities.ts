@@ -14,6 +14,10 @@ export class OutboxEventEntity {
   @Column('text')
   type: WebhookType;
 
+  /** The aggregate's resource type (`Card` for `Card:<uuid>`): Debezium's outbox router routes on it. */
+  @Column('text', { name: 'aggregate_type' })
+  aggregateType: string;
+
   /** The resource the event is about (e.g. `Card:<uuid>`); events of one aggregate go out in `seq` order. */
   @Column('text', { name: 'aggregate_id' })
   aggregateId: string;

@@ -67,8 +67,9 @@ export class OutboxService {
          RETURNING last_seq
        )
        INSERT INTO outbox_events
-         (id, platform_id, type, aggregate_id, seq, body, status, attempt_count, next_attempt_at, retrying_since, created_at)
-       SELECT $1, $2, $3, $4, counter.last_seq, $5, 'PENDING', 0, $6, $6, $6
+         (id, platform_id, type, aggregate_type, aggregate_id, seq, body, status, attempt_count, next_attempt_at,
+          retrying_since, created_at)
+       SELECT $1, $2, $3, split_part($4, ':', 1), $4, counter.last_seq, $5, 'PENDING', 0, $6, $6, $6
        FROM counter, (SELECT pg_notify('${OUTBOX_CHANNEL}', '')) AS wake
        RETURNING seq`,
       [uuid, input.platformId, input.type, input.aggregateId, JSON.stringify(envelope), now],

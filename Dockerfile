@@ -39,5 +39,5 @@ USER 1000:1000
 EXPOSE 3000
 # Liveness without curl: a few lines of node against GET /healthz on $PORT.
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 CMD ["node", "dist/src/healthcheck.js"]
-# Exec form: node is PID 1's only child-free process and gets SIGTERM directly (graceful shutdown).
+# Exec form: node runs as PID 1 and gets SIGTERM itself; src/main.ts handles it (graceful shutdown).
 CMD ["node", "dist/src/main.js"]

@@ -25,6 +25,7 @@ export class NotificationListener {
   private client: pg.Client | null = null;
   private stopped = false;
   private retryTimer: NodeJS.Timeout | null = null;
+  private listening = false;
 
   constructor(
     private readonly url: string,
@@ -37,6 +38,11 @@ export class NotificationListener {
     this.logger = new Logger(context);
   }
 
+  /** Whether LISTEN is in place right now (readiness of a worker). */
+  get connected(): boolean {
+    return this.listening;
+  }
+
   async start(): Promise<void> {
     this.stopped = false;
     await this.connect();
@@ -44,6 +50,7 @@ export class NotificationListener {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.listening = false;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     const client = this.client;
     this.client = null;
@@ -61,6 +68,7 @@ export class NotificationListener {
     const onLost = (error?: Error) => {
       if (lost || this.stopped) return;
       lost = true;
+      this.listening = false;
       this.logger.warn({ err: error?.message, channel: this.channel }, 'listener connection lost; reconnecting');
       this.handlers.onLost?.();
       void client.end().catch(() => undefined);
@@ -72,6 +80,7 @@ export class NotificationListener {
     try {
       await client.connect();
       await client.query(`LISTEN ${this.channel}`);
+      this.listening = !lost && !this.stopped;
       this.handlers.onConnected();
     } catch (error) {
       onLost(error as Error);

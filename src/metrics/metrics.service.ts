@@ -8,7 +8,7 @@ export type CardAuthorizationOutcome = 'approved' | 'declined' | 'error';
 export type AgentExecutionOutcome = 'executed' | 'pending_approval' | 'rejected' | 'failed';
 
 /** A source of gauge values read at scrape time (e.g. the outbox's pending count). */
-export type MetricsCollector = () => Promise<void> | void;
+export type MetricsCollector = () => Promise<void>;
 
 /** The pg Pool behind TypeORM's postgres driver (only the counters we read). */
 interface PgPoolCounts {
@@ -100,7 +100,7 @@ export class MetricsService {
 
   constructor(private readonly dataSource: DataSource) {
     collectDefaultMetrics({ register: this.registry });
-    this.onCollect(() => this.collectPool());
+    this.onCollect(() => Promise.resolve(this.collectPool()));
   }
 
   /** Runs `collector` before every scrape (keep it cheap: one indexed query at most). */

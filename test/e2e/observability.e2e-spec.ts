@@ -1,12 +1,11 @@
 import http from 'node:http';
 import { EventEmitter2 } from '@nestjs/event-emitter';
-import pg from 'pg';
 import { Lifecycle } from '../../src/health/lifecycle.js';
 import { MetricsServer } from '../../src/metrics/metrics.server.js';
 import { MetricsService } from '../../src/metrics/metrics.service.js';
 import { OUTBOX_LISTENER, OutboxDispatcher, OutboxListenerState } from '../../src/outbox/outbox.dispatcher.js';
 import { WebhookCapture } from '../support/events.js';
-import { isolatedDatabase } from '../support/isolated-database.js';
+import { isolatedDatabase, terminateConnections } from '../support/isolated-database.js';
 import { StatementCounter } from '../support/statement-counter.js';
 import { expectError, startTestApp, TestApp, TestPlatform, V } from '../support/test-app.js';
 
@@ -201,17 +200,7 @@ describe('probes', () => {
         });
       const lost = next(false);
       const back = next(true);
-      const admin = new pg.Client({ connectionString: db.url });
-      await admin.connect();
-      try {
-        const { rows } = await admin.query<{ terminated: boolean }>(
-          'SELECT pg_terminate_backend(pid) AS terminated FROM pg_stat_activity WHERE application_name = $1',
-          [dispatcher.listenerName],
-        );
-        expect(rows).toEqual([{ terminated: true }]);
-      } finally {
-        await admin.end();
-      }
+      expect(await terminateConnections(db.url, dispatcher.listenerName)).toEqual([true]);
       await lost;
       expectError(await w.http.get('/readyz'), 503, 'SERVICE_UNAVAILABLE');
       await w.http.get('/healthz').expect(200);

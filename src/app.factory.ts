@@ -15,6 +15,7 @@ import { answerParserErrors, JsonBodyInterceptor, requestLogging } from './http-
 import { InputValidationPipe } from './common/input-validation.pipe.js';
 import { Lifecycle } from './health/lifecycle.js';
 import { httpMetrics } from './metrics/http-metrics.js';
+import { MetricsServer } from './metrics/metrics.server.js';
 import { MetricsService } from './metrics/metrics.service.js';
 import { RateLimitInterceptor } from './protection/rate-limit.interceptor.js';
 import { RequestTimeoutInterceptor } from './protection/request-timeout.interceptor.js';
@@ -78,6 +79,7 @@ export async function createApp(
   );
   setupOpenApi(app, API_VERSION);
   await app.init();
+  await app.get(MetricsServer).start();
   // Literal segments before parameters, whatever the module import order (src/route-order.ts).
   sortRoutes(app.getHttpAdapter().getInstance());
   // Paths outside the version prefix that no route matched: same error shape as everywhere.

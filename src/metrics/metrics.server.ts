@@ -1,14 +1,15 @@
 import { createServer, type Server } from 'node:http';
-import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
 import { MetricsService } from './metrics.service.js';
 
 /**
  * `GET /metrics` on a listener of its own (METRICS_PORT on METRICS_HOST), so the metrics are
- * never served on the public API port by accident. Off when METRICS_PORT is unset.
+ * never served on the public API port by accident. Off when METRICS_PORT is unset. Started by
+ * `createApp` (server processes only: the CLI's application context never binds it).
  */
 @Injectable()
-export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutdown {
+export class MetricsServer implements OnApplicationShutdown {
   private readonly logger = new Logger('metrics');
   private server: Server | null = null;
 
@@ -23,7 +24,7 @@ export class MetricsServer implements OnApplicationBootstrap, OnApplicationShutd
     return address && typeof address === 'object' ? address.port : null;
   }
 
-  async onApplicationBootstrap(): Promise<void> {
+  async start(): Promise<void> {
     if (this.config.METRICS_PORT === undefined) return;
     const server = createServer((req, res) => {
       if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {

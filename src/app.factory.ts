@@ -13,6 +13,13 @@ import { sendApiError } from './errors/error-response.js';
 import { invalidInput, toFieldErrors } from './errors/validation-errors.js';
 import { answerParserErrors, JsonBodyInterceptor, requestLogging } from './http-pipeline.js';
 import { InputValidationPipe } from './common/input-validation.pipe.js';
+import { Lifecycle } from './health/lifecycle.js';
+import { httpMetrics } from './metrics/http-metrics.js';
+import { MetricsServer } from './metrics/metrics.server.js';
+import { MetricsService } from './metrics/metrics.service.js';
+import { RateLimitInterceptor } from './protection/rate-limit.interceptor.js';
+import { RequestTimeoutInterceptor } from './protection/request-timeout.interceptor.js';
+import { applyProtection } from './protection/security.js';
 import { PinoNestLogger } from './logging/logger.js';
 import { setupOpenApi } from './openapi/openapi.js';
 import { sortRoutes } from './route-order.js';
@@ -44,10 +51,25 @@ export async function createApp(
   app.set('etag', false);
   app.set('query parser', 'extended');
   app.use(requestLogging(logger));
+  const metrics = app.get(MetricsService);
+  app.use(httpMetrics(metrics));
+  const lifecycle = app.get(Lifecycle);
+  // Draining (SIGTERM): every answer asks keep-alive clients to reconnect (to another replica).
+  app.use((_req: Request, res: Response, next: () => void) => {
+    if (lifecycle.draining) res.setHeader('Connection', 'close');
+    next();
+  });
+  applyProtection(app, config);
   if (config.ROLE === 'worker') app.use(workerOnly);
   app.setGlobalPrefix(API_VERSION, { exclude: ['healthz', 'readyz', 'docs', 'docs/{*path}'] });
   app.useGlobalFilters(new AllExceptionsFilter());
-  app.useGlobalInterceptors(new JsonBodyInterceptor());
+  // In this order: the rate limit (after every guard: the credential is known) before the body
+  // is read, the timeout around everything the handler does.
+  app.useGlobalInterceptors(
+    new RateLimitInterceptor(config, metrics),
+    new RequestTimeoutInterceptor(config.REQUEST_TIMEOUT_MS),
+    new JsonBodyInterceptor(),
+  );
   app.useGlobalPipes(
     new InputValidationPipe({
       ...VALIDATOR_OPTIONS,
@@ -57,6 +79,7 @@ export async function createApp(
   );
   setupOpenApi(app, API_VERSION);
   await app.init();
+  await app.get(MetricsServer).start();
   // Literal segments before parameters, whatever the module import order (src/route-order.ts).
   sortRoutes(app.getHttpAdapter().getInstance());
   // Paths outside the version prefix that no route matched: same error shape as everywhere.

@@ -6,7 +6,8 @@ import { AppOptions, ConfigModule } from './config/config.module.js';
 import { CustomersSandboxModule } from './customers/customers-sandbox.module.js';
 import { CustomersModule } from './customers/customers.module.js';
 import { DatabaseModule } from './database/database.module.js';
-import { HealthController } from './health/health.controller.js';
+import { HealthModule } from './health/health.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
 import { IdempotencyModule } from './idempotency/idempotency.module.js';
 import { ExternalAccountsSandboxModule } from './external-accounts/external-accounts-sandbox.module.js';
 import { ExternalAccountsModule } from './external-accounts/external-accounts.module.js';
@@ -25,6 +26,8 @@ export class AppModule {
         ConfigModule.forRoot(config, options),
         EventEmitterModule.forRoot(),
         DatabaseModule.forRoot(databaseUrl, config.DB_POOL_SIZE),
+        MetricsModule,
+        HealthModule,
         IdempotencyModule,
         AuthModule,
         PlatformsModule,
@@ -36,7 +39,6 @@ export class AppModule {
         // Each area's sandbox-only routes (its <area>-sandbox.module.ts): with SANDBOX=false they do not exist (404).
         ...(config.SANDBOX ? [CustomersSandboxModule, ExternalAccountsSandboxModule, OutboxSandboxModule] : []),
       ],
-      controllers: [HealthController],
     };
   }
 }

@@ -4,6 +4,7 @@ import { AppConfig, ConfigError, loadConfig } from './config/app-config.js';
 import { checkWebhookKeyConfig } from './config/webhook-key.js';
 import { describeStartupError } from './common/startup-error.js';
 import { migrate, openDatabase } from './database/open-database.js';
+import { gracefulShutdown } from './health/shutdown.js';
 import { createRootLogger } from './logging/logger.js';
 import { PlatformsService } from './platforms/platforms.service.js';
 
@@ -33,7 +34,10 @@ async function main(): Promise<void> {
   await app.listen(config.PORT);
   const address = (app.getHttpServer() as import('node:http').Server).address() as { port: number };
   const base = `http://localhost:${address.port}`;
-  logger.info({ port: address.port, role: config.ROLE, embedded: db.embedded }, `listening on ${base}`);
+  logger.info(
+    { port: address.port, role: config.ROLE, embedded: db.embedded, pid: process.pid },
+    `listening on ${base}`,
+  );
 
   if (db.embedded && (await app.get(PlatformsService).count()) === 0) {
     const { platform, token } = await app.get(PlatformsService).create('Sandbox platform');
@@ -54,18 +58,22 @@ async function main(): Promise<void> {
   const shutdown = (signal: string) => {
     if (closing) return;
     closing = true;
-    logger.info({ signal }, 'shutting down');
-    void app
-      .close()
-      .then(() => db.stop())
-      .then(() => process.exit(0))
-      .catch((error: unknown) => {
+    logger.info({ signal, graceMs: config.SHUTDOWN_GRACE_MS }, 'shutting down');
+    gracefulShutdown(app, config, logger, () => db.stop()).then(
+      (clean) => {
+        logger.info({ clean }, 'stopped');
+        logger.flush();
+        process.exit(clean ? 0 : 1);
+      },
+      (error: unknown) => {
         logger.error({ err: error }, 'shutdown failed');
+        logger.flush();
         process.exit(1);
-      });
+      },
+    );
   };
-  process.once('SIGTERM', () => shutdown('SIGTERM'));
-  process.once('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
 main().catch((error: unknown) => {

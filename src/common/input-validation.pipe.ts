@@ -5,11 +5,19 @@ import { invalidInput } from '../errors/validation-errors.js';
 
 const NUL = '\u0000';
 const NUL_MESSAGE = 'must not contain the NUL character (\\u0000)';
+/**
+ * A member named `constructor` is never part of the API, and class-transformer (which builds
+ * nested objects from `value.constructor`) throws on one whose value is not a class: refused here,
+ * before any transformation.
+ */
+const RESERVED_KEY = 'constructor';
+const RESERVED_MESSAGE = `field name "${RESERVED_KEY}" is not allowed`;
 
 /**
- * Every string member (and object key) of `value` that contains a NUL, as FieldErrors on their
- * dot paths (`accountInfo.beneficiary.fullName`, `currencies.0`). PostgreSQL refuses NUL in text
- * and JSON, so no such string may get past validation.
+ * Every string member (and object key) of `value` that contains a NUL, and every member named
+ * `constructor`, as FieldErrors on their dot paths (`accountInfo.beneficiary.fullName`,
+ * `currencies.0`). PostgreSQL refuses NUL in text and JSON, so no such string may get past
+ * validation.
  */
 export function nulFieldErrors(value: unknown, root = ''): FieldError[] {
   const errors: FieldError[] = [];
@@ -24,6 +32,7 @@ export function nulFieldErrors(value: unknown, root = ''): FieldError[] {
     } else if (node !== null && typeof node === 'object') {
       for (const [key, item] of Object.entries(node)) {
         if (key.includes(NUL)) errors.push({ field: join(path, key), message: `field name ${NUL_MESSAGE}` });
+        else if (key === RESERVED_KEY) errors.push({ field: join(path, key), message: RESERVED_MESSAGE });
         else stack.push([item, join(path, key)]);
       }
     }
@@ -54,6 +63,8 @@ export class InputValidationPipe extends ValidationPipe {
     if (metadata.type === 'custom') return super.transform(value, metadata);
     const nul = nulFieldErrors(value, metadata.type === 'param' ? (metadata.data ?? 'id') : '');
     if (nul.length === 0) return super.transform(value, metadata);
+    // class-transformer cannot be given a `constructor` member: report these alone.
+    if (nul.some((e) => e.message === RESERVED_MESSAGE)) throw invalidInput(nul);
     let errors = nul;
     try {
       await super.transform(value, metadata);

@@ -133,6 +133,81 @@ export class AppConfig {
   @Max(600_000)
   OUTBOX_LEASE_MS = 15_000;
 
+  /**
+   * Port of the Prometheus `/metrics` endpoint, on a listener of its own (never the API port, so
+   * it is not public by accident). Unset: no metrics endpoint; `0` picks a free port.
+   */
+  @IsOptional()
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(65535)
+  METRICS_PORT?: number;
+
+  /** Address the metrics listener binds (default all interfaces, for the in-cluster scraper). */
+  @IsString()
+  METRICS_HOST = '0.0.0.0';
+
+  /**
+   * Requests per credential (API token, or agent) per RATE_LIMIT_WINDOW_MS, counted per replica;
+   * `0` turns rate limiting off.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  RATE_LIMIT_REQUESTS = 100;
+
+  /** The same for an agent's own credential (agents call on their own; a tighter budget). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  RATE_LIMIT_AGENT_REQUESTS = 20;
+
+  /** The rate limit's window, in ms. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(3_600_000)
+  RATE_LIMIT_WINDOW_MS = 1_000;
+
+  /**
+   * Longest a request may take: receiving it (Node's server timeout, answered 408) and handling it
+   * (answered 503, retryable; an idempotent retry is safe).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(600_000)
+  REQUEST_TIMEOUT_MS = 30_000;
+
+  /** Origins allowed to call cross-origin (comma-separated, or `*`). Unset: CORS off (no CORS headers). */
+  @IsOptional()
+  @IsString()
+  CORS_ORIGINS?: string;
+
+  /**
+   * On SIGTERM/SIGINT, how long readiness answers 503 while the server keeps serving, so the load
+   * balancer stops sending new requests before the listener closes.
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(600_000)
+  SHUTDOWN_DRAIN_DELAY_MS = 0;
+
+  /**
+   * On SIGTERM/SIGINT, the whole time shutdown may take (drain delay included): in-flight requests
+   * finish, the worker finishes or releases its deliveries, the pool closes. Keep it below the
+   * orchestrator's kill deadline (Kubernetes terminationGracePeriodSeconds).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  @Max(600_000)
+  SHUTDOWN_GRACE_MS = 25_000;
+
   get embedded(): boolean {
     return !this.DATABASE_URL;
   }
@@ -148,6 +223,8 @@ const OPTIONAL_VARIABLES = [
   'DATABASE_DIRECT_URL',
   'WEBHOOK_KEY_ENCRYPTION_KEY',
   'WEBHOOK_ALLOW_PRIVATE_TARGETS',
+  'METRICS_PORT',
+  'CORS_ORIGINS',
 ];
 
 /** Every environment variable the service reads (deploy manifests are checked against it). */

@@ -3,12 +3,22 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import { DataSource } from 'typeorm';
 import { Public } from '../auth/auth.decorators.js';
 import { ApiError } from '../errors/api-error.js';
+import { OutboxDispatcher } from '../outbox/outbox.dispatcher.js';
+import { Lifecycle } from './lifecycle.js';
 
-/** Kubernetes probes, outside the version prefix and public. */
+/**
+ * Kubernetes probes, outside the version prefix and public. Liveness never touches the database
+ * (a database outage must not restart every replica); readiness does, and for a process running
+ * the worker it also needs the worker's LISTEN connection (PostgreSQL).
+ */
 @ApiExcludeController()
 @Controller()
 export class HealthController {
-  constructor(private readonly dataSource: DataSource) {}
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly lifecycle: Lifecycle,
+    private readonly dispatcher: OutboxDispatcher,
+  ) {}
 
   @Public()
   @Get('healthz')
@@ -19,6 +29,8 @@ export class HealthController {
   @Public()
   @Get('readyz')
   async ready() {
+    if (this.lifecycle.draining)
+      throw new ApiError('SERVICE_UNAVAILABLE', 'Shutting down', { retryAfterSeconds: 1, retryable: false });
     let pending: boolean;
     try {
       pending = await this.dataSource.showMigrations();
@@ -26,6 +38,10 @@ export class HealthController {
       throw new ApiError('SERVICE_UNAVAILABLE', 'Database unreachable', { retryAfterSeconds: 1 });
     }
     if (pending) throw new ApiError('SERVICE_UNAVAILABLE', 'Database migrations are pending', { retryAfterSeconds: 5 });
+    if (this.dispatcher.listening === false)
+      throw new ApiError('SERVICE_UNAVAILABLE', 'The worker has lost its LISTEN connection (reconnecting)', {
+        retryAfterSeconds: 1,
+      });
     return { status: 'ready' };
   }
 }

@@ -26,6 +26,7 @@ export class NotificationListener {
   private client: pg.Client | null = null;
   private stopped = false;
   private retryTimer: NodeJS.Timeout | null = null;
+  private listening = false;
 
   constructor(
     private readonly url: string,
@@ -38,6 +39,11 @@ export class NotificationListener {
     this.logger = new Logger(context);
   }
 
+  /** Whether LISTEN is in place right now (readiness of a worker). */
+  get connected(): boolean {
+    return this.listening;
+  }
+
   async start(): Promise<void> {
     this.stopped = false;
     await this.connect();
@@ -45,6 +51,7 @@ export class NotificationListener {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    this.listening = false;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     const client = this.client;
     this.client = null;
@@ -62,6 +69,7 @@ export class NotificationListener {
     const onLost = (error?: Error) => {
       if (lost || this.stopped) return;
       lost = true;
+      this.listening = false;
       this.logger.warn({ err: error?.message, channel: this.channel }, 'listener connection lost; reconnecting');
       this.handlers.onLost?.();
       void client.end().catch(() => undefined);
@@ -73,6 +81,7 @@ export class NotificationListener {
     try {
       await client.connect();
       await client.query(`LISTEN ${this.channel}`);
+      this.listening = !lost && !this.stopped;
       this.handlers.onConnected();
     } catch (error) {
       onLost(error as Error);

@@ -29,10 +29,21 @@ export interface OutboxLeasesRenewed {
   lost: number;
 }
 
+/**
+ * Emitted (in-process) when the worker's LISTEN connection is established or lost:
+ * `{connected}`. Readiness follows it (`listening`).
+ */
+export const OUTBOX_LISTENER = 'outbox.listener';
+export interface OutboxListenerState {
+  connected: boolean;
+}
+
+let instances = 0;
+
 /** Most events one claim query takes. */
 const MAX_CLAIM = 100;
-/** On shutdown, how long in-flight deliveries get to finish before their leases are given back. */
-const SHUTDOWN_GRACE_MS = 12_000;
+/** What shutdown keeps for itself after the worker's grace (records, releases, closing the pool). */
+const SHUTDOWN_RESERVE_MS = 3_000;
 
 /** Claimed events of one endpoint waiting for a slot, and how many of its requests are out. */
 interface Lane {
@@ -64,6 +75,8 @@ export class OutboxDispatcher implements OnApplicationBootstrap, BeforeApplicati
   private readonly endpointConcurrency: number;
   private readonly pollMs: number;
   private readonly leaseMs: number;
+  /** On shutdown, how long in-flight deliveries get to finish before their leases are given back. */
+  private readonly shutdownGraceMs: number;
   private heartbeat: NodeJS.Timeout | null = null;
   private renewing: Promise<void> | null = null;
   private loopDone: Promise<void> | null = null;
@@ -95,6 +108,8 @@ export class OutboxDispatcher implements OnApplicationBootstrap, BeforeApplicati
   /** The last claim filled its batch: more may be due, so a freed slot should claim again. */
   private backlog = false;
   private listener: NotificationListener | null = null;
+  /** The LISTEN connection's `application_name`, unique per instance (find it in pg_stat_activity). */
+  readonly listenerName = `outbox-worker-${process.pid}-${++instances}`;
 
   constructor(
     private readonly config: AppConfig,
@@ -109,6 +124,10 @@ export class OutboxDispatcher implements OnApplicationBootstrap, BeforeApplicati
     this.endpointConcurrency = config.OUTBOX_ENDPOINT_CONCURRENCY;
     this.pollMs = config.OUTBOX_POLL_INTERVAL_MS;
     this.leaseMs = config.OUTBOX_LEASE_MS;
+    this.shutdownGraceMs = Math.max(
+      500,
+      config.SHUTDOWN_GRACE_MS - config.SHUTDOWN_DRAIN_DELAY_MS - SHUTDOWN_RESERVE_MS,
+    );
     this.refillAt = this.endpointConcurrency;
   }
 
@@ -124,15 +143,37 @@ export class OutboxDispatcher implements OnApplicationBootstrap, BeforeApplicati
     return this.loopDone !== null;
   }
 
+  /**
+   * Whether the worker's wake-up connection is LISTENing: null where it has none (not running, or
+   * the embedded engine, which only polls). Readiness of a worker process.
+   */
+  get listening(): boolean | null {
+    return this.listener ? this.listener.connected : null;
+  }
+
   /** Starts the background loop (and LISTEN, on PostgreSQL). */
   async start(): Promise<void> {
     if (this.loopDone) return;
     this.stopping = false;
     if (await notificationsReachOtherConnections(this.dataSource)) {
-      this.listener = new NotificationListener(listenUrl(this.config, this.dataSource), OUTBOX_CHANNEL, {
-        onNotification: () => this.wake(),
-        onConnected: () => this.wake(),
-      });
+      const state = (connected: boolean) => {
+        const event: OutboxListenerState = { connected };
+        this.events.emit(OUTBOX_LISTENER, event);
+      };
+      this.listener = new NotificationListener(
+        listenUrl(this.config, this.dataSource),
+        OUTBOX_CHANNEL,
+        {
+          onNotification: () => this.wake(),
+          onConnected: () => {
+            this.wake();
+            state(true);
+          },
+          onLost: () => state(false),
+        },
+        'outbox',
+        this.listenerName,
+      );
       await this.listener.start();
     }
     this.loopDone = this.loop();
@@ -152,7 +193,7 @@ export class OutboxDispatcher implements OnApplicationBootstrap, BeforeApplicati
    * Stops claiming, lets in-flight deliveries finish (each ends within the HTTP timeout) and
    * records them; whatever is still out after the grace period is released for another worker.
    */
-  async stop(graceMs = SHUTDOWN_GRACE_MS): Promise<void> {
+  async stop(graceMs = this.shutdownGraceMs): Promise<void> {
     if (!this.loopDone) return;
     this.stopping = true;
     this.wake();

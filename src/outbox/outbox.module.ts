@@ -3,6 +3,7 @@ import { PlatformConfigModule } from '../platform-config/platform-config.module.
 import { WebhookSender } from './delivery/webhook-sender.js';
 import { OutboxWriterModule } from './outbox-writer.module.js';
 import { OutboxDispatcher } from './outbox.dispatcher.js';
+import { OutboxMetrics } from './outbox.metrics.js';
 import { OutboxStore } from './outbox.store.js';
 import { WebhookEventsController } from './webhook-events.controller.js';
 import { WebhookEventsService } from './webhook-events.service.js';
@@ -15,7 +16,7 @@ import { WebhookEventsService } from './webhook-events.service.js';
 @Module({
   imports: [OutboxWriterModule, PlatformConfigModule],
   controllers: [WebhookEventsController],
-  providers: [OutboxStore, OutboxDispatcher, WebhookSender, WebhookEventsService],
+  providers: [OutboxStore, OutboxDispatcher, WebhookSender, WebhookEventsService, OutboxMetrics],
   exports: [OutboxWriterModule, OutboxDispatcher, WebhookEventsService],
 })
 export class OutboxModule {}

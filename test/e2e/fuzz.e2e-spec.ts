@@ -1,16 +1,23 @@
 import http from 'node:http';
 import fc from 'fast-check';
+import { DataSource } from 'typeorm';
+import { parseId } from '../../src/common/ids.js';
 import { business, individual } from '../support/customers.js';
 import { startTestApp, TestApp, TestPlatform, V, basicAuth } from '../support/test-app.js';
 
 /**
- * Issue 10, item 8: generated requests across every route of the OpenAPI document (plus the
- * probes and unknown paths) with random methods, malformed and foreign ids, hostile bodies, NULs,
- * deep nesting, huge strings, numbers beyond 2^53, bad headers and credentials, valid ones too.
- * No answer may be a 5xx, and every non-2xx answer is `{code, reason, details?}`.
- * FUZZ_RUNS sets the number of requests (default 2000); FUZZ_SEED replays a failing run.
+ * Issue 10, item 8 and issue 15: generated requests across every route of the OpenAPI document
+ * (plus the probes and unknown paths) with random methods, malformed ids, ids of other resources
+ * and of another platform, hostile bodies, NULs, deep nesting, huge strings, numbers beyond 2^53,
+ * odd headers, bad credentials, valid ones too. No answer may be a 5xx, every non-2xx answer is
+ * `{code, reason, details?}`, and nothing changes that the caller had no right to change: the
+ * platform's rows are the same after every request made with a credential that may not write
+ * them (none, a wrong one, a VIEW-only token, another platform's), and the bystander platform whose
+ * ids are used as foreign ids is the same at the end as at the start.
+ * FUZZ_RUNS sets the number of requests (default 1000; 10000 for the issue's run); FUZZ_SEED
+ * replays a failing run.
  */
-const RUNS = Number(process.env.FUZZ_RUNS ?? 2000);
+const RUNS = Number(process.env.FUZZ_RUNS ?? 1000);
 const SEED = process.env.FUZZ_SEED === undefined ? undefined : Number(process.env.FUZZ_SEED);
 
 let t: TestApp;
@@ -22,6 +29,10 @@ const routes: Array<{ method: string; path: string }> = [];
 const own: Record<string, string[]> = {};
 const foreign: Record<string, string[]> = {};
 const auth: Record<string, string> = {};
+/** Every id of the platform's own resources, whatever its type: put where another type belongs. */
+let anyOwn: string[] = [];
+let bystander: TestPlatform;
+let digestSql: string;
 
 const usd = (n: number) => ({
   currency: 'USD',
@@ -56,16 +67,45 @@ async function resources(platform: TestPlatform, into: Record<string, string[]>)
   into.eventId = events.data.map((e) => e.id);
 }
 
+/**
+ * One digest of every row a platform owns: each table with a `platform_id` column, and its
+ * `platforms` row. Any insert, update or delete changes it.
+ */
+async function platformDigest(platform: TestPlatform): Promise<string> {
+  const [{ digest }] = await t.app
+    .get(DataSource)
+    .query<Array<{ digest: string }>>(digestSql, [parseId('Platform', platform.platformId)]);
+  return digest;
+}
+
 beforeAll(async () => {
   t = await startTestApp({ LOG_LEVEL: process.env.FUZZ_LOG ?? 'silent' });
   p = await TestPlatform.create(t);
+  // `other`'s credentials are used against p's routes; `bystander`'s ids are the foreign ids and its
+  // credentials are never used, so none of its rows may change.
   const other = await TestPlatform.create(t, 'Foreign platform');
+  bystander = await TestPlatform.create(t, 'Bystander platform');
   await resources(p, own);
-  await resources(other, foreign);
+  await resources(bystander, foreign);
+  anyOwn = Object.values(own).flat();
   const viewer = await p.token(['VIEW']);
   auth.valid = p.authorization;
   auth.viewOnly = viewer.authorization;
   auth.foreign = other.authorization;
+
+  const tables = await t.app.get(DataSource).query<Array<{ table_name: string }>>(
+    `SELECT table_name FROM information_schema.columns
+       WHERE table_schema = current_schema() AND column_name = 'platform_id' ORDER BY table_name`,
+  );
+  if (tables.length < 5) throw new Error(`only ${tables.length} platform tables found`);
+  const parts = [
+    `SELECT 'platforms' AS tbl, md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) AS d FROM platforms x WHERE x.id = $1`,
+    ...tables.map(
+      ({ table_name: name }) =>
+        `SELECT '${name}', md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) FROM ${name} x WHERE x.platform_id = $1`,
+    ),
+  ];
+  digestSql = `SELECT string_agg(tbl || ':' || d, ',' ORDER BY tbl) AS digest FROM (${parts.join(' UNION ALL ')}) s`;
 
   const doc = (await t.http.get(`${V}/openapi.json`)).body as { paths: Record<string, Record<string, unknown>> };
   for (const [path, operations] of Object.entries(doc.paths)) {
@@ -111,6 +151,7 @@ const pathValue = (param: string) =>
     { weight: 3, arbitrary: fc.constantFrom(...(own[param]?.length ? own[param] : ['Nothing:own'])) },
     { weight: 2, arbitrary: fc.constantFrom(...(foreign[param]?.length ? foreign[param] : ['Nothing:foreign'])) },
     { weight: 3, arbitrary: malformedId.map((s) => s.slice(0, 2000)) },
+    { weight: 1, arbitrary: fc.constantFrom(...anyOwn) }, // another resource's id, maybe of another type
   );
 /** A path segment as a client could send it: encoded, or raw percent garbage. */
 const encoded = (value: fc.Arbitrary<string>) =>
@@ -305,11 +346,27 @@ const METHODS = ['GET', 'POST', 'PATCH', 'PUT', 'DELETE', 'OPTIONS', 'HEAD'];
 const maybe = <T>(percent: number, arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T | null> =>
   fc.oneof({ weight: percent, arbitrary }, { weight: 100 - percent, arbitrary: fc.constant(null) });
 
+/** Headers a client or a proxy in front may add. */
+const EXTRA_HEADERS: Array<[string, fc.Arbitrary<string>]> = [
+  ['origin', fc.constantFrom('https://evil.example.com', 'null', 'http://localhost:3000')],
+  ['accept', fc.constantFrom('application/json', 'text/html', '*/*', 'application/xml')],
+  ['content-encoding', fc.constantFrom('gzip', 'deflate', 'br', 'identity', 'bogus')],
+  ['x-forwarded-for', fc.constantFrom('1.2.3.4', '::1, 10.0.0.1', 'not an ip')],
+  ['x-http-method-override', fc.constantFrom(...METHODS)],
+  ['cookie', headerText],
+  ['access-control-request-method', fc.constantFrom(...METHODS)],
+];
+const extraHeaders = fc
+  .subarray(EXTRA_HEADERS, { maxLength: 3 })
+  .chain((picked) => fc.tuple(...picked.map(([name, value]) => value.map((v): [string, string] => [name, v]))));
+
 interface Generated {
   method: string;
   path: string;
   headers: Record<string, string>;
   body?: string;
+  /** Which credential: `valid` may change the platform; anything else may not. */
+  credential: string;
 }
 
 const requestArb: fc.Arbitrary<Generated> = fc
@@ -323,6 +380,7 @@ const requestArb: fc.Arbitrary<Generated> = fc
     idempotencyKey: maybe(30, fc.oneof(fc.uuid(), headerText)),
     requestId: maybe(15, headerText),
     body: maybe(70, bodyText),
+    extra: maybe(20, extraHeaders),
   })
   .chain((g) => {
     const route = routes[g.route % routes.length];
@@ -334,7 +392,7 @@ const requestArb: fc.Arbitrary<Generated> = fc
     let path = route.path.replace(/\{\w+\}/g, () => values[i++]);
     if (g.extraSegment !== null) path += `/${g.extraSegment}`;
     if (g.query !== null && g.query !== '') path += `?${g.query}`;
-    const headers: Record<string, string> = {};
+    const headers: Record<string, string> = Object.fromEntries(g.extra ?? []);
     const credential = auth[g.auth as string] ?? g.auth;
     if (credential !== undefined) headers.authorization = credential;
     if (g.contentType !== null) headers['content-type'] = g.contentType;
@@ -344,7 +402,7 @@ const requestArb: fc.Arbitrary<Generated> = fc
     // framed, as any client frames it (unframed bytes would be parsed as the next request)
     if (g.body !== null) headers['content-length'] = String(Buffer.byteLength(g.body));
     const method = g.randomMethod ?? route.method;
-    return { method, path, headers, body: g.body ?? undefined };
+    return { method, path, headers, body: g.body ?? undefined, credential: g.auth === 'valid' ? 'valid' : 'other' };
   });
 
 function send(r: Generated): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
@@ -363,12 +421,21 @@ function send(r: Generated): Promise<{ status: number; headers: http.IncomingHtt
   });
 }
 
-it(`${RUNS} generated requests across every route: no 5xx, the error shape on every non-2xx`, async () => {
+it(`${RUNS} generated requests across every route: no 5xx, the error shape on every non-2xx, no unauthorized change`, async () => {
   const seen = new Map<string, number>();
+  const bystanderBefore = await platformDigest(bystander);
+  /** p's digest as of the last request that could not change it (null: a valid request came since). */
+  let known: string | null = null;
   await fc.assert(
     fc.asyncProperty(requestArb, async (r) => {
+      const before = r.credential === 'valid' ? null : (known ?? (await platformDigest(p)));
       const res = await send(r);
       const what = `${r.method} ${r.path.slice(0, 300)} → ${res.status} ${res.text.slice(0, 300)}`;
+      if (before === null) known = null;
+      else {
+        known = await platformDigest(p);
+        expect({ what, changed: known !== before }).toEqual({ what, changed: false });
+      }
       expect({ what, serverError: res.status >= 500 }).toEqual({ what, serverError: false });
       expect(res.headers['x-request-id']).toBeDefined();
       const family = `${Math.floor(res.status / 100)}xx`;
@@ -388,6 +455,7 @@ it(`${RUNS} generated requests across every route: no 5xx, the error shape on ev
     }),
     { numRuns: RUNS, seed: SEED, endOnFailure: true },
   );
+  expect(await platformDigest(bystander)).toBe(bystanderBefore);
   if (process.env.FUZZ_STATS) process.stdout.write(`${JSON.stringify(Object.fromEntries(seen))}\n`);
   // The generators reach past authentication and validation, not only the first 401.
   if (RUNS >= 500) {

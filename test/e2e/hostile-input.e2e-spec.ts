@@ -212,3 +212,22 @@ describe("errors of Node's HTTP parser (item 7)", () => {
     expect(res.headers['content-type']).toMatch(/^application\/json/);
   });
 });
+
+describe('a member named constructor (found by the 10,000-request fuzz, issue 15)', () => {
+  it('is a FieldError at any depth, on DTO routes and on bodies a service validates, never a 500', async () => {
+    const nested = { ...usdAccountBody(), extra: [{ constructor: 2.9e213 }] };
+    const customer = individual() as Record<string, unknown>;
+    for (const [path, body, field] of [
+      ['/platform/external-accounts', nested, 'extra.0.constructor'],
+      ['/customers', { ...customer, address: { constructor: 'x' } }, 'address.constructor'],
+      ['/tokens', { name: 'n', permissions: [{ constructor: {} }] }, 'permissions.0.constructor'],
+      ['/tokens', { name: 'n', permissions: ['VIEW'], constructor: 1 }, 'constructor'],
+    ] as const) {
+      const res = await p.post(path, body);
+      const error = expectError(res, 400, 'INVALID_INPUT');
+      expect({ path, fields: fields(error) }).toEqual({ path, fields: [field] });
+    }
+    const query = expectError(await p.get('/tokens?name[constructor]=1'), 400, 'INVALID_INPUT');
+    expect(fields(query)).toEqual(['name.constructor']);
+  });
+});

@@ -1,8 +1,8 @@
-import pg from 'pg';
 import { TokenCache } from '../../src/auth/token-cache.js';
 import { startTestApp, TestApp, TestPlatform, V } from '../support/test-app.js';
 import { StatementCounter } from '../support/statement-counter.js';
 import { usdAccountBody } from '../support/fixtures.js';
+import { terminateConnections } from '../support/isolated-database.js';
 
 /** The hot paths' statement counts (issue 12): a count that creeps back fails here. */
 let t: TestApp;
@@ -119,17 +119,7 @@ describe('revocation across replicas', () => {
 
     const cache = t.app.get(TokenCache);
     const reconnected = new Promise<void>((resolve) => cache.events.once('connected', () => resolve()));
-    const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL });
-    await admin.connect();
-    try {
-      const { rows } = await admin.query<{ terminated: boolean }>(
-        'SELECT pg_terminate_backend(pid) AS terminated FROM pg_stat_activity WHERE application_name = $1',
-        [cache.listenerName],
-      );
-      expect(rows).toEqual([{ terminated: true }]);
-    } finally {
-      await admin.end();
-    }
+    expect(await terminateConnections(process.env.TEST_DATABASE_URL!, cache.listenerName)).toEqual([true]);
     await reconnected;
     const after = await counter.during(() => p.get('/config').expect(200));
     expect(after.some(isTokenLookup)).toBe(true); // looked up again: the cache was emptied

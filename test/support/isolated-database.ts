@@ -46,6 +46,20 @@ export async function isolatedDatabase(options: { migrated?: boolean } = {}): Pr
   };
 }
 
+/**
+ * Terminates the connections named `applicationName` on the server behind `url` (PostgreSQL):
+ * how a test drops a LISTEN connection. Answers whether each was terminated.
+ */
+export async function terminateConnections(url: string, applicationName: string): Promise<boolean[]> {
+  return withClient(url, async (c) => {
+    const { rows } = await c.query<{ terminated: boolean }>(
+      'SELECT pg_terminate_backend(pid) AS terminated FROM pg_stat_activity WHERE application_name = $1',
+      [applicationName],
+    );
+    return rows.map((r) => r.terminated);
+  });
+}
+
 async function withClient<T>(url: string, work: (c: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();

@@ -43,6 +43,10 @@ export async function startTestApp(
     // Test apps always pass DATABASE_URL, where private targets are refused by default; the
     // webhook receiver is local. Pass '' to get the default.
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    // Tests send bursts with one credential; the limiter still runs (its headers are on every
+    // answer). test/e2e/protection.e2e-spec.ts sets real limits.
+    RATE_LIMIT_REQUESTS: '1000000',
+    RATE_LIMIT_AGENT_REQUESTS: '1000000',
     ...env,
   });
   const app = await createApp(config, url, options.logger ?? createRootLogger(config.LOG_LEVEL), options);

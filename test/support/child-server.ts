@@ -1,0 +1,85 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TEST_WEBHOOK_KEY } from './test-app.js';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** One JSON log line of the child (pino). */
+export type LogLine = Record<string, unknown> & { msg?: string };
+
+/**
+ * A real server process (`node dist/src/main.js`, or `npm start`) on the run's database (or
+ * `env.DATABASE_URL`), with its stdout log lines parsed so a test can await one.
+ */
+export class ChildServer {
+  readonly lines: LogLine[] = [];
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  private waiters: Array<{ test: (l: LogLine) => boolean; resolve: (l: LogLine) => void }> = [];
+  private stderr = '';
+
+  private constructor(readonly child: ChildProcess) {
+    let buffered = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      let nl: number;
+      while ((nl = buffered.indexOf('\n')) >= 0) {
+        const text = buffered.slice(0, nl);
+        buffered = buffered.slice(nl + 1);
+        if (!text.startsWith('{')) continue;
+        const line = JSON.parse(text) as LogLine;
+        this.lines.push(line);
+        this.waiters = this.waiters.filter((w) => (w.test(line) ? (w.resolve(line), false) : true));
+      }
+    });
+    child.stderr!.on('data', (chunk: Buffer) => (this.stderr += chunk.toString()));
+    this.exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  }
+
+  static start(command: string[], env: Record<string, string> = {}): ChildServer {
+    const child = spawn(command[0], command.slice(1), {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        DATABASE_URL: process.env.TEST_DATABASE_URL ?? '',
+        WEBHOOK_KEY_ENCRYPTION_KEY: TEST_WEBHOOK_KEY,
+        PORT: '0',
+        ROLE: 'api',
+        LOG_LEVEL: 'info',
+        RATE_LIMIT_REQUESTS: '1000000',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    return new ChildServer(child);
+  }
+
+  /** The first log line (already written or to come) that passes `test`. */
+  waitFor(test: (l: LogLine) => boolean, what: string): Promise<LogLine> {
+    const seen = this.lines.find(test);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      this.waiters.push({ test, resolve });
+      void this.exited.then(({ code }) =>
+        reject(new Error(`exited (${code}) before logging ${what}: ${this.stderr.slice(-2000)}`)),
+      );
+    });
+  }
+
+  /** The first log line with this message. */
+  log(msg: string): Promise<LogLine> {
+    return this.waitFor((l) => l.msg === msg, `"${msg}"`);
+  }
+
+  /** The "listening on" line (its `port` and `pid`). */
+  listening(): Promise<LogLine & { port: number; pid: number }> {
+    return this.waitFor((l) => String(l.msg).startsWith('listening on'), 'listening') as Promise<
+      LogLine & { port: number; pid: number }
+    >;
+  }
+
+  get errors(): string {
+    return this.stderr;
+  }
+}

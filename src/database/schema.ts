@@ -1,6 +1,6 @@
 import { ApiTokenEntity } from '../auth/api-token.entity.js';
 import { CustomerEntity } from '../customers/customer.entity.js';
-import { InternalAccountEntity, LedgerEntryEntity } from '../customers/internal-account.entity.js';
+import { InternalAccountEntity, LedgerEntryEntity, LedgerHoldEntity } from '../customers/internal-account.entity.js';
 import { ExternalAccountEntity } from '../external-accounts/external-account.entity.js';
 import { IdempotencyKeyEntity } from '../idempotency/idempotency-key.entity.js';
 import { OutboxAggregateEntity, OutboxAttemptEntity, OutboxEventEntity } from '../outbox/outbox.entities.js';
@@ -13,6 +13,7 @@ import { ExternalAccounts1767225900000 } from './migrations/1767225900000-Extern
 import { Outbox1767226000000 } from './migrations/1767226000000-Outbox.js';
 import { OutboxFairClaim1767226700000 } from './migrations/1767226700000-OutboxFairClaim.js';
 import { OutboxHeadIndex1767226800000 } from './migrations/1767226800000-OutboxHeadIndex.js';
+import { LedgerHolds1767227100000 } from './migrations/1767227100000-LedgerHolds.js';
 
 /** Every entity and migration, listed once: the app, the CLI and ormconfig.ts use these lists. */
 export const ENTITIES = [
@@ -23,6 +24,7 @@ export const ENTITIES = [
   CustomerEntity,
   InternalAccountEntity,
   LedgerEntryEntity,
+  LedgerHoldEntity,
   ExternalAccountEntity,
   OutboxEventEntity,
   OutboxAttemptEntity,
@@ -37,4 +39,5 @@ export const MIGRATIONS = [
   Outbox1767226000000,
   OutboxFairClaim1767226700000,
   OutboxHeadIndex1767226800000,
+  LedgerHolds1767227100000,
 ];

@@ -162,6 +162,13 @@ export class LedgerService {
     return m.find(LedgerEntryEntity, { where: { accountId }, order: { seq: 'ASC' } });
   }
 
+  /** One hold, as it is now (read inside the caller's transaction). */
+  async hold(m: EntityManager, holdId: string): Promise<LedgerHoldEntity> {
+    const hold = await m.findOne(LedgerHoldEntity, { where: { id: holdId } });
+    if (!hold) throw new Error(`ledger hold ${holdId} not found`);
+    return hold;
+  }
+
   /** An account's holds, oldest first. */
   holds(m: EntityManager, accountId: string): Promise<LedgerHoldEntity[]> {
     return m.find(LedgerHoldEntity, { where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' } });

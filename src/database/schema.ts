@@ -1,4 +1,5 @@
 import { ApiTokenEntity } from '../auth/api-token.entity.js';
+import { CardEntity, CardStatusHistoryEntity } from '../cards/card.entity.js';
 import { CustomerEntity } from '../customers/customer.entity.js';
 import { InternalAccountEntity, LedgerEntryEntity } from '../customers/internal-account.entity.js';
 import { ExternalAccountEntity } from '../external-accounts/external-account.entity.js';
@@ -13,6 +14,7 @@ import { ExternalAccounts1767225900000 } from './migrations/1767225900000-Extern
 import { Outbox1767226000000 } from './migrations/1767226000000-Outbox.js';
 import { OutboxFairClaim1767226700000 } from './migrations/1767226700000-OutboxFairClaim.js';
 import { OutboxHeadIndex1767226800000 } from './migrations/1767226800000-OutboxHeadIndex.js';
+import { Cards1767227000000 } from './migrations/1767227000000-Cards.js';
 
 /** Every entity and migration, listed once: the app, the CLI and ormconfig.ts use these lists. */
 export const ENTITIES = [
@@ -28,6 +30,8 @@ export const ENTITIES = [
   OutboxAttemptEntity,
   OutboxAggregateEntity,
   WebhookSigningKeysEntity,
+  CardEntity,
+  CardStatusHistoryEntity,
 ];
 export const MIGRATIONS = [
   Foundation1767225600000,
@@ -37,4 +41,5 @@ export const MIGRATIONS = [
   Outbox1767226000000,
   OutboxFairClaim1767226700000,
   OutboxHeadIndex1767226800000,
+  Cards1767227000000,
 ];

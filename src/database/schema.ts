@@ -1,4 +1,6 @@
 import { ApiTokenEntity } from '../auth/api-token.entity.js';
+import { CardTransactionEntity } from '../cards/card-transaction.entity.js';
+import { CardEntity, CardStatusHistoryEntity } from '../cards/card.entity.js';
 import { CustomerEntity } from '../customers/customer.entity.js';
 import { InternalAccountEntity, LedgerEntryEntity, LedgerHoldEntity } from '../customers/internal-account.entity.js';
 import { ExternalAccountEntity } from '../external-accounts/external-account.entity.js';
@@ -13,7 +15,9 @@ import { ExternalAccounts1767225900000 } from './migrations/1767225900000-Extern
 import { Outbox1767226000000 } from './migrations/1767226000000-Outbox.js';
 import { OutboxFairClaim1767226700000 } from './migrations/1767226700000-OutboxFairClaim.js';
 import { OutboxHeadIndex1767226800000 } from './migrations/1767226800000-OutboxHeadIndex.js';
+import { Cards1767227000000 } from './migrations/1767227000000-Cards.js';
 import { LedgerHolds1767227100000 } from './migrations/1767227100000-LedgerHolds.js';
+import { CardTransactions1767227110000 } from './migrations/1767227110000-CardTransactions.js';
 
 /** Every entity and migration, listed once: the app, the CLI and ormconfig.ts use these lists. */
 export const ENTITIES = [
@@ -30,6 +34,9 @@ export const ENTITIES = [
   OutboxAttemptEntity,
   OutboxAggregateEntity,
   WebhookSigningKeysEntity,
+  CardEntity,
+  CardStatusHistoryEntity,
+  CardTransactionEntity,
 ];
 export const MIGRATIONS = [
   Foundation1767225600000,
@@ -39,5 +46,7 @@ export const MIGRATIONS = [
   Outbox1767226000000,
   OutboxFairClaim1767226700000,
   OutboxHeadIndex1767226800000,
+  Cards1767227000000,
   LedgerHolds1767227100000,
+  CardTransactions1767227110000,
 ];

@@ -117,7 +117,8 @@ export class CardSimulationsController {
   @Idempotent()
   @ApiOperation({
     summary: 'Simulate a card authorization expiry',
-    description: 'The authorization must still be fully open (400 otherwise); it becomes VOIDED and its hold is released.',
+    description:
+      'The authorization must still be fully open (400 otherwise); it becomes VOIDED and its hold is released.',
     operationId: 'sandboxSimulateCardAuthorizationExpiry',
   })
   @ApiAcceptedResponse({ type: SandboxCardSimulationResponse })

@@ -5,6 +5,7 @@ import { PlatformConfigModule } from '../platform-config/platform-config.module.
 import { CardTransactionsController } from './card-transactions.controller.js';
 import { CardTransactionsService } from './card-transactions.service.js';
 import { CardsModule } from './cards.module.js';
+import { CardAuthorizationIssuer, SandboxCardAuthorizationIssuer } from './issuer/card-authorization-issuer.js';
 
 /**
  * Card transactions: authorization decisioning, limits, holds on the funding source, clearings,
@@ -14,7 +15,7 @@ import { CardsModule } from './cards.module.js';
 @Module({
   imports: [CardsModule, CustomersModule, PlatformConfigModule, OutboxModule],
   controllers: [CardTransactionsController],
-  providers: [CardTransactionsService],
+  providers: [CardTransactionsService, { provide: CardAuthorizationIssuer, useClass: SandboxCardAuthorizationIssuer }],
   exports: [CardTransactionsService],
 })
 export class CardTransactionsModule {}

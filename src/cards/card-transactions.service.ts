@@ -27,7 +27,7 @@ import { CardTransactionEntity } from './card-transaction.entity.js';
 import type { CardDeclinedReason, CardMerchantInfo, CardTransactionStatus } from './card-transaction.entity.js';
 import type { CardEntity } from './card.entity.js';
 import { CardsRepository } from './cards.repository.js';
-import { CardIssuer } from './issuer/card-issuer.js';
+import { CardAuthorizationIssuer } from './issuer/card-authorization-issuer.js';
 
 /** Ledger reasons of card money movements. */
 export const CARD_LEDGER_REASONS = {
@@ -43,7 +43,10 @@ const DAY_USAGE_SQL = `
    WHERE card_id = $1 AND direction = 'DEBIT' AND status <> 'DECLINED' AND authorized_at >= $2 AND authorized_at < $3`;
 
 /** Open (no clearing yet) or partially settled: what a clearing may act on. */
-const CLEARABLE: ReadonlySet<CardTransactionStatus> = new Set<CardTransactionStatus>(['AUTHORIZED', 'PARTIALLY_SETTLED']);
+const CLEARABLE: ReadonlySet<CardTransactionStatus> = new Set<CardTransactionStatus>([
+  'AUTHORIZED',
+  'PARTIALLY_SETTLED',
+]);
 
 interface Simulated {
   issuerTransactionToken: string;
@@ -67,7 +70,7 @@ export class CardTransactionsService {
     private readonly config: PlatformConfigService,
     private readonly ledger: LedgerService,
     private readonly outbox: OutboxService,
-    private readonly issuer: CardIssuer,
+    private readonly issuer: CardAuthorizationIssuer,
     private readonly clock: Clock,
   ) {}
 
@@ -76,7 +79,11 @@ export class CardTransactionsService {
    * what the issuer forced) or approved with a hold on the funding source. Either way a card
    * transaction is recorded and its event written.
    */
-  authorize(platformId: string, cardUuid: string, body: SandboxCardAuthorizationRequest): Promise<SandboxCardSimulationResponse> {
+  authorize(
+    platformId: string,
+    cardUuid: string,
+    body: SandboxCardAuthorizationRequest,
+  ): Promise<SandboxCardSimulationResponse> {
     return this.simulate(platformId, cardUuid, async (m, card, limits) => {
       if (body.currency.code !== card.currency)
         throw invalidInput([fieldError('currency.code', `the card transacts in ${card.currency}`)]);
@@ -92,7 +99,8 @@ export class CardTransactionsService {
         now,
       });
       let declined: CardDeclinedReason | null = issued.declinedReason;
-      if (declined === null && (card.status !== 'ACTIVE' || card.fundingDetachedAt !== null)) declined = 'CARD_NOT_ACTIVE';
+      if (declined === null && (card.status !== 'ACTIVE' || card.fundingDetachedAt !== null))
+        declined = 'CARD_NOT_ACTIVE';
       if (declined === null) {
         const usage = await this.dayUsage(m, card.id, now);
         if (!checkAuthorization(amount, limits, usage).approved) declined = 'SPEND_LIMIT_EXCEEDED';
@@ -129,13 +137,24 @@ export class CardTransactionsService {
    * amount of 0 acts as an expiry: an untouched authorization is VOIDED, a partially settled one
    * SETTLED, and the hold is released.
    */
-  clear(platformId: string, cardUuid: string, body: SandboxCardClearingRequest): Promise<SandboxCardSimulationResponse> {
+  clear(
+    platformId: string,
+    cardUuid: string,
+    body: SandboxCardClearingRequest,
+  ): Promise<SandboxCardSimulationResponse> {
     return this.simulate(platformId, cardUuid, async (m, card) => {
       const txn = await this.lockTransaction(m, card, body.cardTransactionId);
       if (txn.direction !== 'DEBIT' || !CLEARABLE.has(txn.status))
-        throw notOpen('cardTransactionId', `the card transaction is ${txn.status}: only AUTHORIZED or PARTIALLY_SETTLED ones clear`);
+        throw notOpen(
+          'cardTransactionId',
+          `the card transaction is ${txn.status}: only AUTHORIZED or PARTIALLY_SETTLED ones clear`,
+        );
       const amount = BigInt(body.amount);
-      const { issuerTransactionToken } = await this.issuer.clear({ card, issuerTransactionToken: txn.issuerTransactionToken, amount });
+      const { issuerTransactionToken } = await this.issuer.clear({
+        card,
+        issuerTransactionToken: txn.issuerTransactionToken,
+        amount,
+      });
       if (amount === 0n) {
         await this.expire(m, txn);
         return { issuerTransactionToken, txn, event: true };
@@ -172,14 +191,22 @@ export class CardTransactionsService {
   }
 
   /** A merchant reversal of (part of) an authorization nothing has settled against yet. */
-  reverse(platformId: string, cardUuid: string, body: SandboxCardReversalRequest): Promise<SandboxCardSimulationResponse> {
+  reverse(
+    platformId: string,
+    cardUuid: string,
+    body: SandboxCardReversalRequest,
+  ): Promise<SandboxCardSimulationResponse> {
     return this.simulate(platformId, cardUuid, async (m, card) => {
       const txn = await this.lockOpenAuthorization(m, card, body.cardTransactionId);
       const held = await this.heldFor(m, txn);
       const amount = body.amount === undefined ? held : BigInt(body.amount);
       if (amount > held)
         throw invalidInput([fieldError('amount', `at most the open authorization (${held}) can be reversed`)]);
-      const { issuerTransactionToken } = await this.issuer.reverse({ card, issuerTransactionToken: txn.issuerTransactionToken, amount });
+      const { issuerTransactionToken } = await this.issuer.reverse({
+        card,
+        issuerTransactionToken: txn.issuerTransactionToken,
+        amount,
+      });
       if (amount === held) {
         await this.expire(m, txn);
         return { issuerTransactionToken, txn, event: true };
@@ -193,7 +220,11 @@ export class CardTransactionsService {
   }
 
   /** The network lets an open authorization lapse: the hold is released, the transaction VOIDED. */
-  expireAuthorization(platformId: string, cardUuid: string, cardTransactionId: string): Promise<SandboxCardSimulationResponse> {
+  expireAuthorization(
+    platformId: string,
+    cardUuid: string,
+    cardTransactionId: string,
+  ): Promise<SandboxCardSimulationResponse> {
     return this.simulate(platformId, cardUuid, async (m, card) => {
       const txn = await this.lockOpenAuthorization(m, card, cardTransactionId);
       const { issuerTransactionToken } = await this.issuer.reverse({
@@ -219,7 +250,8 @@ export class CardTransactionsService {
         throw notOpen('cardTransactionId', 'only a purchase with a settled clearing can be returned');
       const amount = BigInt(body.amount);
       const net = settled - BigInt(purchase.refundedAmount);
-      if (amount > net) throw invalidInput([fieldError('amount', `at most the net settled amount (${net}) can be returned`)]);
+      if (amount > net)
+        throw invalidInput([fieldError('amount', `at most the net settled amount (${net}) can be returned`)]);
       const { issuerTransactionToken } = await this.issuer.refund({
         card,
         issuerTransactionToken: purchase.issuerTransactionToken,
@@ -279,7 +311,7 @@ export class CardTransactionsService {
     return this.tx.run(async (m) => {
       const card = await this.cards.lockForUpdate(m, platformId, cardUuid);
       if (!card) throw cardNotFound(cardUuid);
-      const config = await this.config.load(m, platformId);
+      const config = await this.config.cardSettings(m, platformId);
       if (config.cardProgram.authorizationDecisionMaker !== 'SERVICE')
         throw new ApiError(
           'CONFLICT',
@@ -352,7 +384,11 @@ export class CardTransactionsService {
   }
 
   /** A purchase still fully open (AUTHORIZED, nothing settled): 400 otherwise. */
-  private async lockOpenAuthorization(m: EntityManager, card: CardEntity, publicId: string): Promise<CardTransactionEntity> {
+  private async lockOpenAuthorization(
+    m: EntityManager,
+    card: CardEntity,
+    publicId: string,
+  ): Promise<CardTransactionEntity> {
     const txn = await this.lockTransaction(m, card, publicId);
     if (txn.direction !== 'DEBIT' || txn.status !== 'AUTHORIZED' || BigInt(txn.settledAmount) !== 0n)
       throw notOpen('cardTransactionId', `the card transaction is ${txn.status}, not an open authorization`);
@@ -428,7 +464,8 @@ export function renderCardTransaction(row: CardTransactionEntity, platformCustom
     updatedAt: row.updatedAt.toISOString(),
   };
   if (row.declinedReason !== null) view.cardDeclinedReason = row.declinedReason;
-  if (row.originalTransactionId !== null) view.originalTransactionId = formatId('Transaction', row.originalTransactionId);
+  if (row.originalTransactionId !== null)
+    view.originalTransactionId = formatId('Transaction', row.originalTransactionId);
   if (settled > 0n) view.settledAmount = amount(settled);
   if (refunded > 0n) view.refundedAmount = amount(refunded);
   return view;
@@ -446,7 +483,8 @@ function cardLimits(card: CardEntity): CardLimits {
 /** The merchant as recorded: only the members the request had. */
 function merchantOf(merchant: CardMerchantInfo): CardMerchantInfo {
   const out: CardMerchantInfo = { descriptor: merchant.descriptor };
-  for (const key of ['mcc', 'city', 'state', 'country'] as const) if (merchant[key] !== undefined) out[key] = merchant[key];
+  for (const key of ['mcc', 'city', 'state', 'country'] as const)
+    if (merchant[key] !== undefined) out[key] = merchant[key];
   return out;
 }
 

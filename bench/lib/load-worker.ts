@@ -9,9 +9,17 @@ import type { LoadJob } from './http.js';
 const job = JSON.parse(process.argv[2]) as LoadJob;
 let seed = job.seedOffset;
 // Loaded only for bodies (the variants catalogue is large).
-const { exampleAccountInfo } = job.body
-  ? await import('../../src/external-accounts/variants/index.js')
-  : { exampleAccountInfo: null };
+const { exampleAccountInfo } =
+  job.body === 'external-account'
+    ? await import('../../src/external-accounts/variants/index.js')
+    : { exampleAccountInfo: null };
+const CARD_AUTHORIZATION = JSON.stringify({
+  amount: 1,
+  currency: { code: 'USD' },
+  merchant: { descriptor: 'BENCH COFFEE', mcc: '5814', country: 'US' },
+});
+let turn = 0;
+const nextPath = (path: string) => (job.paths ? job.paths[turn++ % job.paths.length] : path);
 const result = await autocannon({
   url: job.url,
   connections: job.connections,
@@ -23,13 +31,17 @@ const result = await autocannon({
   },
   requests: [
     {
-      setupRequest: (req) =>
-        job.body === 'external-account'
-          ? {
-              ...req,
-              body: JSON.stringify({ currency: 'EUR', accountInfo: exampleAccountInfo!('EUR_ACCOUNT', ++seed) }),
-            }
-          : req,
+      setupRequest: (req) => {
+        const path = nextPath(req.path ?? '/');
+        if (job.body === 'external-account')
+          return {
+            ...req,
+            path,
+            body: JSON.stringify({ currency: 'EUR', accountInfo: exampleAccountInfo!('EUR_ACCOUNT', ++seed) }),
+          };
+        if (job.body === 'card-authorization') return { ...req, path, body: CARD_AUTHORIZATION };
+        return { ...req, path };
+      },
     },
   ],
 });

@@ -37,7 +37,7 @@ export const CARD_LEDGER_REASONS = {
 } as const;
 
 /** What the day's limits count: the card's approved purchases authorized in [start, end). */
-const DAY_USAGE_SQL = `
+export const DAY_USAGE_SQL = `
   SELECT count(*)::int AS count, COALESCE(sum(authorized_amount), 0)::text AS spent
     FROM card_transactions
    WHERE card_id = $1 AND direction = 'DEBIT' AND status <> 'DECLINED' AND authorized_at >= $2 AND authorized_at < $3`;

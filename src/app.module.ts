@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { AuthModule } from './auth/auth.module.js';
+import { CardsSandboxModule } from './cards/cards-sandbox.module.js';
 import { CardsModule } from './cards/cards.module.js';
 import { AppConfig } from './config/app-config.js';
 import { AppOptions, ConfigModule } from './config/config.module.js';
@@ -36,7 +37,7 @@ export class AppModule {
         OutboxModule,
         CardsModule,
         // Each area's sandbox-only routes (its <area>-sandbox.module.ts): with SANDBOX=false they do not exist (404).
-        ...(config.SANDBOX ? [CustomersSandboxModule, ExternalAccountsSandboxModule, OutboxSandboxModule] : []),
+        ...(config.SANDBOX ? [CustomersSandboxModule, ExternalAccountsSandboxModule, OutboxSandboxModule, CardsSandboxModule] : []),
       ],
       controllers: [HealthController],
     };

@@ -5,7 +5,6 @@ import { PlatformConfigModule } from '../platform-config/platform-config.module.
 import { CardTransactionsController } from './card-transactions.controller.js';
 import { CardTransactionsService } from './card-transactions.service.js';
 import { CardsModule } from './cards.module.js';
-import { CardAuthorizationIssuer, SandboxCardAuthorizationIssuer } from './issuer/card-authorization-issuer.js';
 
 /**
  * Card transactions: authorization decisioning, limits, holds on the funding source, clearings,
@@ -15,7 +14,7 @@ import { CardAuthorizationIssuer, SandboxCardAuthorizationIssuer } from './issue
 @Module({
   imports: [CardsModule, CustomersModule, PlatformConfigModule, OutboxModule],
   controllers: [CardTransactionsController],
-  providers: [CardTransactionsService, { provide: CardAuthorizationIssuer, useClass: SandboxCardAuthorizationIssuer }],
+  providers: [CardTransactionsService],
   exports: [CardTransactionsService],
 })
 export class CardTransactionsModule {}

@@ -27,7 +27,7 @@ import { CardTransactionEntity } from './card-transaction.entity.js';
 import type { CardDeclinedReason, CardMerchantInfo, CardTransactionStatus } from './card-transaction.entity.js';
 import type { CardEntity } from './card.entity.js';
 import { CardsRepository } from './cards.repository.js';
-import { CardAuthorizationIssuer } from './issuer/card-authorization-issuer.js';
+import { CardIssuer } from './issuer/card-issuer.js';
 
 /** Ledger reasons of card money movements. */
 export const CARD_LEDGER_REASONS = {
@@ -70,7 +70,7 @@ export class CardTransactionsService {
     private readonly config: PlatformConfigService,
     private readonly ledger: LedgerService,
     private readonly outbox: OutboxService,
-    private readonly issuer: CardAuthorizationIssuer,
+    private readonly issuer: CardIssuer,
     private readonly clock: Clock,
   ) {}
 

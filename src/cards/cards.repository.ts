@@ -34,6 +34,13 @@ const UPDATE_SQL = `
     provisioning_outcome = $17, updated_at = $18
   WHERE id = $1 AND platform_id = $2`;
 
+/** The UPDATE and its status-history row in one statement (one round trip for a status change). */
+const UPDATE_WITH_HISTORY_SQL = `
+  WITH changed AS (${UPDATE_SQL} RETURNING id)
+  INSERT INTO card_status_history
+    (id, card_id, platform_id, actor, from_status, to_status, substatus, reason, status_reason, created_at)
+  SELECT $19, changed.id, $2, $20, $21, $22, $23, $24, $25, $26 FROM changed`;
+
 const HISTORY_COLUMNS = `id, card_id AS "cardId", platform_id AS "platformId", actor, from_status AS "fromStatus",
   to_status AS "toStatus", substatus, reason, status_reason AS "statusReason", created_at AS "createdAt"`;
 
@@ -93,9 +100,12 @@ export class CardsRepository {
     ]);
   }
 
-  /** Stores the card's mutable columns (status, reason, binding, limits, provisioning, updatedAt). */
-  async update(m: EntityManager, c: CardEntity): Promise<void> {
-    await m.query(UPDATE_SQL, [
+  /**
+   * Stores the card's mutable columns (status, reason, binding, limits, provisioning, updatedAt)
+   * and, for a status change, its history entry, in one statement.
+   */
+  async update(m: EntityManager, c: CardEntity, history?: CardStatusHistoryEntity): Promise<void> {
+    const params: unknown[] = [
       c.id,
       c.platformId,
       c.status,
@@ -114,6 +124,21 @@ export class CardsRepository {
       c.provisioningDueAt,
       c.provisioningOutcome,
       c.updatedAt,
+    ];
+    if (!history) {
+      await m.query(UPDATE_SQL, params);
+      return;
+    }
+    await m.query(UPDATE_WITH_HISTORY_SQL, [
+      ...params,
+      history.id,
+      history.actor,
+      history.fromStatus,
+      history.toStatus,
+      history.substatus,
+      history.reason,
+      history.statusReason,
+      history.createdAt,
     ]);
   }
 
@@ -132,7 +157,19 @@ export class CardsRepository {
     ]);
   }
 
-  /** The card's status history, oldest first. */
+  /**
+   * Whether the cardholder's KYC is APPROVED now (a deleted customer's is not). Read here, in the
+   * provisioning transaction, like the claim below reads it.
+   */
+  async kycApproved(m: EntityManager, customerId: string): Promise<boolean> {
+    const [row] = await m.query<Array<{ ok: boolean }>>(
+      `SELECT (kyc_status = 'APPROVED' AND deleted_at IS NULL) AS ok FROM customers WHERE id = $1`,
+      [customerId],
+    );
+    return row?.ok === true;
+  }
+
+  /** The card's status history, oldest first (empty for an unknown card: every card has its issuance entry). */
   async history(m: EntityManager, platformId: string, cardUuid: string): Promise<CardStatusHistoryEntity[]> {
     return m.query<CardStatusHistoryEntity[]>(
       `SELECT ${HISTORY_COLUMNS} FROM card_status_history WHERE card_id = $1 AND platform_id = $2 ORDER BY id`,

@@ -1,5 +1,5 @@
 import { AUTH_ERRORS } from '../auth/auth.errors.js';
-import { CARD_TRANSACTIONS_ERRORS } from '../cards/card-transactions.errors.js';
+import { CARDS_ERRORS } from '../cards/cards.errors.js';
 import { CUSTOMERS_ERRORS } from '../customers/customers.errors.js';
 import { EXTERNAL_ACCOUNTS_ERRORS } from '../external-accounts/external-accounts.errors.js';
 import { OUTBOX_ERRORS } from '../outbox/outbox.errors.js';
@@ -36,7 +36,7 @@ export const AREA_ERRORS = [
   CUSTOMERS_ERRORS,
   EXTERNAL_ACCOUNTS_ERRORS,
   OUTBOX_ERRORS,
-  CARD_TRANSACTIONS_ERRORS,
+  CARDS_ERRORS,
 ] as const;
 
 /** The one catalogue: every code the API answers with, and its HTTP status. */
@@ -46,7 +46,7 @@ export const ERROR_STATUS = {
   ...CUSTOMERS_ERRORS,
   ...EXTERNAL_ACCOUNTS_ERRORS,
   ...OUTBOX_ERRORS,
-  ...CARD_TRANSACTIONS_ERRORS,
+  ...CARDS_ERRORS,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -42,7 +42,7 @@ describe('concurrent authorizations on one card', () => {
 
   it('50 in parallel against maxTransactionsPerDay 10: exactly 10 approved, 10 AUTHORIZED events', async () => {
     const p = await TestPlatform.create(t);
-    const card = await cardWithFunds(t, p, 1_000_000, { maxTransactionsPerDay: 10 });
+    const card = await cardWithFunds(p, 1_000_000, { maxTransactionsPerDay: 10 });
     const txns = await parallel(p, card, Array<number>(50).fill(100));
     expect(approved(txns)).toHaveLength(10);
     for (const x of txns.filter((y) => y.status !== 'AUTHORIZED'))
@@ -54,7 +54,7 @@ describe('concurrent authorizations on one card', () => {
 
   it('50 in parallel against maxSpendPerDay: the approved sum never exceeds it', async () => {
     const p = await TestPlatform.create(t);
-    const card = await cardWithFunds(t, p, 1_000_000, { maxSpendPerDay: 1000 });
+    const card = await cardWithFunds(p, 1_000_000, { maxSpendPerDay: 1000 });
     const amounts = Array.from({ length: 50 }, (_, i) => 30 + ((i * 37) % 90));
     const txns = await parallel(p, card, amounts);
     const sum = approved(txns).reduce((s, x) => s + x.authorizedAmount.amount, 0);
@@ -67,7 +67,7 @@ describe('concurrent authorizations on one card', () => {
 
   it('50 in parallel against a balance: holds never exceed it', async () => {
     const p = await TestPlatform.create(t);
-    const card = await cardWithFunds(t, p, 1000);
+    const card = await cardWithFunds(p, 1000);
     const txns = await parallel(p, card, Array<number>(50).fill(75));
     expect(approved(txns)).toHaveLength(13);
     for (const x of txns.filter((y) => y.status !== 'AUTHORIZED'))
@@ -79,7 +79,7 @@ describe('concurrent authorizations on one card', () => {
 describe('UTC day windows', () => {
   it('reset at 00:00 UTC: the last millisecond of a day counts for it, the next one starts afresh', async () => {
     const p = await TestPlatform.create(t);
-    const card = await cardWithFunds(t, p, 100_000, { maxSpendPerDay: 1000, maxTransactionsPerDay: 3 });
+    const card = await cardWithFunds(p, 100_000, { maxSpendPerDay: 1000, maxTransactionsPerDay: 3 });
     clock.set(new Date('2026-03-01T00:00:00.000Z'));
     expect(await authorize(p, card, 600)).toMatchObject({ status: 'AUTHORIZED' });
     clock.set(new Date('2026-03-01T23:59:59.999Z'));

@@ -70,7 +70,7 @@ async function expectLedgerAgrees(card: TestCard) {
 describe('POST /sandbox/cards/{id}/simulate/authorization', () => {
   it('approves with a hold on the funding source: 202, the transaction, CARD_TRANSACTION.AUTHORIZED', async () => {
     const p = await TestPlatform.create(t);
-    const card = await cardWithFunds(t, p, 10_000);
+    const card = await cardWithFunds(p, 10_000);
     const res = await sim(p, card, 'authorization', authorization(1250));
     expect(res.status).toBe(202);
     expect(res.body).toEqual({
@@ -101,7 +101,7 @@ describe('POST /sandbox/cards/{id}/simulate/authorization', () => {
 
   it('descriptor suffixes: 002 INSUFFICIENT_FUNDS, 003 CARD_NOT_ACTIVE, 005 approved, 006 approved then EXCEPTION at clearing', async () => {
     const p = await TestPlatform.create(t);
-    const card = await cardWithFunds(t, p, 10_000);
+    const card = await cardWithFunds(p, 10_000);
     expect(await authorize(p, card, 100, 'AMAZON RETAIL US-002')).toMatchObject({
       status: 'DECLINED',
       cardDeclinedReason: 'INSUFFICIENT_FUNDS',
@@ -127,7 +127,7 @@ describe('POST /sandbox/cards/{id}/simulate/authorization', () => {
 
   it('validates the body: merchant.descriptor 1 to 25 characters, every FieldError in one 400', async () => {
     const p = await TestPlatform.create(t);
-    const card = await cardWithFunds(t, p, 10_000);
+    const card = await cardWithFunds(p, 10_000);
     expect((await sim(p, card, 'authorization', authorization(1, 'X'.repeat(25)))).status).toBe(202);
     const long = expectError(
       await sim(p, card, 'authorization', authorization(1, 'X'.repeat(26))),
@@ -174,7 +174,7 @@ describe('POST /sandbox/cards/{id}/simulate/authorization', () => {
   it('a card that is not ACTIVE declines CARD_NOT_ACTIVE and holds nothing', async () => {
     const p = await TestPlatform.create(t);
     for (const status of ['FROZEN', 'PROCESSING', 'PENDING_KYC', 'CLOSED'] as const) {
-      const card = await cardWithFunds(t, p, 1000, { status });
+      const card = await cardWithFunds(p, 1000, { status });
       expect(await authorize(p, card, 100)).toMatchObject({
         status: 'DECLINED',
         cardDeclinedReason: 'CARD_NOT_ACTIVE',
@@ -185,7 +185,7 @@ describe('POST /sandbox/cards/{id}/simulate/authorization', () => {
 
   it('insufficient available funds decline INSUFFICIENT_FUNDS; exactly the available amount is approved', async () => {
     const p = await TestPlatform.create(t);
-    const card = await cardWithFunds(t, p, 1000);
+    const card = await cardWithFunds(p, 1000);
     await authorize(p, card, 600);
     expect(await authorize(p, card, 401)).toMatchObject({
       status: 'DECLINED',
@@ -198,7 +198,7 @@ describe('POST /sandbox/cards/{id}/simulate/authorization', () => {
 
   it('409 CONFLICT where the card issuer decides authorizations, on every simulation', async () => {
     const p = await TestPlatform.create(t);
-    const card = await cardWithFunds(t, p, 1000);
+    const card = await cardWithFunds(p, 1000);
     const txn = await authorize(p, card, 100);
     expect((await p.patch('/config', { cardProgram: { authorizationDecisionMaker: 'ISSUER' } })).status).toBe(200);
     const ref = { cardTransactionId: txn.id };
@@ -216,7 +216,7 @@ describe('POST /sandbox/cards/{id}/simulate/authorization', () => {
 describe('limits', () => {
   it('exactly maxSpendPerTransaction is approved, one unit more declined SPEND_LIMIT_EXCEEDED', async () => {
     const p = await TestPlatform.create(t);
-    const card = await cardWithFunds(t, p, 10_000, { maxSpendPerTransaction: 1000 });
+    const card = await cardWithFunds(p, 10_000, { maxSpendPerTransaction: 1000 });
     expect(await authorize(p, card, 1000)).toMatchObject({ status: 'AUTHORIZED' });
     expect(await authorize(p, card, 1001)).toMatchObject({
       status: 'DECLINED',
@@ -226,7 +226,7 @@ describe('limits', () => {
 
   it('the lower of card and platform applies; the card keeps its own value', async () => {
     const p = await TestPlatform.create(t);
-    const card = await cardWithFunds(t, p, 10_000, { maxSpendPerTransaction: 1000 });
+    const card = await cardWithFunds(p, 10_000, { maxSpendPerTransaction: 1000 });
     expect((await p.patch('/config', { cardConfigs: { maxSpendPerTransaction: 500 } })).status).toBe(200);
     expect(await authorize(p, card, 500)).toMatchObject({ status: 'AUTHORIZED' });
     expect(await authorize(p, card, 501)).toMatchObject({ cardDeclinedReason: 'SPEND_LIMIT_EXCEEDED' });
@@ -249,7 +249,7 @@ describe('limits', () => {
 
   it('daily spend reaching the limit exactly is approved; reversals, expiries and returns restore no capacity', async () => {
     const p = await TestPlatform.create(t);
-    const card = await cardWithFunds(t, p, 10_000, { maxSpendPerDay: 1000 });
+    const card = await cardWithFunds(p, 10_000, { maxSpendPerDay: 1000 });
     const a = await authorize(p, card, 400);
     const b = await authorize(p, card, 300);
     const c = await authorize(p, card, 300);
@@ -266,7 +266,7 @@ describe('limits', () => {
 
   it('daily count: the limit-th authorization is approved, the next declined; reversals restore nothing', async () => {
     const p = await TestPlatform.create(t);
-    const card = await cardWithFunds(t, p, 10_000, { maxTransactionsPerDay: 2 });
+    const card = await cardWithFunds(p, 10_000, { maxTransactionsPerDay: 2 });
     const first = await authorize(p, card, 10);
     await authorize(p, card, 10);
     await simulate(p, card, 'authorization_reversal', { cardTransactionId: first.id });
@@ -277,7 +277,7 @@ describe('limits', () => {
 describe('clearing', () => {
   it('partial clearing PARTIALLY_SETTLED (rest stays held), then a final one above the authorization SETTLED', async () => {
     const p = await TestPlatform.create(t);
-    const card = await cardWithFunds(t, p, 10_000, { maxSpendPerTransaction: 1000 });
+    const card = await cardWithFunds(p, 10_000, { maxSpendPerTransaction: 1000 });
     const txn = await authorize(p, card, 1000);
     const part = await simulate(p, card, 'clearing', { cardTransactionId: txn.id, amount: 400 });
     expect(part).toMatchObject({ status: 'PARTIALLY_SETTLED', settledAmount: { amount: 400 } });
@@ -306,7 +306,7 @@ describe('clearing', () => {
 
   it('a clearing of 0 acts as an expiry: VOIDED (untouched) or SETTLED (partially settled), the hold released', async () => {
     const p = await TestPlatform.create(t);
-    const card = await cardWithFunds(t, p, 1000);
+    const card = await cardWithFunds(p, 1000);
     const open = await authorize(p, card, 300);
     expect(await simulate(p, card, 'clearing', { cardTransactionId: open.id, amount: 0 })).toMatchObject({
       status: 'VOIDED',
@@ -324,7 +324,7 @@ describe('clearing', () => {
 
   it('a clearing above what the balance covers: the hold is captured, the transaction EXCEPTION', async () => {
     const p = await TestPlatform.create(t);
-    const card = await cardWithFunds(t, p, 1000);
+    const card = await cardWithFunds(p, 1000);
     const txn = await authorize(p, card, 900);
     expect(await simulate(p, card, 'clearing', { cardTransactionId: txn.id, amount: 1500 })).toMatchObject({
       status: 'EXCEPTION',
@@ -338,7 +338,7 @@ describe('clearing', () => {
 describe('reversal and expiry', () => {
   it('partial reversal keeps it AUTHORIZED with a smaller hold; the rest VOIDs it; then 400', async () => {
     const p = await TestPlatform.create(t);
-    const card = await cardWithFunds(t, p, 1000);
+    const card = await cardWithFunds(p, 1000);
     const txn = await authorize(p, card, 500);
     const over = expectError(
       await sim(p, card, 'authorization_reversal', { cardTransactionId: txn.id, amount: 501 }),
@@ -366,7 +366,7 @@ describe('reversal and expiry', () => {
 
   it('expiry VOIDs an open authorization; a partially settled or declined one cannot be reversed or expired (400)', async () => {
     const p = await TestPlatform.create(t);
-    const card = await cardWithFunds(t, p, 1000);
+    const card = await cardWithFunds(p, 1000);
     const open = await authorize(p, card, 200);
     expect(await simulate(p, card, 'authorization_expiry', { cardTransactionId: open.id })).toMatchObject({
       status: 'VOIDED',
@@ -384,7 +384,7 @@ describe('reversal and expiry', () => {
 describe('return', () => {
   it('posts a CREDIT transaction linked to the purchase, never above the net settled amount; the purchase stays SETTLED', async () => {
     const p = await TestPlatform.create(t);
-    const card = await cardWithFunds(t, p, 1000);
+    const card = await cardWithFunds(p, 1000);
     const txn = await authorize(p, card, 500);
     expectError(await sim(p, card, 'return', { cardTransactionId: txn.id, amount: 1 }), 400, 'INVALID_INPUT');
     await simulate(p, card, 'clearing', { cardTransactionId: txn.id, amount: 500 });
@@ -429,8 +429,8 @@ describe('return', () => {
 describe('GET /cards/{id}/transactions', () => {
   it('pages the card’s transactions newest first, declines included', async () => {
     const p = await TestPlatform.create(t);
-    const card = await cardWithFunds(t, p, 1000);
-    const other = await cardWithFunds(t, p, 1000);
+    const card = await cardWithFunds(p, 1000);
+    const other = await cardWithFunds(p, 1000);
     const ids: string[] = [];
     for (const amount of [1, 2, 5000]) ids.push((await authorize(p, card, amount)).id);
     await authorize(p, other, 1);
@@ -447,7 +447,7 @@ describe('tenancy', () => {
   it("another platform's card is 404 on every simulation and on its transactions; another card's transaction is 404", async () => {
     const a = await TestPlatform.create(t, 'A');
     const b = await TestPlatform.create(t, 'B');
-    const card = await cardWithFunds(t, a, 1000);
+    const card = await cardWithFunds(a, 1000);
     const txn = await authorize(a, card, 100);
     const ref = { cardTransactionId: txn.id };
     const routes = [
@@ -460,7 +460,7 @@ describe('tenancy', () => {
     for (const [what, body] of routes) expectError(await sim(b, card, what, body), 404, 'NOT_FOUND');
     expectError(await b.get(`/cards/${card.id}/transactions`), 404, 'NOT_FOUND');
     // B's own card, A's transaction: not found either.
-    const mine = await cardWithFunds(t, b, 1000);
+    const mine = await cardWithFunds(b, 1000);
     for (const [what, body] of routes.slice(1))
       expectError(await sim(b, mine, what, body), 404, 'TRANSACTION_NOT_FOUND');
     expect((await a.get(`/cards/${card.id}/transactions`)).body.data).toHaveLength(1);

@@ -1,11 +1,8 @@
-import { DEFAULT_CARD_PROGRAM } from '../../src/platform-config/card-program.js';
-import { formatId, newUuid, parseId } from '../../src/common/ids.js';
-import { CardsRepository } from '../../src/cards/cards.repository.js';
 import type { CardStatus } from '../../src/cards/card.types.js';
-import { TransactionService } from '../../src/database/transaction.service.js';
+import { activeCard, issuedCard, provisioned, statusChange } from './cards.js';
 import { fundedAccount } from './fixtures.js';
 import type { Customer, InternalAccount } from './fixtures.js';
-import type { TestApp, TestPlatform } from './test-app.js';
+import type { TestPlatform } from './test-app.js';
 
 export interface TestCard {
   id: string;
@@ -13,13 +10,17 @@ export interface TestCard {
   account: InternalAccount;
 }
 
+function ok(res: { status: number; body: unknown }, status: number, what: string): void {
+  if (res.status !== status) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`);
+}
+
 /**
- * A card of a KYC-approved customer whose USD account holds `funds`, in `status` (ACTIVE by
- * default) with the given limits. Written through CardsRepository: these tests are about what
- * happens after issuance.
+ * A card issued through the API (limits at issuance) to a KYC-approved customer whose USD account,
+ * its funding source, holds `funds`; brought to `status` (ACTIVE by default) as a platform would:
+ * PROCESSING is left unprovisioned, PENDING_KYC is provisioned while the holder's KYC is PENDING,
+ * FROZEN and CLOSED are PATCHed.
  */
 export async function cardWithFunds(
-  t: TestApp,
   p: TestPlatform,
   funds: number,
   options: {
@@ -29,38 +30,21 @@ export async function cardWithFunds(
     maxTransactionsPerDay?: number;
   } = {},
 ): Promise<TestCard> {
+  const { status = 'ACTIVE', ...limits } = options;
   const { customer, account } = await fundedAccount(p, funds);
-  const id = newUuid();
-  const now = new Date('2026-01-01T00:00:00Z');
-  await t.app.get(TransactionService).run((m) =>
-    t.app.get(CardsRepository).insert(m, {
-      id,
-      platformId: parseId('Platform', p.platformId)!,
-      customerId: parseId('Customer', customer.id)!,
-      platformCardId: `card_${id}`,
-      status: options.status ?? 'ACTIVE',
-      statusReason: options.status === 'CLOSED' ? 'CLOSED_BY_PLATFORM' : null,
-      form: 'VIRTUAL',
-      brand: 'VISA',
-      last4: '4242',
-      expMonth: 12,
-      expYear: 2030,
-      currency: 'USD',
-      fundingSourceId: parseId('InternalAccount', account.id)!,
-      fundingDetachedAt: options.status === 'CLOSED' ? now : null,
-      cardCapabilities: DEFAULT_CARD_PROGRAM.cardCapabilities,
-      maxSpendPerTransaction: options.maxSpendPerTransaction?.toString() ?? null,
-      maxSpendPerDay: options.maxSpendPerDay?.toString() ?? null,
-      maxTransactionsPerDay: options.maxTransactionsPerDay ?? null,
-      processorRef: null,
-      issuerRef: null,
-      provisioningDueAt: null,
-      provisioningOutcome: null,
-      createdAt: now,
-      updatedAt: now,
-    }),
-  );
-  return { id: formatId('Card', id), customer, account };
+  if (status === 'PROCESSING' || status === 'PENDING_KYC') {
+    const { card } = await issuedCard(p, { customer, extra: limits });
+    if (status === 'PENDING_KYC') {
+      ok(await p.post(`/sandbox/customers/${customer.id}/kyc`, { kycStatus: 'PENDING' }), 200, 'KYC PENDING');
+      const waiting = await provisioned(p, card.id);
+      if (waiting.status !== 'PENDING_KYC') throw new Error(`expected PENDING_KYC, got ${waiting.status}`);
+    }
+    return { id: card.id, customer, account };
+  }
+  const { card } = await activeCard(p, { customer, extra: limits });
+  if (status === 'FROZEN' || status === 'CLOSED')
+    ok(await p.patch(`/cards/${card.id}`, statusChange(status)), 200, `PATCH status ${status}`);
+  return { id: card.id, customer, account };
 }
 
 /** The body of a simulated authorization. */

@@ -1,5 +1,5 @@
 import { recordedEvents } from '../support/events.js';
-import { activeCard, CardView, issuedCard, provisioned, statusChange, usdbAccount } from '../support/cards.js';
+import { activeCard, cardIn, CardView, statusChange, usdbAccount } from '../support/cards.js';
 import { customerAccount, kycApprovedCustomer } from '../support/fixtures.js';
 import { expectError, startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
 
@@ -19,23 +19,6 @@ const fields = (body: ErrorBody) =>
 
 const statusEvents = async (p: TestPlatform, cardId: string) =>
   (await recordedEvents(p, 'CARD.STATUS_CHANGE')).filter((e) => e.data.id === cardId);
-
-/** A card of `p` in each status (PENDING_KYC: provisioned while its cardholder's KYC was PENDING). */
-async function cardIn(p: TestPlatform, status: string): Promise<CardView> {
-  if (status === 'PROCESSING') return (await issuedCard(p)).card;
-  if (status === 'PENDING_KYC') {
-    const { card, customer } = await issuedCard(p);
-    await p.post(`/sandbox/customers/${customer.id}/kyc`, { kycStatus: 'PENDING' }).expect(200);
-    const pending = await provisioned(p, card.id);
-    expect(pending.status).toBe('PENDING_KYC');
-    return pending;
-  }
-  const { card } = await activeCard(p);
-  if (status === 'ACTIVE') return card;
-  const res = await p.patch(`/cards/${card.id}`, statusChange(status));
-  expect(res.status).toBe(200);
-  return res.body as CardView;
-}
 
 describe('PATCH /cards/{id}: validation (400, all FieldErrors together, before state)', () => {
   it('needs at least one of status, fundingSource, the limits, threeDSecurePassword', async () => {

@@ -93,3 +93,24 @@ export async function usdbAccount(t: TestApp, p: TestPlatform, customerId: strin
     .run((m) => t.app.get(InternalAccountsService).openForCurrencies(m, platformUuid, ['USDB']));
   return customerAccount(p, customerId, 'USDB');
 }
+
+/**
+ * A new card of `p` in `status` (of `options.customer` when given): PROCESSING as issued;
+ * PENDING_KYC provisioned while its cardholder's KYC was PENDING (pass a customer of its own);
+ * ACTIVE provisioned; FROZEN and CLOSED by PATCH.
+ */
+export async function cardIn(
+  p: TestPlatform,
+  status: string,
+  options: { customer?: Customer } = {},
+): Promise<CardView> {
+  if (status === 'PROCESSING') return (await issuedCard(p, options)).card;
+  if (status === 'PENDING_KYC') {
+    const { card, customer } = await issuedCard(p);
+    ok(await p.post(`/sandbox/customers/${customer.id}/kyc`, { kycStatus: 'PENDING' }), 200, 'KYC PENDING');
+    return provisioned(p, card.id);
+  }
+  const { card } = await activeCard(p, options);
+  if (status === 'ACTIVE') return card;
+  return ok<CardView>(await p.patch(`/cards/${card.id}`, statusChange(status)), 200, `PATCH to ${status}`);
+}

@@ -34,7 +34,7 @@ async function subscribedPlatform() {
   const keys = (await p.get('/config')).body as { webhookPublicKey: string; webhookSecret: string };
   const verified = (w: ReceivedWebhook) => {
     expect(verifyWebhook(w, keys)).toEqual({ gridSignature: true, standardWebhooks: true });
-    return w.body as { id: string; type: string; data: CardView };
+    return w.body as unknown as { id: string; type: string; data: CardView };
   };
   /** The first `n` CARD.STATUS_CHANGE webhooks, once they arrived (other areas' events, e.g. KYC, are skipped). */
   const cardEvents = async (n: number) => {

@@ -7,6 +7,11 @@ export interface LoadJob {
   authorization?: string;
   /** A fresh body per request of this kind (unique identity each time); GET without. */
   body?: 'external-account';
+  /**
+   * PATCH /cards/{id} freeze/unfreeze toggling over these cards (ids): `url` is the cards
+   * collection URL; each card is toggled by one request at a time (see load-worker.ts).
+   */
+  toggleCards?: string[];
   connections: number;
   seconds: number;
   seedOffset: number;

@@ -12,6 +12,11 @@ export interface LoadJob {
   body?: 'external-account' | 'card-authorization';
   /** Paths (under the URL's origin) the requests go to in turn; `url`'s own path when absent. */
   paths?: string[];
+  /**
+   * PATCH /cards/{id} freeze/unfreeze toggling over these cards (ids): `url` is the cards
+   * collection URL; each card is toggled by one request at a time (see load-worker.ts).
+   */
+  toggleCards?: string[];
   connections: number;
   seconds: number;
   seedOffset: number;

@@ -1,5 +1,6 @@
 import type { Suite } from '../support.js';
 import { cardAuthorizations } from './card-authorizations.js';
+import { cards } from './cards.js';
 import { externalAccountGet, externalAccountPost } from './external-accounts.js';
 import { healthz, tokensGet } from './framework.js';
 import { outbox } from './outbox.js';
@@ -10,6 +11,7 @@ export const SUITES: Suite[] = [
   healthz,
   externalAccountGet,
   externalAccountPost,
+  cards,
   outbox,
   cardAuthorizations,
 ];

@@ -16,8 +16,8 @@ export const CARD_COLUMNS = `id, platform_id AS "platformId", customer_id AS "cu
 const cardColumnsOf = (alias: string) =>
   CARD_COLUMNS.replace(/(^|,\s*)([a-z_0-9]+)/g, (_m, sep: string, col: string) => `${sep}${alias}.${col}`);
 
-const FIND_SQL = `SELECT ${CARD_COLUMNS} FROM cards WHERE id = $1 AND platform_id = $2`;
-const LOCK_SQL = `${FIND_SQL} FOR UPDATE`;
+export const FIND_CARD_SQL = `SELECT ${CARD_COLUMNS} FROM cards WHERE id = $1 AND platform_id = $2`;
+export const LOCK_CARD_SQL = `${FIND_CARD_SQL} FOR UPDATE`;
 
 const INSERT_SQL = `
   INSERT INTO cards (id, platform_id, customer_id, platform_card_id, status, status_reason, form, brand, last4,
@@ -35,7 +35,7 @@ const UPDATE_SQL = `
   WHERE id = $1 AND platform_id = $2`;
 
 /** The UPDATE and its status-history row in one statement (one round trip for a status change). */
-const UPDATE_WITH_HISTORY_SQL = `
+export const UPDATE_CARD_WITH_HISTORY_SQL = `
   WITH changed AS (${UPDATE_SQL} RETURNING id)
   INSERT INTO card_status_history
     (id, card_id, platform_id, actor, from_status, to_status, substatus, reason, status_reason, created_at)
@@ -61,13 +61,13 @@ const COUNT_LIVE_SQL = `
 @Injectable()
 export class CardsRepository {
   async find(m: EntityManager, platformId: string, cardUuid: string): Promise<CardEntity | null> {
-    const [row] = await m.query<CardEntity[]>(FIND_SQL, [cardUuid, platformId]);
+    const [row] = await m.query<CardEntity[]>(FIND_CARD_SQL, [cardUuid, platformId]);
     return row ?? null;
   }
 
   /** The card, locked FOR UPDATE until the caller's transaction ends; null when unknown or another platform's. */
   async lockForUpdate(m: EntityManager, platformId: string, cardUuid: string): Promise<CardEntity | null> {
-    const [row] = await m.query<CardEntity[]>(LOCK_SQL, [cardUuid, platformId]);
+    const [row] = await m.query<CardEntity[]>(LOCK_CARD_SQL, [cardUuid, platformId]);
     return row ?? null;
   }
 
@@ -129,7 +129,7 @@ export class CardsRepository {
       await m.query(UPDATE_SQL, params);
       return;
     }
-    await m.query(UPDATE_WITH_HISTORY_SQL, [
+    await m.query(UPDATE_CARD_WITH_HISTORY_SQL, [
       ...params,
       history.id,
       history.actor,

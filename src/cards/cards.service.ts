@@ -71,10 +71,11 @@ export class CardsService {
    */
   async issue(principal: PlatformPrincipal, body: unknown): Promise<Card> {
     const { value, errors } = validateBody(CardCreateRequest, body);
+    if (hasError(errors, 'body')) throw invalidInput(errors);
     const platformId = principal.platformId;
     return this.tx.run(async (m) => {
       const { cardProgram } = await this.settings.cardSettings(m, platformId);
-      if (errors.every((e) => e.field !== 'body')) errors.push(...issuanceRuleErrors(value, cardProgram));
+      errors.push(...issuanceRuleErrors(value, cardProgram));
       const customerUuid = hasError(errors, 'customerId') ? null : parseId('Customer', value.customerId);
       const customer = customerUuid ? await this.customers.requireActive(m, platformId, customerUuid) : null;
       const fundingUuid = hasError(errors, 'fundingSource') ? null : parseId('InternalAccount', value.fundingSource);
@@ -188,7 +189,7 @@ export class CardsService {
     return this.tx.run(async (m) => {
       const card = await this.cards.lockForUpdate(m, platformId, cardUuid);
       if (!card) throw cardNotFound(cardUuid);
-      if (errors.every((e) => e.field !== 'body')) {
+      if (!hasError(errors, 'body')) {
         // Rule 3 needs the program only for a fundingSource with a status.
         const decisionMaker =
           value.fundingSource !== undefined && value.status !== undefined

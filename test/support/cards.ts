@@ -1,6 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { parseId } from '../../src/common/ids.js';
 import { CardProvisioningService } from '../../src/cards/card-provisioning.service.js';
+import { InternalAccountsService } from '../../src/customers/internal-accounts.service.js';
+import { TransactionService } from '../../src/database/transaction.service.js';
 import { customerAccount, kycApprovedCustomer, type Customer, type InternalAccount } from './fixtures.js';
 import type { TestApp, TestPlatform } from './test-app.js';
 
@@ -78,3 +80,37 @@ export const statusChange = (status: string, substatus = 'OTHER', reason = 'test
 /** One pass of the provisioning worker over this platform's due cards (tests run no worker on the shared database). */
 export const runProvisioning = (t: TestApp, p: TestPlatform) =>
   t.app.get(CardProvisioningService).runOnce({ platformId: parseId('Platform', p.platformId)! });
+
+/**
+ * The customer's USDB internal account (a card-eligible funding currency for USD cards), opened
+ * through the accounts service: `supportedCurrencies` takes ISO 4217 codes only, so no PATCH
+ * /config can add USDB.
+ */
+export async function usdbAccount(t: TestApp, p: TestPlatform, customerId: string): Promise<InternalAccount> {
+  const platformUuid = parseId('Platform', p.platformId)!;
+  await t.app
+    .get(TransactionService)
+    .run((m) => t.app.get(InternalAccountsService).openForCurrencies(m, platformUuid, ['USDB']));
+  return customerAccount(p, customerId, 'USDB');
+}
+
+/**
+ * A new card of `p` in `status` (of `options.customer` when given): PROCESSING as issued;
+ * PENDING_KYC provisioned while its cardholder's KYC was PENDING (pass a customer of its own);
+ * ACTIVE provisioned; FROZEN and CLOSED by PATCH.
+ */
+export async function cardIn(
+  p: TestPlatform,
+  status: string,
+  options: { customer?: Customer } = {},
+): Promise<CardView> {
+  if (status === 'PROCESSING') return (await issuedCard(p, options)).card;
+  if (status === 'PENDING_KYC') {
+    const { card, customer } = await issuedCard(p);
+    ok(await p.post(`/sandbox/customers/${customer.id}/kyc`, { kycStatus: 'PENDING' }), 200, 'KYC PENDING');
+    return provisioned(p, card.id);
+  }
+  const { card } = await activeCard(p, options);
+  if (status === 'ACTIVE') return card;
+  return ok<CardView>(await p.patch(`/cards/${card.id}`, statusChange(status)), 200, `PATCH to ${status}`);
+}

@@ -13,9 +13,9 @@ beforeAll(async () => {
   t = await startTestApp({}, { databaseUrl: db.url });
 });
 afterAll(async () => {
-  await t.close();
+  await t?.close();
   await capture?.stop();
-  await db.close();
+  await db?.close();
 });
 
 it('AUTHORIZED, DECLINED, SETTLED (purchase, then its return) and VOIDED arrive signed, with the transaction as data', async () => {

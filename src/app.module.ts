@@ -1,6 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { AuthModule } from './auth/auth.module.js';
+import { CardTransactionsModule } from './cards/card-transactions.module.js';
+import { CardsSandboxModule } from './cards/cards-sandbox.module.js';
+import { CardsModule } from './cards/cards.module.js';
 import { AppConfig } from './config/app-config.js';
 import { AppOptions, ConfigModule } from './config/config.module.js';
 import { CustomersSandboxModule } from './customers/customers-sandbox.module.js';
@@ -36,8 +39,12 @@ export class AppModule {
         CustomersModule,
         ExternalAccountsModule,
         OutboxModule,
+        CardsModule,
+        CardTransactionsModule,
         // Each area's sandbox-only routes (its <area>-sandbox.module.ts): with SANDBOX=false they do not exist (404).
-        ...(config.SANDBOX ? [CustomersSandboxModule, ExternalAccountsSandboxModule, OutboxSandboxModule] : []),
+        ...(config.SANDBOX
+          ? [CustomersSandboxModule, ExternalAccountsSandboxModule, OutboxSandboxModule, CardsSandboxModule]
+          : []),
       ],
     };
   }

@@ -5,8 +5,18 @@ import type { Measurement } from './report.js';
 export interface LoadJob {
   url: string;
   authorization?: string;
-  /** A fresh body per request of this kind (unique identity each time); GET without. */
-  body?: 'external-account';
+  /**
+   * A body per request of this kind (`external-account`: a unique identity each time;
+   * `card-authorization`: a simulated $0.01 authorization); GET without.
+   */
+  body?: 'external-account' | 'card-authorization';
+  /** Paths (under the URL's origin) the requests go to in turn; `url`'s own path when absent. */
+  paths?: string[];
+  /**
+   * PATCH /cards/{id} freeze/unfreeze toggling over these cards (ids): `url` is the cards
+   * collection URL; each card is toggled by one request at a time (see load-worker.ts).
+   */
+  toggleCards?: string[];
   connections: number;
   seconds: number;
   seedOffset: number;
@@ -23,7 +33,7 @@ export async function autocannonRun(job: Omit<LoadJob, 'seedOffset'>): Promise<M
   // Each body run gets its own block of account identities in [100,000, 1,000,000)
   // (exampleAccountInfo varies them modulo 1,000,000, and suites use small seeds for their fixtures):
   // only runs that create accounts advance it, so up to nine of them per engine never collide.
-  const seedOffset = job.body ? (seeds = seeds >= 900_000 ? 100_000 : seeds + 100_000) : 0;
+  const seedOffset = job.body === 'external-account' ? (seeds = seeds >= 900_000 ? 100_000 : seeds + 100_000) : 0;
   const child = fork(fileURLToPath(new URL('./load-worker.js', import.meta.url)), [
     JSON.stringify({ ...job, seedOffset }),
   ]);

@@ -25,6 +25,7 @@ import { formatId, newUuid, parseId } from '../../src/common/ids.js';
 import { loadConfig } from '../../src/config/app-config.js';
 import { migrate } from '../../src/database/open-database.js';
 import { TransactionService } from '../../src/database/transaction.service.js';
+import type { Card } from '../../src/cards/card.dto.js';
 import { cardStatusChange } from '../../src/cards/card-events.js';
 import { OutboxService } from '../../src/outbox/outbox.service.js';
 import { PlatformsService } from '../../src/platforms/platforms.service.js';
@@ -186,7 +187,7 @@ async function run(ctx: BenchContext): Promise<SuiteResult[]> {
     const cards = Array.from({ length: AGGREGATES }, () => formatId('Card', newUuid()));
     let seq = 0;
     const write = (m: Parameters<typeof outbox.write>[0], card: string) =>
-      outbox.write(m, cardStatusChange(platformId, { id: card, n: seq++, status: 'FROZEN' }));
+      outbox.write(m, cardStatusChange(platformId, { id: card, n: seq++, status: 'FROZEN' } as unknown as Card));
 
     console.log(
       `outbox benchmark on PostgreSQL: ${EVENTS} events across ${AGGREGATES} aggregates; ` +

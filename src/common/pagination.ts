@@ -64,23 +64,25 @@ function decodeCursor(cursor: string): string {
 const encodeCursor = (key: string) => Buffer.from(JSON.stringify({ k: key })).toString('base64url');
 
 /**
- * Keyset pagination on the time-ordered uuid primary key, newest first: rows inserted while a
- * client pages land before its cursor, never shifting a page.
+ * Keyset pagination on the time-ordered uuid primary key, newest first (or, with `order: 'asc'`
+ * for a `sortOrder=asc` list, oldest first): rows inserted while a client pages land before its
+ * cursor (or after the last page), never shifting a page.
  */
 export async function paginate<E extends ObjectLiteral, T>(
   qb: SelectQueryBuilder<E>,
   query: PageQuery,
   render: (row: E) => T,
+  order: 'asc' | 'desc' = 'desc',
 ): Promise<Page<T>> {
   const alias = qb.alias;
   const limit = query.limit ?? 20;
   const totalCount = await qb.clone().getCount();
   if (query.cursor) {
     const key = decodeCursor(query.cursor);
-    qb.andWhere(`${alias}.id < :cursorKey`, { cursorKey: key });
+    qb.andWhere(`${alias}.id ${order === 'asc' ? '>' : '<'} :cursorKey`, { cursorKey: key });
   }
   const rows = await qb
-    .orderBy(`${alias}.id`, 'DESC')
+    .orderBy(`${alias}.id`, order === 'asc' ? 'ASC' : 'DESC')
     .take(limit + 1)
     .getMany();
   const hasMore = rows.length > limit;

@@ -41,9 +41,13 @@ export class InternalAccount {
   @ApiPropertyOptional({ description: 'Absent for the platform’s own accounts' }) customerId?: string;
   @ApiProperty({ enum: INTERNAL_ACCOUNT_TYPES }) type: InternalAccountType;
   @ApiProperty({ enum: INTERNAL_ACCOUNT_STATUSES }) status: InternalAccountStatus;
-  @ApiProperty({ type: CurrencyAmount, description: 'Available to spend (no holds yet: equals totalBalance)' })
+  @ApiProperty({
+    type: CurrencyAmount,
+    description: 'Available to spend: totalBalance minus held funds (open card authorizations)',
+  })
   balance: CurrencyAmount;
-  @ApiProperty({ type: CurrencyAmount, description: 'Including pending and held funds' }) totalBalance: CurrencyAmount;
+  @ApiProperty({ type: CurrencyAmount, description: 'Including held funds (the ledger balance)' })
+  totalBalance: CurrencyAmount;
   @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'Always empty here' })
   fundingPaymentInstructions: unknown[];
   @ApiProperty({ format: 'date-time' }) createdAt: string;

@@ -29,6 +29,13 @@ export class InternalAccountEntity {
   @Column('bigint')
   balance: string;
 
+  /**
+   * Sum of the open holds' `remaining` (0 to `balance`), written with the holds: `balance - held` is
+   * available (rendered `balance`), `balance` includes held funds (rendered `totalBalance`).
+   */
+  @Column('bigint')
+  held: string;
+
   /** Sequence number of the latest ledger entry (0 before the first movement). */
   @Column('bigint', { name: 'ledger_seq' })
   ledgerSeq: string;
@@ -72,4 +79,43 @@ export class LedgerEntryEntity {
 
   @Column('timestamptz', { name: 'created_at' })
   createdAt: Date;
+}
+
+export const LEDGER_HOLD_STATUSES = ['OPEN', 'CLOSED'] as const;
+export type LedgerHoldStatus = (typeof LEDGER_HOLD_STATUSES)[number];
+
+/** Funds reserved on an account (e.g. by a card authorization): captured into a debit or released. */
+@Entity('ledger_holds')
+export class LedgerHoldEntity {
+  @PrimaryColumn('uuid')
+  id: string;
+
+  @Column('uuid', { name: 'account_id' })
+  accountId: string;
+
+  @Column('uuid', { name: 'platform_id' })
+  platformId: string;
+
+  /** Minor units held when the hold was placed. */
+  @Column('bigint')
+  amount: string;
+
+  /** Minor units still held (0 once CLOSED). */
+  @Column('bigint')
+  remaining: string;
+
+  @Column('text')
+  status: LedgerHoldStatus;
+
+  @Column('text')
+  reason: string;
+
+  @Column('text', { nullable: true })
+  reference: string | null;
+
+  @Column('timestamptz', { name: 'created_at' })
+  createdAt: Date;
+
+  @Column('timestamptz', { name: 'updated_at' })
+  updatedAt: Date;
 }

@@ -17,14 +17,14 @@ import { InternalAccountEntity } from './internal-account.entity.js';
 
 export function renderInternalAccount(row: InternalAccountEntity): InternalAccount {
   const currency = currencyInfo(row.currency);
-  const amount = Number(row.balance);
+  const total = BigInt(row.balance);
   return {
     id: formatId('InternalAccount', row.id),
     ...(row.customerId !== null ? { customerId: formatId('Customer', row.customerId) } : {}),
     type: row.type,
     status: row.status,
-    balance: { amount, currency },
-    totalBalance: { amount, currency },
+    balance: { amount: Number(total - BigInt(row.held)), currency },
+    totalBalance: { amount: Number(total), currency },
     fundingPaymentInstructions: [],
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -65,6 +65,7 @@ export class InternalAccountsService implements OnModuleInit {
         status: 'ACTIVE',
         currency,
         balance: '0',
+        held: '0',
         ledgerSeq: '0',
         createdAt: now,
         updatedAt: now,

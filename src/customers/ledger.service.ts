@@ -6,7 +6,7 @@ import { MAX_SAFE_MINOR_UNITS } from '../common/validation.js';
 import { ApiError } from '../errors/api-error.js';
 import { OutboxService } from '../outbox/outbox.service.js';
 import { balanceUpdated } from './customer-events.js';
-import { InternalAccountEntity, LedgerEntryEntity } from './internal-account.entity.js';
+import { InternalAccountEntity, LedgerEntryEntity, LedgerHoldEntity } from './internal-account.entity.js';
 import { renderInternalAccount } from './internal-accounts.service.js';
 
 /** Largest balance an account may hold: an exact JSON number for every client. */
@@ -29,12 +29,39 @@ export interface PostedEntry {
   account: InternalAccountEntity;
 }
 
+export interface HoldRequest {
+  /** The internal account's uuid. */
+  accountId: string;
+  /** Minor units to reserve (positive). */
+  amount: bigint | number;
+  /** Why, e.g. `CARD_AUTHORIZATION` (1..64 characters). */
+  reason: string;
+  /** What caused it, e.g. `Transaction:<uuid>` (optional, up to 255 characters). */
+  reference?: string | null;
+}
+
+export interface HoldResult {
+  hold: LedgerHoldEntity;
+  /** The account after the change (balance, held and ledgerSeq updated). */
+  account: InternalAccountEntity;
+}
+
+export interface CaptureResult extends HoldResult {
+  /** The debit posted (absent when nothing was debited). */
+  entry: LedgerEntryEntity | null;
+}
+
 /**
  * The only writer of balances. Every movement is a `ledger_entries` row carrying the resulting
  * balance; the account's cached `balance` is updated in the same transaction. The account row is
  * locked FOR UPDATE first, so concurrent movements on one account queue up and each one sees the
  * balance the previous one left: no lost update, and `seq` numbers each account's history 1, 2, 3...
- * Every movement also writes `INTERNAL_ACCOUNT.BALANCE_UPDATED` to the outbox in the same transaction.
+ *
+ * Holds reserve funds without moving money: `held` (the sum of the open holds' `remaining`) is
+ * part of `balance` but not available, so a debit or a new hold may use only `balance - held`.
+ * Capturing a hold turns (part of) it into a debit; releasing it makes the funds available again.
+ * Every change of `balance` or `held` writes `INTERNAL_ACCOUNT.BALANCE_UPDATED` to the outbox in
+ * the same transaction (one event per call).
  */
 @Injectable()
 export class LedgerService {
@@ -48,43 +75,156 @@ export class LedgerService {
    * the movement commits or rolls back with the caller's other effects).
    *
    * Throws 404 ACCOUNT_NOT_FOUND for an unknown account, 400 INSUFFICIENT_FUNDS when a debit
-   * would take the balance below zero, and 400 AMOUNT_OUT_OF_RANGE when a credit would take it
-   * above 9007199254740991.
+   * would take the available balance (balance minus holds) below zero, and 400 AMOUNT_OUT_OF_RANGE
+   * when a credit would take the balance above 9007199254740991.
    */
   async post(m: EntityManager, posting: LedgerPosting): Promise<PostedEntry> {
-    if (!m.queryRunner?.isTransactionActive) throw new Error('LedgerService.post must run inside a transaction');
+    requireTransaction(m, 'post');
     const amount = toMinorUnits(posting.amount);
     if (amount === 0n) throw new Error('a ledger movement cannot be zero');
-    if (!posting.reason || posting.reason.length > 64) throw new Error('a ledger reason is 1 to 64 characters');
-    if (posting.reference && posting.reference.length > 255)
-      throw new Error('a ledger reference is at most 255 characters');
+    checkLabels(posting.reason, posting.reference);
+    const account = await this.lockAccount(m, posting.accountId);
+    if (amount < 0n) requireAvailable(account, -amount);
+    const entry = await this.append(m, account, amount, posting.reason, posting.reference ?? null);
+    await this.saveAccount(m, account);
+    return { entry, account };
+  }
 
+  /** Reserves `amount` on the account: 400 INSUFFICIENT_FUNDS when less than that is available. */
+  async placeHold(m: EntityManager, request: HoldRequest): Promise<HoldResult> {
+    requireTransaction(m, 'placeHold');
+    const amount = toMinorUnits(request.amount);
+    if (amount <= 0n) throw new Error('a hold is positive');
+    checkLabels(request.reason, request.reference);
+    const account = await this.lockAccount(m, request.accountId);
+    requireAvailable(account, amount);
+    const now = this.clock.now();
+    const hold = m.create(LedgerHoldEntity, {
+      id: newUuid(),
+      accountId: account.id,
+      platformId: account.platformId,
+      amount: amount.toString(),
+      remaining: amount.toString(),
+      status: 'OPEN',
+      reason: request.reason,
+      reference: request.reference ?? null,
+      createdAt: now,
+      updatedAt: now,
+    });
+    await m.insert(LedgerHoldEntity, hold);
+    account.held = (BigInt(account.held) + amount).toString();
+    await this.saveAccount(m, account);
+    return { hold, account };
+  }
+
+  /** Releases `amount` of an open hold (all that remains when omitted); the funds become available again. */
+  async releaseHold(m: EntityManager, holdId: string, amount?: bigint): Promise<HoldResult> {
+    requireTransaction(m, 'releaseHold');
+    const { hold, account } = await this.lockHold(m, holdId);
+    const release = amount ?? BigInt(hold.remaining);
+    if (release <= 0n || release > BigInt(hold.remaining))
+      throw new Error(`cannot release ${release} of hold ${hold.id}`);
+    await this.shrinkHold(m, hold, account, release);
+    await this.saveAccount(m, account);
+    return { hold, account };
+  }
+
+  /**
+   * Turns a hold into a debit of `amount` (e.g. a card clearing): up to what remains of the hold is
+   * taken from it, anything above is pulled from the available balance (400 INSUFFICIENT_FUNDS,
+   * with nothing written, when that does not cover it). With `close`, what remains of the hold
+   * afterwards is released; otherwise it stays held for later captures.
+   */
+  async captureHold(
+    m: EntityManager,
+    holdId: string,
+    capture: { amount: bigint; reason: string; reference?: string | null; close: boolean },
+  ): Promise<CaptureResult> {
+    requireTransaction(m, 'captureHold');
+    if (capture.amount < 0n) throw new Error('a capture is not negative');
+    checkLabels(capture.reason, capture.reference);
+    const { hold, account } = await this.lockHold(m, holdId);
+    const remaining = BigInt(hold.remaining);
+    const fromHold = capture.amount < remaining ? capture.amount : remaining;
+    requireAvailable(account, capture.amount - fromHold);
+    const shrink = capture.close ? remaining : fromHold;
+    if (shrink > 0n) await this.shrinkHold(m, hold, account, shrink);
+    const entry =
+      capture.amount > 0n
+        ? await this.append(m, account, -capture.amount, capture.reason, capture.reference ?? null)
+        : null;
+    await this.saveAccount(m, account);
+    return { hold, account, entry };
+  }
+
+  /** An account's movements, oldest first. */
+  entries(m: EntityManager, accountId: string): Promise<LedgerEntryEntity[]> {
+    return m.find(LedgerEntryEntity, { where: { accountId }, order: { seq: 'ASC' } });
+  }
+
+  /** One hold, as it is now (read inside the caller's transaction). */
+  async hold(m: EntityManager, holdId: string): Promise<LedgerHoldEntity> {
+    const hold = await m.findOne(LedgerHoldEntity, { where: { id: holdId } });
+    if (!hold) throw new Error(`ledger hold ${holdId} not found`);
+    return hold;
+  }
+
+  /** An account's holds, oldest first. */
+  holds(m: EntityManager, accountId: string): Promise<LedgerHoldEntity[]> {
+    return m.find(LedgerHoldEntity, { where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  private async lockAccount(m: EntityManager, accountId: string): Promise<InternalAccountEntity> {
     const account = await m.findOne(InternalAccountEntity, {
-      where: { id: posting.accountId },
+      where: { id: accountId },
       lock: { mode: 'pessimistic_write' },
     });
     if (!account)
-      throw new ApiError(
-        'ACCOUNT_NOT_FOUND',
-        `Internal account ${formatId('InternalAccount', posting.accountId)} not found`,
-      );
+      throw new ApiError('ACCOUNT_NOT_FOUND', `Internal account ${formatId('InternalAccount', accountId)} not found`);
+    return account;
+  }
 
-    const balance = BigInt(account.balance);
-    const next = balance + amount;
-    if (next < 0n)
-      throw new ApiError('INSUFFICIENT_FUNDS', 'The internal account balance is too low for this debit', {
-        details: {
-          accountId: formatId('InternalAccount', account.id),
-          balance: Number(balance),
-          amount: Number(amount),
-        },
-      });
+  /** The hold and its account, both locked (account first: the same order as every other movement). */
+  private async lockHold(m: EntityManager, holdId: string): Promise<HoldResult> {
+    const found = await m.findOne(LedgerHoldEntity, { where: { id: holdId } });
+    if (!found) throw new Error(`ledger hold ${holdId} not found`);
+    const account = await this.lockAccount(m, found.accountId);
+    const hold = await m.findOne(LedgerHoldEntity, { where: { id: holdId }, lock: { mode: 'pessimistic_write' } });
+    if (!hold || hold.status !== 'OPEN') throw new Error(`ledger hold ${holdId} is not open`);
+    return { hold, account };
+  }
+
+  private async shrinkHold(
+    m: EntityManager,
+    hold: LedgerHoldEntity,
+    account: InternalAccountEntity,
+    by: bigint,
+  ): Promise<void> {
+    const remaining = BigInt(hold.remaining) - by;
+    hold.remaining = remaining.toString();
+    hold.status = remaining === 0n ? 'CLOSED' : 'OPEN';
+    hold.updatedAt = this.clock.now();
+    await m.update(
+      LedgerHoldEntity,
+      { id: hold.id },
+      { remaining: hold.remaining, status: hold.status, updatedAt: hold.updatedAt },
+    );
+    account.held = (BigInt(account.held) - by).toString();
+  }
+
+  /** Appends one entry and moves the (in-memory) account's balance; `saveAccount` writes it. */
+  private async append(
+    m: EntityManager,
+    account: InternalAccountEntity,
+    amount: bigint,
+    reason: string,
+    reference: string | null,
+  ): Promise<LedgerEntryEntity> {
+    const next = BigInt(account.balance) + amount;
     if (next > MAX_BALANCE)
       throw new ApiError('AMOUNT_OUT_OF_RANGE', `An internal account balance cannot exceed ${MAX_BALANCE}`, {
-        details: { accountId: formatId('InternalAccount', account.id), balance: Number(balance) },
+        details: { accountId: formatId('InternalAccount', account.id), balance: Number(account.balance) },
       });
-
-    const now = this.clock.now();
     const seq = BigInt(account.ledgerSeq) + 1n;
     const entry = m.create(LedgerEntryEntity, {
       id: newUuid(),
@@ -93,27 +233,49 @@ export class LedgerService {
       seq: seq.toString(),
       amount: amount.toString(),
       balanceAfter: next.toString(),
-      reason: posting.reason,
-      reference: posting.reference ?? null,
-      createdAt: now,
+      reason,
+      reference,
+      createdAt: this.clock.now(),
     });
     await m.insert(LedgerEntryEntity, entry);
+    account.balance = next.toString();
+    account.ledgerSeq = seq.toString();
+    return entry;
+  }
+
+  /** Writes the account's balance, held and ledgerSeq, and the BALANCE_UPDATED event. */
+  private async saveAccount(m: EntityManager, account: InternalAccountEntity): Promise<void> {
+    account.updatedAt = this.clock.now();
     await m.update(
       InternalAccountEntity,
       { id: account.id },
-      { balance: next.toString(), ledgerSeq: seq.toString(), updatedAt: now },
+      { balance: account.balance, held: account.held, ledgerSeq: account.ledgerSeq, updatedAt: account.updatedAt },
     );
-    account.balance = next.toString();
-    account.ledgerSeq = seq.toString();
-    account.updatedAt = now;
     await this.outbox.write(m, balanceUpdated(account.platformId, renderInternalAccount(account)));
-    return { entry, account };
   }
+}
 
-  /** An account's movements, oldest first. */
-  entries(m: EntityManager, accountId: string): Promise<LedgerEntryEntity[]> {
-    return m.find(LedgerEntryEntity, { where: { accountId }, order: { seq: 'ASC' } });
-  }
+function requireTransaction(m: EntityManager, what: string): void {
+  if (!m.queryRunner?.isTransactionActive) throw new Error(`LedgerService.${what} must run inside a transaction`);
+}
+
+function checkLabels(reason: string, reference: string | null | undefined): void {
+  if (!reason || reason.length > 64) throw new Error('a ledger reason is 1 to 64 characters');
+  if (reference && reference.length > 255) throw new Error('a ledger reference is at most 255 characters');
+}
+
+/** 400 INSUFFICIENT_FUNDS unless `amount` is available (balance minus held). */
+function requireAvailable(account: InternalAccountEntity, amount: bigint): void {
+  if (amount <= 0n) return;
+  const available = BigInt(account.balance) - BigInt(account.held);
+  if (available < amount)
+    throw new ApiError('INSUFFICIENT_FUNDS', 'The internal account balance is too low for this debit', {
+      details: {
+        accountId: formatId('InternalAccount', account.id),
+        balance: Number(available),
+        amount: Number(amount),
+      },
+    });
 }
 
 function toMinorUnits(amount: bigint | number): bigint {

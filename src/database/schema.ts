@@ -1,6 +1,8 @@
 import { ApiTokenEntity } from '../auth/api-token.entity.js';
+import { CardTransactionEntity } from '../cards/card-transaction.entity.js';
+import { CardEntity, CardStatusHistoryEntity } from '../cards/card.entity.js';
 import { CustomerEntity } from '../customers/customer.entity.js';
-import { InternalAccountEntity, LedgerEntryEntity } from '../customers/internal-account.entity.js';
+import { InternalAccountEntity, LedgerEntryEntity, LedgerHoldEntity } from '../customers/internal-account.entity.js';
 import { ExternalAccountEntity } from '../external-accounts/external-account.entity.js';
 import { IdempotencyKeyEntity } from '../idempotency/idempotency-key.entity.js';
 import { OutboxAggregateEntity, OutboxAttemptEntity, OutboxEventEntity } from '../outbox/outbox.entities.js';
@@ -13,6 +15,9 @@ import { ExternalAccounts1767225900000 } from './migrations/1767225900000-Extern
 import { Outbox1767226000000 } from './migrations/1767226000000-Outbox.js';
 import { OutboxFairClaim1767226700000 } from './migrations/1767226700000-OutboxFairClaim.js';
 import { OutboxHeadIndex1767226800000 } from './migrations/1767226800000-OutboxHeadIndex.js';
+import { Cards1767227000000 } from './migrations/1767227000000-Cards.js';
+import { LedgerHolds1767227100000 } from './migrations/1767227100000-LedgerHolds.js';
+import { CardTransactions1767227110000 } from './migrations/1767227110000-CardTransactions.js';
 import { OutboxAggregateType1767227450000 } from './migrations/1767227450000-OutboxAggregateType.js';
 
 /** Every entity and migration, listed once: the app, the CLI and ormconfig.ts use these lists. */
@@ -24,11 +29,15 @@ export const ENTITIES = [
   CustomerEntity,
   InternalAccountEntity,
   LedgerEntryEntity,
+  LedgerHoldEntity,
   ExternalAccountEntity,
   OutboxEventEntity,
   OutboxAttemptEntity,
   OutboxAggregateEntity,
   WebhookSigningKeysEntity,
+  CardEntity,
+  CardStatusHistoryEntity,
+  CardTransactionEntity,
 ];
 export const MIGRATIONS = [
   Foundation1767225600000,
@@ -38,5 +47,8 @@ export const MIGRATIONS = [
   Outbox1767226000000,
   OutboxFairClaim1767226700000,
   OutboxHeadIndex1767226800000,
+  Cards1767227000000,
+  LedgerHolds1767227100000,
+  CardTransactions1767227110000,
   OutboxAggregateType1767227450000,
 ];

@@ -9,6 +9,9 @@ import { fieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
 import { IdempotencyService } from './idempotency.service.js';
 
+/** Metadata key: the route refuses a request without `Idempotency-Key` (`@Idempotent({ required: true })`). */
+export const IDEMPOTENCY_KEY_REQUIRED = 'idempotency:required';
+
 /**
  * Wraps the handler in one transaction together with its idempotency record, so the effects and
  * the record commit (or roll back) together. See IdempotencyService for the rules.
@@ -25,6 +28,14 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const http = context.switchToHttp();
     const req = http.getRequest<AuthenticatedRequest>();
     const header = req.headers['idempotency-key'];
+    if (header === undefined && req.principal && this.reflector.get<boolean>(IDEMPOTENCY_KEY_REQUIRED, context.getHandler())) {
+      throw invalidInput([
+        fieldError('Idempotency-Key', 'the Idempotency-Key header is required on this route', {
+          minLength: 1,
+          maxLength: 255,
+        }),
+      ]);
+    }
     if (header === undefined || !req.principal) return next.handle();
     if (typeof header !== 'string' || header.length < 1 || header.length > 255) {
       throw invalidInput([

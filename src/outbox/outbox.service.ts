@@ -8,6 +8,21 @@ import type { WebhookEnvelope, WebhookType } from './webhook-types.js';
 export const OUTBOX_CHANNEL = 'outbox_events';
 
 /**
+ * The outbox write (see `OutboxService.write`): $1 event uuid, $2 platform, $3 type, $4 aggregate,
+ * $5 envelope JSON, $6 now. Exported for benchmarks that replay a producer's SQL in pgbench.
+ */
+export const OUTBOX_INSERT_SQL = `WITH counter AS (
+     INSERT INTO outbox_aggregates (platform_id, aggregate_id, last_seq) VALUES ($2, $4, 1)
+     ON CONFLICT (platform_id, aggregate_id) DO UPDATE SET last_seq = outbox_aggregates.last_seq + 1
+     RETURNING last_seq
+   )
+   INSERT INTO outbox_events
+     (id, platform_id, type, aggregate_id, seq, body, status, attempt_count, next_attempt_at, retrying_since, created_at)
+   SELECT $1, $2, $3, $4, counter.last_seq, $5, 'PENDING', 0, $6, $6, $6
+   FROM counter, (SELECT pg_notify('${OUTBOX_CHANNEL}', '')) AS wake
+   RETURNING seq`;
+
+/**
  * What each event type carries as `data` (types without an entry carry any object). Areas add
  * their types by module augmentation next to their event builders (e.g. src/cards/card-events.ts).
  */
@@ -60,20 +75,14 @@ export class OutboxService {
       timestamp: now.toISOString(),
       data: input.data,
     };
-    const rows = await m.query<Array<{ seq: string }>>(
-      `WITH counter AS (
-         INSERT INTO outbox_aggregates (platform_id, aggregate_id, last_seq) VALUES ($2, $4, 1)
-         ON CONFLICT (platform_id, aggregate_id) DO UPDATE SET last_seq = outbox_aggregates.last_seq + 1
-         RETURNING last_seq
-       )
-       INSERT INTO outbox_events
-         (id, platform_id, type, aggregate_type, aggregate_id, seq, body, status, attempt_count, next_attempt_at,
-          retrying_since, created_at)
-       SELECT $1, $2, $3, split_part($4, ':', 1), $4, counter.last_seq, $5, 'PENDING', 0, $6, $6, $6
-       FROM counter, (SELECT pg_notify('${OUTBOX_CHANNEL}', '')) AS wake
-       RETURNING seq`,
-      [uuid, input.platformId, input.type, input.aggregateId, JSON.stringify(envelope), now],
-    );
+    const rows = await m.query<Array<{ seq: string }>>(OUTBOX_INSERT_SQL, [
+      uuid,
+      input.platformId,
+      input.type,
+      input.aggregateId,
+      JSON.stringify(envelope),
+      now,
+    ]);
     return { uuid, envelope, seq: Number(rows[0].seq) };
   }
 }

@@ -8,8 +8,8 @@ import {
   NestedField,
   StringField,
 } from '../common/validation.js';
-import { AUTHORIZATION_DECISION_MAKERS, CARD_CAPABILITY_NAMES } from './platform-config.entity.js';
-import type { AuthorizationDecisionMaker, CardCapabilities, CardProgram } from './platform-config.entity.js';
+import { AUTHORIZATION_DECISION_MAKERS, CARD_CAPABILITY_NAMES, SANDBOX_PROVISIONING_MODES } from './card-program.js';
+import type { AuthorizationDecisionMaker, CardCapabilities, CardProgram, SandboxProvisioning } from './card-program.js';
 
 export const CUSTOMER_INFO_FIELD_NAMES = [
   'FULL_NAME',
@@ -112,6 +112,13 @@ export class CardProgramDto {
 
   @BoolField({ required: false, description: 'Whether a cardholder may hold only one live card' })
   oneLiveCardPerCardholder?: boolean;
+
+  @EnumField(SANDBOX_PROVISIONING_MODES, {
+    required: false,
+    description:
+      'Sandbox issuer: AUTOMATIC completes provisioning in the background (about a second); MANUAL waits for POST /sandbox/cards/{id}/simulate/provisioning',
+  })
+  sandboxProvisioning?: SandboxProvisioning;
 }
 
 export class PlatformConfigUpdateRequest {
@@ -167,6 +174,7 @@ export class CardProgramView implements CardProgram {
   cardCapabilities: CardCapabilities;
   @ApiProperty() maxLiveCards: number;
   @ApiProperty() oneLiveCardPerCardholder: boolean;
+  @ApiProperty({ enum: SANDBOX_PROVISIONING_MODES }) sandboxProvisioning: SandboxProvisioning;
 }
 
 export class PlatformConfig {

@@ -1,4 +1,7 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { CardConfigs, CardProgram } from './card-program.js';
+
+export * from './card-program.js';
 
 export interface CounterpartyFieldDefinition {
   name: string;
@@ -11,37 +14,6 @@ export interface PlatformCurrencyConfig {
   maxAmount: number;
   requiredCounterpartyFields: CounterpartyFieldDefinition[];
   enabledTransactionTypes: string[];
-}
-
-/** The reference's CardConfig: platform-wide caps (lower of card and platform applies). */
-export interface CardConfigs {
-  pinTargetOrigin: string | null;
-  maxSpendPerTransaction: number | null;
-  maxSpendPerDay: number | null;
-  maxTransactionsPerDay: number | null;
-  panRevealCssUrl: string | null;
-}
-
-export const CARD_CAPABILITY_NAMES = [
-  'supportsSpendLimits',
-  'supportsSpendLimitsAtIssuance',
-  'supportsTransactionCountLimit',
-  'supports3dSecurePassword',
-  'supportsPanReveal',
-  'supportsDigitalWalletTokenization',
-] as const;
-export type CardCapabilityName = (typeof CARD_CAPABILITY_NAMES)[number];
-export type CardCapabilities = Record<CardCapabilityName, boolean>;
-
-export const AUTHORIZATION_DECISION_MAKERS = ['SERVICE', 'ISSUER'] as const;
-export type AuthorizationDecisionMaker = (typeof AUTHORIZATION_DECISION_MAKERS)[number];
-
-/** Our own card program settings (not in the reference): who decides authorizations, capabilities, slots. */
-export interface CardProgram {
-  authorizationDecisionMaker: AuthorizationDecisionMaker;
-  cardCapabilities: CardCapabilities;
-  maxLiveCards: number;
-  oneLiveCardPerCardholder: boolean;
 }
 
 @Entity('platform_configs')
@@ -93,29 +65,6 @@ export const DEFAULT_SUPPORTED_CURRENCIES: PlatformCurrencyConfig[] = [
     enabledTransactionTypes: ['OUTGOING', 'INCOMING', 'CARD'],
   },
 ];
-
-export const DEFAULT_CARD_CONFIGS: CardConfigs = {
-  pinTargetOrigin: null,
-  maxSpendPerTransaction: null,
-  maxSpendPerDay: null,
-  maxTransactionsPerDay: null,
-  panRevealCssUrl: null,
-};
-
-/** Sandbox defaults: the service decides, every capability on, 1000 live cards, several per cardholder. */
-export const DEFAULT_CARD_PROGRAM: CardProgram = {
-  authorizationDecisionMaker: 'SERVICE',
-  cardCapabilities: {
-    supportsSpendLimits: true,
-    supportsSpendLimitsAtIssuance: true,
-    supportsTransactionCountLimit: true,
-    supports3dSecurePassword: true,
-    supportsPanReveal: true,
-    supportsDigitalWalletTokenization: true,
-  },
-  maxLiveCards: 1000,
-  oneLiveCardPerCardholder: false,
-};
 
 /** A platform's webhook signing material; private parts encrypted with the server key. */
 @Entity('webhook_signing_keys')

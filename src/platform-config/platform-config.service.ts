@@ -17,6 +17,7 @@ import {
   DEFAULT_SUPPORTED_CURRENCIES,
   PlatformConfigEntity,
 } from './platform-config.entity.js';
+import type { CardConfigs, CardProgram } from './card-program.js';
 
 /** The platform's webhook verification material as GET /config shows it. */
 interface WebhookCredentialsView {
@@ -85,6 +86,21 @@ interface ConfigRow {
   secret_enc: string | null;
 }
 
+/** A stored program with the members added since it was written (e.g. `sandboxProvisioning`) at their defaults. */
+function withProgramDefaults(program: CardProgram): CardProgram {
+  return {
+    ...DEFAULT_CARD_PROGRAM,
+    ...program,
+    cardCapabilities: { ...DEFAULT_CARD_PROGRAM.cardCapabilities, ...program.cardCapabilities },
+  };
+}
+
+/** What the cards area reads of the platform's settings: the card program and the platform-wide card caps. */
+export interface CardSettings {
+  cardProgram: CardProgram;
+  cardConfigs: CardConfigs;
+}
+
 export function renderConfig(row: PlatformConfigEntity, webhook: WebhookCredentialsView): PlatformConfig {
   const view: PlatformConfig = {
     id: formatId('PlatformConfig', row.id),
@@ -92,7 +108,7 @@ export function renderConfig(row: PlatformConfigEntity, webhook: WebhookCredenti
     supportedCurrencies: row.supportedCurrencies,
     isRegulatedFinancialInstitution: row.isRegulatedFinancialInstitution,
     cardConfigs: { ...DEFAULT_CARD_CONFIGS, ...row.cardConfigs },
-    cardProgram: row.cardProgram,
+    cardProgram: withProgramDefaults(row.cardProgram),
     counterpartyRequirements: row.counterpartyRequirements,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
@@ -158,6 +174,22 @@ export class PlatformConfigService {
     const row = await m.findOne(PlatformConfigEntity, { where: { platformId }, ...lockOption(lock) });
     if (!row) throw new Error(`platform ${platformId} has no configuration row`);
     return row;
+  }
+
+  /**
+   * The card program and card caps, in one statement; `lock: 'share'` holds them (FOR SHARE) until
+   * the caller's transaction ends, so a concurrent PATCH /config waits for it.
+   */
+  async cardSettings(m: EntityManager, platformId: string, lock?: 'share'): Promise<CardSettings> {
+    const [row] = await m.query<Array<{ card_program: CardProgram; card_configs: CardConfigs }>>(
+      `SELECT card_program, card_configs FROM platform_configs WHERE platform_id = $1${lock ? ' FOR SHARE' : ''}`,
+      [platformId],
+    );
+    if (!row) throw new Error(`platform ${platformId} has no configuration row`);
+    return {
+      cardProgram: withProgramDefaults(row.card_program),
+      cardConfigs: { ...DEFAULT_CARD_CONFIGS, ...row.card_configs },
+    };
   }
 
   /** The counterparty-requirements flag alone. */

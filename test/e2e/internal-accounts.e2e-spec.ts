@@ -361,6 +361,91 @@ describe('LedgerService.post (for cards and agents)', () => {
   });
 });
 
+describe('LedgerService holds (card authorizations)', () => {
+  const accountView = async (p: TestPlatform, customerId: string) =>
+    (await p.get(`/customers/internal-accounts?customerId=${customerId}`)).body.data[0] as Account;
+
+  it('a hold lowers balance (available) but not totalBalance; capture debits, release frees; entries agree', async () => {
+    const p = await TestPlatform.create(t);
+    const { account } = await fundedAccount(p, 1000);
+    const ledger = t.app.get(LedgerService);
+    const accountId = uuidOf(account.id);
+    const { hold } = await inTx((m) => ledger.placeHold(m, { accountId, amount: 300, reason: 'CARD_AUTHORIZATION' }));
+    expect(await accountView(p, account.customerId!)).toMatchObject({
+      balance: { amount: 700 },
+      totalBalance: { amount: 1000 },
+    });
+    // A debit or another hold may use only what is available.
+    await expect(inTx((m) => ledger.post(m, { accountId, amount: -701, reason: 'TEST_DEBIT' }))).rejects.toMatchObject({
+      code: 'INSUFFICIENT_FUNDS',
+    });
+    await expect(
+      inTx((m) => ledger.placeHold(m, { accountId, amount: 701, reason: 'CARD_AUTHORIZATION' })),
+    ).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS', status: 400 });
+    const second = await inTx((m) => ledger.placeHold(m, { accountId, amount: 700, reason: 'CARD_AUTHORIZATION' }));
+    expect((await accountView(p, account.customerId!)).balance.amount).toBe(0);
+
+    // Capture 100 of the first hold, keep the rest open; then capture 250 more (50 above the hold) and close it.
+    await inTx((m) => ledger.captureHold(m, hold.id, { amount: 100n, reason: 'CARD_CLEARING', close: false }));
+    expect(await accountView(p, account.customerId!)).toMatchObject({
+      balance: { amount: 0 },
+      totalBalance: { amount: 900 },
+    });
+    // Nothing is available beyond the holds: a capture above the hold fails and writes nothing.
+    await expect(
+      inTx((m) => ledger.captureHold(m, hold.id, { amount: 250n, reason: 'CARD_CLEARING', close: true })),
+    ).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
+    await inTx((m) => ledger.releaseHold(m, second.hold.id, 100n));
+    await inTx((m) => ledger.captureHold(m, hold.id, { amount: 250n, reason: 'CARD_CLEARING', close: true }));
+    expect(await accountView(p, account.customerId!)).toMatchObject({
+      balance: { amount: 50 },
+      totalBalance: { amount: 650 },
+    });
+    await inTx((m) => ledger.releaseHold(m, second.hold.id));
+    expect(await accountView(p, account.customerId!)).toMatchObject({
+      balance: { amount: 650 },
+      totalBalance: { amount: 650 },
+    });
+
+    const entries = await ledgerOf(account.id);
+    expect(entries.map((e) => [e.amount, e.balanceAfter])).toEqual([
+      ['1000', '1000'],
+      ['-100', '900'],
+      ['-250', '650'],
+    ]);
+    const holds = await inTx((m) => ledger.holds(m, accountId));
+    expect(holds.map((h) => [h.amount, h.remaining, h.status])).toEqual([
+      ['300', '0', 'CLOSED'],
+      ['700', '0', 'CLOSED'],
+    ]);
+  });
+
+  it('the database refuses more held than the balance', async () => {
+    const p = await TestPlatform.create(t);
+    const { account } = await fundedAccount(p, 10);
+    await expect(
+      inTx((m) => m.query('UPDATE internal_accounts SET held = 11 WHERE id = $1', [uuidOf(account.id)])),
+    ).rejects.toThrow(/internal_accounts_held_covered/);
+  });
+
+  it('30 concurrent holds of 100 on a balance of 1000: exactly 10 are placed', async () => {
+    const p = await TestPlatform.create(t);
+    const { account } = await fundedAccount(p, 1000);
+    const ledger = t.app.get(LedgerService);
+    const accountId = uuidOf(account.id);
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 30 }, () =>
+        inTx((m) => ledger.placeHold(m, { accountId, amount: 100, reason: 'CARD_AUTHORIZATION' })),
+      ),
+    );
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(10);
+    expect(await accountView(p, account.customerId!)).toMatchObject({
+      balance: { amount: 0 },
+      totalBalance: { amount: 1000 },
+    });
+  });
+});
+
 describe('CustomersService.requireActive (for cards, agents and accounts)', () => {
   it('returns the active customer, 404 CUSTOMER_NOT_FOUND for unknown or foreign ids, 410 CUSTOMER_DELETED for deleted ones', async () => {
     const a = await TestPlatform.create(t, 'A');

@@ -5,9 +5,8 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { formatId, newUuid, parseId } from '../../src/common/ids.js';
 import { TransactionService } from '../../src/database/transaction.service.js';
-import { cardStatusChange } from '../../src/cards/card-events.js';
 import { OutboxService, WrittenEvent } from '../../src/outbox/outbox.service.js';
-import { platformWithEndpoint } from '../support/events.js';
+import { platformWithEndpoint, stubCardEvent } from '../support/events.js';
 import { isolatedDatabase, IsolatedDatabase } from '../support/isolated-database.js';
 import { startTestApp, TEST_WEBHOOK_KEY, TestApp, TestPlatform } from '../support/test-app.js';
 import { ReceivedWebhook, WebhookReceiver } from '../support/webhook-receiver.js';
@@ -124,7 +123,7 @@ function emit(p: TestPlatform, data: Record<string, unknown> = {}): Promise<Writ
   return api.app
     .get(TransactionService)
     .run((m) =>
-      api.app.get(OutboxService).write(m, cardStatusChange(platformId, { id: formatId('Card', newUuid()), ...data })),
+      api.app.get(OutboxService).write(m, stubCardEvent(platformId, { id: formatId('Card', newUuid()), ...data })),
     );
 }
 

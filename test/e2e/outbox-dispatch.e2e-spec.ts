@@ -5,9 +5,8 @@ import { AppConfig } from '../../src/config/app-config.js';
 import { TransactionService } from '../../src/database/transaction.service.js';
 import { GIVE_UP_AFTER_MS, MAX_INTERVAL_MS } from '../../src/outbox/delivery/retry-policy.js';
 import { OutboxDispatcher } from '../../src/outbox/outbox.dispatcher.js';
-import { cardStatusChange } from '../../src/cards/card-events.js';
 import { OutboxService, WrittenEvent } from '../../src/outbox/outbox.service.js';
-import { WebhookCapture } from '../support/events.js';
+import { WebhookCapture, stubCardEvent } from '../support/events.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { isolatedDatabase, IsolatedDatabase } from '../support/isolated-database.js';
 import { referenceNodeVerify } from '../support/signatures.js';
@@ -56,7 +55,7 @@ async function platformWithReceiver(): Promise<{ p: TestPlatform; r: WebhookRece
 function emit(p: TestPlatform, cardId: string, data: Record<string, unknown> = {}): Promise<WrittenEvent> {
   return t.app
     .get(TransactionService)
-    .run((m) => t.app.get(OutboxService).write(m, cardStatusChange(uuidOf(p), { id: cardId, ...data })));
+    .run((m) => t.app.get(OutboxService).write(m, stubCardEvent(uuidOf(p), { id: cardId, ...data })));
 }
 
 const newCardId = () => formatId('Card', newUuid());
@@ -82,7 +81,7 @@ describe('outbox writer', () => {
     const card = newCardId();
     await expect(
       tx.run(async (m) => {
-        await outbox.write(m, cardStatusChange(uuidOf(p), { id: card, status: 'FROZEN' }));
+        await outbox.write(m, stubCardEvent(uuidOf(p), { id: card, status: 'FROZEN' }));
         throw new Error('the state change failed');
       }),
     ).rejects.toThrow('the state change failed');
@@ -104,7 +103,7 @@ describe('outbox writer', () => {
     await expect(
       t.app
         .get(OutboxService)
-        .write(t.app.get(TransactionService).manager, cardStatusChange(uuidOf(p), { id: newCardId() })),
+        .write(t.app.get(TransactionService).manager, stubCardEvent(uuidOf(p), { id: newCardId() })),
     ).rejects.toThrow(/inside the producer transaction/);
   });
 
@@ -121,7 +120,7 @@ describe('outbox writer', () => {
     const card = { id: newCardId(), status: 'FROZEN', last4: '4242' };
     const written = await t.app
       .get(TransactionService)
-      .run((m) => t.app.get(OutboxService).write(m, cardStatusChange(uuidOf(p), card)));
+      .run((m) => t.app.get(OutboxService).write(m, stubCardEvent(uuidOf(p), card)));
     await dispatcher().drain();
     const [got] = r.received;
     expect(got.method).toBe('POST');

@@ -2,9 +2,8 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { formatId, newUuid, parseId } from '../../src/common/ids.js';
 import { TransactionService } from '../../src/database/transaction.service.js';
 import { OUTBOX_RECORDED, OutboxDispatcher, OutboxRecorded } from '../../src/outbox/outbox.dispatcher.js';
-import { cardStatusChange } from '../../src/cards/card-events.js';
 import { OutboxService, WrittenEvent } from '../../src/outbox/outbox.service.js';
-import { platformWithEndpoint } from '../support/events.js';
+import { platformWithEndpoint, stubCardEvent } from '../support/events.js';
 import { isolatedDatabase, IsolatedDatabase } from '../support/isolated-database.js';
 import { startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -37,7 +36,7 @@ function emit(p: TestPlatform, data: Record<string, unknown>): Promise<WrittenEv
   return api.app
     .get(TransactionService)
     .run((m) =>
-      api.app.get(OutboxService).write(m, cardStatusChange(platformId, { id: formatId('Card', newUuid()), ...data })),
+      api.app.get(OutboxService).write(m, stubCardEvent(platformId, { id: formatId('Card', newUuid()), ...data })),
     );
 }
 

@@ -1,3 +1,4 @@
+import { stubCardEvent } from '../support/events.js';
 import { SystemClock } from '../../src/common/clock.js';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { formatId, newUuid, parseId } from '../../src/common/ids.js';
@@ -10,7 +11,6 @@ import {
   OutboxLeasesRenewed,
   OutboxRecorded,
 } from '../../src/outbox/outbox.dispatcher.js';
-import { cardStatusChange } from '../../src/cards/card-events.js';
 import { OUTBOX_CHANNEL, OutboxService, WrittenEvent } from '../../src/outbox/outbox.service.js';
 import { OutboxStore } from '../../src/outbox/outbox.store.js';
 import { isolatedDatabase, IsolatedDatabase } from '../support/isolated-database.js';
@@ -67,7 +67,7 @@ function emit(p: TestPlatform, cardId: string, data: Record<string, unknown> = {
   const platformId = parseId('Platform', p.platformId)!;
   return api.app
     .get(TransactionService)
-    .run((m) => api.app.get(OutboxService).write(m, cardStatusChange(platformId, { id: cardId, ...data })));
+    .run((m) => api.app.get(OutboxService).write(m, stubCardEvent(platformId, { id: cardId, ...data })));
 }
 
 describe('outbox worker', () => {

@@ -36,6 +36,7 @@ describe('GET/PATCH /config', () => {
       },
       maxLiveCards: 1000,
       oneLiveCardPerCardholder: false,
+      sandboxProvisioning: 'AUTOMATIC',
     });
     expect(res.body.webhookEndpoint).toBeUndefined();
     expect(res.body.counterpartyRequirements).toBe(false);

@@ -8,6 +8,12 @@ import { expectError, startTestApp, TestApp, TestPlatform, V } from '../support/
  * sandbox module that AppModule mounts only with SANDBOX=true. These pin the whole set.
  */
 const SANDBOX_PATHS = [
+  '/sandbox/cards/{id}/simulate/authorization',
+  '/sandbox/cards/{id}/simulate/authorization_expiry',
+  '/sandbox/cards/{id}/simulate/authorization_reversal',
+  '/sandbox/cards/{id}/simulate/clearing',
+  '/sandbox/cards/{id}/simulate/provisioning',
+  '/sandbox/cards/{id}/simulate/return',
   '/sandbox/customers/{customerId}/kyc',
   '/sandbox/external-accounts/{externalAccountId}/status',
   '/sandbox/internal-accounts/{accountId}/fund',

@@ -4,6 +4,9 @@ import { parseId } from '../../src/common/ids.js';
 import { WebhookReceiver } from './webhook-receiver.js';
 import type { ReceivedWebhook } from './webhook-receiver.js';
 import { OutboxDispatcher } from '../../src/outbox/outbox.dispatcher.js';
+import type { OutboxWrite } from '../../src/outbox/outbox.service.js';
+import type { Card } from '../../src/cards/card.dto.js';
+import { cardStatusChange } from '../../src/cards/card-events.js';
 
 /** The envelope a webhook carries (and the outbox keeps, byte for byte). */
 export interface Envelope {
@@ -84,4 +87,15 @@ export async function platformWithEndpoint(api: TestApp, db: IsolatedDatabase, u
     parseId('Platform', p.platformId),
   ]);
   return p;
+}
+
+/**
+ * A `CARD.STATUS_CHANGE` outbox write whose data is any object with a card id: the outbox tests
+ * (and the outbox bench) use it as a stand-in event, not a real card (see `cardStatusChange`).
+ */
+export function stubCardEvent(
+  platformId: string,
+  data: { id: string } & Record<string, unknown>,
+): OutboxWrite<'CARD.STATUS_CHANGE'> {
+  return cardStatusChange(platformId, data as unknown as Card);
 }

@@ -1,0 +1,228 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { CardEntity, CardStatusHistoryEntity } from './card.entity.js';
+
+/** Every `cards` column under the CardEntity member names, for plain queries (`SELECT ${CARD_COLUMNS} FROM cards`). */
+export const CARD_COLUMNS = `id, platform_id AS "platformId", customer_id AS "customerId",
+  platform_card_id AS "platformCardId", status, status_reason AS "statusReason", form, brand, last4,
+  exp_month AS "expMonth", exp_year AS "expYear", currency, funding_source_id AS "fundingSourceId",
+  funding_detached_at AS "fundingDetachedAt", card_capabilities AS "cardCapabilities",
+  max_spend_per_transaction AS "maxSpendPerTransaction", max_spend_per_day AS "maxSpendPerDay",
+  max_transactions_per_day AS "maxTransactionsPerDay", processor_ref AS "processorRef",
+  issuer_ref AS "issuerRef", provisioning_due_at AS "provisioningDueAt",
+  provisioning_outcome AS "provisioningOutcome", created_at AS "createdAt", updated_at AS "updatedAt"`;
+
+/** The same columns qualified by a table alias (for joins). */
+const cardColumnsOf = (alias: string) =>
+  CARD_COLUMNS.replace(/(^|,\s*)([a-z_0-9]+)/g, (_m, sep: string, col: string) => `${sep}${alias}.${col}`);
+
+export const FIND_CARD_SQL = `SELECT ${CARD_COLUMNS} FROM cards WHERE id = $1 AND platform_id = $2`;
+export const LOCK_CARD_SQL = `${FIND_CARD_SQL} FOR UPDATE`;
+
+const INSERT_SQL = `
+  INSERT INTO cards (id, platform_id, customer_id, platform_card_id, status, status_reason, form, brand, last4,
+    exp_month, exp_year, currency, funding_source_id, funding_detached_at, card_capabilities,
+    max_spend_per_transaction, max_spend_per_day, max_transactions_per_day, processor_ref, issuer_ref,
+    provisioning_due_at, provisioning_outcome, created_at, updated_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)`;
+
+/** Writes every mutable column of a card (the identity, holder, capabilities and creation time never change). */
+const UPDATE_SQL = `
+  UPDATE cards SET status = $3, status_reason = $4, brand = $5, last4 = $6, exp_month = $7, exp_year = $8,
+    funding_source_id = $9, funding_detached_at = $10, max_spend_per_transaction = $11, max_spend_per_day = $12,
+    max_transactions_per_day = $13, processor_ref = $14, issuer_ref = $15, provisioning_due_at = $16,
+    provisioning_outcome = $17, updated_at = $18
+  WHERE id = $1 AND platform_id = $2`;
+
+/** The UPDATE and its status-history row in one statement (one round trip for a status change). */
+export const UPDATE_CARD_WITH_HISTORY_SQL = `
+  WITH changed AS (${UPDATE_SQL} RETURNING id)
+  INSERT INTO card_status_history
+    (id, card_id, platform_id, actor, from_status, to_status, substatus, reason, status_reason, created_at)
+  SELECT $19, changed.id, $2, $20, $21, $22, $23, $24, $25, $26 FROM changed`;
+
+const HISTORY_COLUMNS = `id, card_id AS "cardId", platform_id AS "platformId", actor, from_status AS "fromStatus",
+  to_status AS "toStatus", substatus, reason, status_reason AS "statusReason", created_at AS "createdAt"`;
+
+const INSERT_HISTORY_SQL = `
+  INSERT INTO card_status_history
+    (id, card_id, platform_id, actor, from_status, to_status, substatus, reason, status_reason, created_at)
+  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`;
+
+/** Live (not CLOSED) cards of the platform, and of the cardholder among them. */
+const COUNT_LIVE_SQL = `
+  SELECT count(*)::int AS platform, count(*) FILTER (WHERE customer_id = $2)::int AS customer
+  FROM cards WHERE platform_id = $1 AND status <> 'CLOSED'`;
+
+/**
+ * Plain queries on `cards` and `card_status_history`, always scoped by platform and run with the
+ * caller's EntityManager (inside its transaction when it locks).
+ */
+@Injectable()
+export class CardsRepository {
+  async find(m: EntityManager, platformId: string, cardUuid: string): Promise<CardEntity | null> {
+    const [row] = await m.query<CardEntity[]>(FIND_CARD_SQL, [cardUuid, platformId]);
+    return row ?? null;
+  }
+
+  /** The card, locked FOR UPDATE until the caller's transaction ends; null when unknown or another platform's. */
+  async lockForUpdate(m: EntityManager, platformId: string, cardUuid: string): Promise<CardEntity | null> {
+    const [row] = await m.query<CardEntity[]>(LOCK_CARD_SQL, [cardUuid, platformId]);
+    return row ?? null;
+  }
+
+  async insert(m: EntityManager, c: CardEntity): Promise<void> {
+    await m.query(INSERT_SQL, [
+      c.id,
+      c.platformId,
+      c.customerId,
+      c.platformCardId,
+      c.status,
+      c.statusReason,
+      c.form,
+      c.brand,
+      c.last4,
+      c.expMonth,
+      c.expYear,
+      c.currency,
+      c.fundingSourceId,
+      c.fundingDetachedAt,
+      JSON.stringify(c.cardCapabilities),
+      c.maxSpendPerTransaction,
+      c.maxSpendPerDay,
+      c.maxTransactionsPerDay,
+      c.processorRef,
+      c.issuerRef,
+      c.provisioningDueAt,
+      c.provisioningOutcome,
+      c.createdAt,
+      c.updatedAt,
+    ]);
+  }
+
+  /**
+   * Stores the card's mutable columns (status, reason, binding, limits, provisioning, updatedAt)
+   * and, for a status change, its history entry, in one statement.
+   */
+  async update(m: EntityManager, c: CardEntity, history?: CardStatusHistoryEntity): Promise<void> {
+    const params: unknown[] = [
+      c.id,
+      c.platformId,
+      c.status,
+      c.statusReason,
+      c.brand,
+      c.last4,
+      c.expMonth,
+      c.expYear,
+      c.fundingSourceId,
+      c.fundingDetachedAt,
+      c.maxSpendPerTransaction,
+      c.maxSpendPerDay,
+      c.maxTransactionsPerDay,
+      c.processorRef,
+      c.issuerRef,
+      c.provisioningDueAt,
+      c.provisioningOutcome,
+      c.updatedAt,
+    ];
+    if (!history) {
+      await m.query(UPDATE_SQL, params);
+      return;
+    }
+    await m.query(UPDATE_CARD_WITH_HISTORY_SQL, [
+      ...params,
+      history.id,
+      history.actor,
+      history.fromStatus,
+      history.toStatus,
+      history.substatus,
+      history.reason,
+      history.statusReason,
+      history.createdAt,
+    ]);
+  }
+
+  async addHistory(m: EntityManager, h: CardStatusHistoryEntity): Promise<void> {
+    await m.query(INSERT_HISTORY_SQL, [
+      h.id,
+      h.cardId,
+      h.platformId,
+      h.actor,
+      h.fromStatus,
+      h.toStatus,
+      h.substatus,
+      h.reason,
+      h.statusReason,
+      h.createdAt,
+    ]);
+  }
+
+  /**
+   * Whether the cardholder's KYC is APPROVED now (a deleted customer's is not). Read here, in the
+   * provisioning transaction, like the claim below reads it.
+   */
+  async kycApproved(m: EntityManager, customerId: string): Promise<boolean> {
+    const [row] = await m.query<Array<{ ok: boolean }>>(
+      `SELECT (kyc_status = 'APPROVED' AND deleted_at IS NULL) AS ok FROM customers WHERE id = $1`,
+      [customerId],
+    );
+    return row?.ok === true;
+  }
+
+  /** The card's status history, oldest first (empty for an unknown card: every card has its issuance entry). */
+  async history(m: EntityManager, platformId: string, cardUuid: string): Promise<CardStatusHistoryEntity[]> {
+    return m.query<CardStatusHistoryEntity[]>(
+      `SELECT ${HISTORY_COLUMNS} FROM card_status_history WHERE card_id = $1 AND platform_id = $2 ORDER BY id`,
+      [cardUuid, platformId],
+    );
+  }
+
+  /**
+   * Serializes the platform's issuances until the caller's transaction ends (a row lock on its
+   * `card_issuance_locks` row), so a live-card count taken after it cannot be overtaken by a racing issuance.
+   */
+  async lockIssuance(m: EntityManager, platformId: string): Promise<void> {
+    await m.query(
+      `INSERT INTO card_issuance_locks (platform_id) VALUES ($1)
+       ON CONFLICT (platform_id) DO UPDATE SET platform_id = EXCLUDED.platform_id`,
+      [platformId],
+    );
+  }
+
+  /** Live (not CLOSED) cards: the platform's, and the cardholder's. */
+  async countLive(
+    m: EntityManager,
+    platformId: string,
+    customerId: string,
+  ): Promise<{ platform: number; customer: number }> {
+    const [row] = await m.query<Array<{ platform: number; customer: number }>>(COUNT_LIVE_SQL, [
+      platformId,
+      customerId,
+    ]);
+    return row;
+  }
+
+  /**
+   * Claims up to `limit` cards whose provisioning can proceed, FOR UPDATE SKIP LOCKED (several
+   * workers never take the same card): PROCESSING cards whose `provisioningDueAt` has come, and
+   * PENDING_KYC cards whose cardholder's KYC is APPROVED again. `platformId` narrows it (tests).
+   */
+  async claimProvisioning(
+    m: EntityManager,
+    now: Date,
+    limit: number,
+    platformId: string | null = null,
+  ): Promise<CardEntity[]> {
+    return m.query<CardEntity[]>(
+      `SELECT ${cardColumnsOf('c')} FROM cards c
+       WHERE c.provisioning_due_at <= $1 AND c.status IN ('PROCESSING', 'PENDING_KYC')
+         AND ($3::uuid IS NULL OR c.platform_id = $3)
+         AND (c.status = 'PROCESSING'
+              OR EXISTS (SELECT 1 FROM customers k WHERE k.id = c.customer_id AND k.kyc_status = 'APPROVED'))
+       ORDER BY c.provisioning_due_at
+       LIMIT $2
+       FOR UPDATE OF c SKIP LOCKED`,
+      [now, limit, platformId],
+    );
+  }
+}

@@ -1,0 +1,89 @@
+import type { CardDeclinedReason, CardMerchantInfo } from '../card-transaction.entity.js';
+import type { CardEntity } from '../card.entity.js';
+import type { CardBrand, CardSubstatus, ProvisioningOutcome, RequestableCardStatus } from '../card.types.js';
+
+/** What the issuer is asked to provision (at issuance, inside the issuing transaction). */
+export interface CardProvisioningRequest {
+  /** The new card's uuid. */
+  cardId: string;
+  platformId: string;
+  customerId: string;
+  currency: string;
+  form: 'VIRTUAL';
+  /** Handed to the issuer and never stored here (the spec: forwarded and discarded). */
+  threeDSecurePassword?: string;
+}
+
+/** The card's identity at the issuer, known once it accepted the request. */
+export interface IssuedCard {
+  brand: CardBrand;
+  last4: string;
+  expMonth: number;
+  expYear: number;
+  processorRef: string;
+  issuerRef: string;
+}
+
+/** A status change the platform asked for, forwarded to the issuer (substatus in its vocabulary). */
+export interface CardStatusInstruction {
+  status: RequestableCardStatus;
+  substatus: CardSubstatus;
+  reason: string;
+}
+
+/** An authorization as the issuer forwards it for decisioning (programs where this service decides). */
+export interface IssuerAuthorizationRequest {
+  card: CardEntity;
+  amount: bigint;
+  currency: string;
+  merchant: CardMerchantInfo;
+}
+
+/** What the issuer reports with a forwarded authorization. */
+export interface IssuerAuthorization {
+  /** The issuer's token for the transaction (correlates its later events). */
+  issuerTransactionToken: string;
+  /** A decline the issuer (network, processor) made on its own; null: this service decides. */
+  declinedReason: CardDeclinedReason | null;
+  /** How the funding pull will go: `CONFIRMATION_FAILS` makes its clearing end EXCEPTION. */
+  pullOutcome: 'OK' | 'CONFIRMATION_FAILS';
+}
+
+/** A later event on an issuer transaction (clearing, reversal or expiry, return). */
+export interface IssuerTransactionEvent {
+  card: CardEntity;
+  /** The token of the authorization (purchase) it applies to. */
+  issuerTransactionToken: string;
+  amount: bigint;
+}
+
+/**
+ * The card issuer (and its processor): an external system behind one adapter. The sandbox
+ * implementation (`SandboxCardIssuer`) is bound in CardsModule; a real issuer integration replaces
+ * the binding, not the card rules (CardsService, CardTransactionsService).
+ */
+export abstract class CardIssuer {
+  /** Requests a card: answers its identity; provisioning completes later (`provisioningOutcome`). */
+  abstract requestCard(request: CardProvisioningRequest): Promise<IssuedCard>;
+
+  /** How provisioning of a PROCESSING card ended, asked when it is due (the worker). */
+  abstract provisioningOutcome(card: CardEntity): Promise<ProvisioningOutcome>;
+
+  /** Forwards a requested status change (after it is allowed here). */
+  abstract changeStatus(card: CardEntity, instruction: CardStatusInstruction): Promise<void>;
+
+  /** Sets a new static 3-D Secure password on the card; the value is never stored here. */
+  abstract setThreeDSecurePassword(card: CardEntity, password: string): Promise<void>;
+
+  /** An authorization forwarded for decisioning: its token and what the issuer decided on its own. */
+  abstract authorize(request: IssuerAuthorizationRequest): Promise<IssuerAuthorization>;
+
+  /** A clearing of an authorization (an amount of 0: the authorization expires). */
+  abstract clear(event: IssuerTransactionEvent): Promise<{ issuerTransactionToken: string }>;
+
+  /** A reversal or expiry of (part of) an open authorization. */
+  abstract reverse(event: IssuerTransactionEvent): Promise<{ issuerTransactionToken: string }>;
+
+  /** A merchant return against a settled purchase. */
+  abstract refund(event: IssuerTransactionEvent): Promise<{ issuerTransactionToken: string }>;
+}

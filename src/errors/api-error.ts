@@ -1,7 +1,9 @@
+import { AGENT_ACTIONS_ERRORS } from '../agents/actions/agent-actions.errors.js';
 import { AUTH_ERRORS } from '../auth/auth.errors.js';
 import { CUSTOMERS_ERRORS } from '../customers/customers.errors.js';
 import { EXTERNAL_ACCOUNTS_ERRORS } from '../external-accounts/external-accounts.errors.js';
 import { OUTBOX_ERRORS } from '../outbox/outbox.errors.js';
+import { QUOTES_ERRORS } from '../quotes/quotes.errors.js';
 
 /**
  * The one domain exception. Services throw `new ApiError('CUSTOMER_DELETED', 'Customer ... has
@@ -30,7 +32,14 @@ export const CORE_ERRORS = {
  * Each area declares its own codes in its folder (`<area>/<area>.errors.ts`); a new area adds
  * its table here. A code is declared once (test/unit/foundation/error-catalogue.spec.ts).
  */
-export const AREA_ERRORS = [AUTH_ERRORS, CUSTOMERS_ERRORS, EXTERNAL_ACCOUNTS_ERRORS, OUTBOX_ERRORS] as const;
+export const AREA_ERRORS = [
+  AUTH_ERRORS,
+  CUSTOMERS_ERRORS,
+  EXTERNAL_ACCOUNTS_ERRORS,
+  OUTBOX_ERRORS,
+  QUOTES_ERRORS,
+  AGENT_ACTIONS_ERRORS,
+] as const;
 
 /** The one catalogue: every code the API answers with, and its HTTP status. */
 export const ERROR_STATUS = {
@@ -39,6 +48,8 @@ export const ERROR_STATUS = {
   ...CUSTOMERS_ERRORS,
   ...EXTERNAL_ACCOUNTS_ERRORS,
   ...OUTBOX_ERRORS,
+  ...QUOTES_ERRORS,
+  ...AGENT_ACTIONS_ERRORS,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

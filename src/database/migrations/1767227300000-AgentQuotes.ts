@@ -2,7 +2,7 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Agent quotes, the agent actions that execute them, and the outgoing transactions an execution
- * records; idempotency records gain a principal scope so an agent's keys are its own.
+ * records.
  */
 export class AgentQuotes1767227300000 implements MigrationInterface {
   name = 'AgentQuotes1767227300000';
@@ -81,19 +81,9 @@ export class AgentQuotes1767227300000 implements MigrationInterface {
         updated_at timestamptz NOT NULL
       )`);
     await q.query(`CREATE INDEX outgoing_transactions_customer ON outgoing_transactions (customer_id, id)`);
-
-    // Idempotency keys are scoped to the principal: '' for the platform's own tokens, the agent's
-    // uuid for an agent, so an agent's key never meets its platform's (or another agent's).
-    await q.query(`ALTER TABLE idempotency_keys ADD COLUMN principal text NOT NULL DEFAULT ''`);
-    await q.query(`ALTER TABLE idempotency_keys DROP CONSTRAINT idempotency_keys_pkey`);
-    await q.query(`ALTER TABLE idempotency_keys ADD PRIMARY KEY (platform_id, principal, key)`);
   }
 
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`DELETE FROM idempotency_keys WHERE principal <> ''`);
-    await q.query(`ALTER TABLE idempotency_keys DROP CONSTRAINT idempotency_keys_pkey`);
-    await q.query(`ALTER TABLE idempotency_keys ADD PRIMARY KEY (platform_id, key)`);
-    await q.query(`ALTER TABLE idempotency_keys DROP COLUMN principal`);
     await q.query(`DROP TABLE outgoing_transactions`);
     await q.query(`DROP TABLE agent_actions`);
     await q.query(`DROP TABLE quotes`);

@@ -1,3 +1,4 @@
+import { AGENTS_ERRORS } from '../agents/agents.errors.js';
 import { AUTH_ERRORS } from '../auth/auth.errors.js';
 import { CUSTOMERS_ERRORS } from '../customers/customers.errors.js';
 import { EXTERNAL_ACCOUNTS_ERRORS } from '../external-accounts/external-accounts.errors.js';
@@ -30,7 +31,13 @@ export const CORE_ERRORS = {
  * Each area declares its own codes in its folder (`<area>/<area>.errors.ts`); a new area adds
  * its table here. A code is declared once (test/unit/foundation/error-catalogue.spec.ts).
  */
-export const AREA_ERRORS = [AUTH_ERRORS, CUSTOMERS_ERRORS, EXTERNAL_ACCOUNTS_ERRORS, OUTBOX_ERRORS] as const;
+export const AREA_ERRORS = [
+  AUTH_ERRORS,
+  CUSTOMERS_ERRORS,
+  EXTERNAL_ACCOUNTS_ERRORS,
+  OUTBOX_ERRORS,
+  AGENTS_ERRORS,
+] as const;
 
 /** The one catalogue: every code the API answers with, and its HTTP status. */
 export const ERROR_STATUS = {
@@ -39,6 +46,7 @@ export const ERROR_STATUS = {
   ...CUSTOMERS_ERRORS,
   ...EXTERNAL_ACCOUNTS_ERRORS,
   ...OUTBOX_ERRORS,
+  ...AGENTS_ERRORS,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

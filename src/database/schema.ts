@@ -1,3 +1,4 @@
+import { AgentAccessTokenEntity, AgentDeviceCodeEntity, AgentEntity } from '../agents/agent.entity.js';
 import { ApiTokenEntity } from '../auth/api-token.entity.js';
 import { CustomerEntity } from '../customers/customer.entity.js';
 import { InternalAccountEntity, LedgerEntryEntity } from '../customers/internal-account.entity.js';
@@ -13,6 +14,7 @@ import { ExternalAccounts1767225900000 } from './migrations/1767225900000-Extern
 import { Outbox1767226000000 } from './migrations/1767226000000-Outbox.js';
 import { OutboxFairClaim1767226700000 } from './migrations/1767226700000-OutboxFairClaim.js';
 import { OutboxHeadIndex1767226800000 } from './migrations/1767226800000-OutboxHeadIndex.js';
+import { Agents1767227200000 } from './migrations/1767227200000-Agents.js';
 
 /** Every entity and migration, listed once: the app, the CLI and ormconfig.ts use these lists. */
 export const ENTITIES = [
@@ -28,6 +30,9 @@ export const ENTITIES = [
   OutboxAttemptEntity,
   OutboxAggregateEntity,
   WebhookSigningKeysEntity,
+  AgentEntity,
+  AgentDeviceCodeEntity,
+  AgentAccessTokenEntity,
 ];
 export const MIGRATIONS = [
   Foundation1767225600000,
@@ -37,4 +42,5 @@ export const MIGRATIONS = [
   Outbox1767226000000,
   OutboxFairClaim1767226700000,
   OutboxHeadIndex1767226800000,
+  Agents1767227200000,
 ];

@@ -1,4 +1,4 @@
-import { AGENT_ACTIONS_ERRORS } from '../agents/actions/agent-actions.errors.js';
+import { AGENTS_ERRORS } from '../agents/agents.errors.js';
 import { AUTH_ERRORS } from '../auth/auth.errors.js';
 import { CUSTOMERS_ERRORS } from '../customers/customers.errors.js';
 import { EXTERNAL_ACCOUNTS_ERRORS } from '../external-accounts/external-accounts.errors.js';
@@ -37,8 +37,8 @@ export const AREA_ERRORS = [
   CUSTOMERS_ERRORS,
   EXTERNAL_ACCOUNTS_ERRORS,
   OUTBOX_ERRORS,
+  AGENTS_ERRORS,
   QUOTES_ERRORS,
-  AGENT_ACTIONS_ERRORS,
 ] as const;
 
 /** The one catalogue: every code the API answers with, and its HTTP status. */
@@ -48,8 +48,8 @@ export const ERROR_STATUS = {
   ...CUSTOMERS_ERRORS,
   ...EXTERNAL_ACCOUNTS_ERRORS,
   ...OUTBOX_ERRORS,
+  ...AGENTS_ERRORS,
   ...QUOTES_ERRORS,
-  ...AGENT_ACTIONS_ERRORS,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -4,9 +4,8 @@
  * with the agent row locked, so the decision and the counters it updates are atomic.
  *
  * Rules (README, Agents: policy evaluation):
- * - counters reset by UTC calendar: a stored `dailyResetDate` (`YYYY-MM-DD`, the day the daily
- *   counters next reset) on or before today's UTC date means today's counters are zero; the same
- *   for `monthlyResetMonth` (`YYYY-MM`) and the monthly spend;
+ * - counters reset by UTC date and month (`currentUsage` of agent-policy.ts): counters of a past
+ *   UTC day or month count as zero;
  * - hard limits, each "exactly at the limit is allowed, one unit over is refused": the policy's
  *   `perTransactionLimit`, the source account rule's `perTransactionLimit` (in the account's
  *   currency), `dailyTransactionLimit` (count including this one), `dailyLimit` and `monthlyLimit`
@@ -19,39 +18,8 @@
  * snapshot), rounding up so a conversion never lets an amount slip under a limit.
  */
 
-export type ExecutionMode = 'AUTO' | 'APPROVAL_REQUIRED';
-
-/** The members of an AgentPolicy the evaluator reads (the stored policy, defaults applied). */
-export interface EvaluatedPolicy {
-  defaultExecutionMode: ExecutionMode;
-  spendingLimits: {
-    currency: string;
-    perTransactionLimit: number;
-    dailyLimit?: number | null;
-    dailyTransactionLimit?: number | null;
-    monthlyLimit?: number | null;
-  };
-  accountRestrictions?: {
-    allowedAccountIds?: string[] | null;
-    accountRules?: Array<{
-      accountId: string;
-      executionMode?: ExecutionMode | null;
-      perTransactionLimit?: number | null;
-    }> | null;
-  } | null;
-  approvalThresholds?: { currency?: string | null; amount?: number | null } | null;
-}
-
-/** The spec's `usage` object. */
-export interface AgentUsage {
-  dailyTransactionCount: number;
-  dailySpend: number;
-  monthlySpend: number;
-  /** `YYYY-MM-DD`: the UTC date at which the daily counters next reset. */
-  dailyResetDate: string;
-  /** `YYYY-MM`: the UTC month at which the monthly spend next resets. */
-  monthlyResetMonth: string;
-}
+import { currentUsage } from './agent-policy.js';
+import type { AgentPolicy, AgentUsage } from './agent-policy.js';
 
 export type LimitName =
   | 'perTransactionLimit'
@@ -95,7 +63,7 @@ export type PolicyDecision = PolicyDenial | PolicyApproval | PolicyAllowance;
 export type Convert = (amount: number, from: string, to: string) => number;
 
 export interface EvaluationInput {
-  policy: EvaluatedPolicy;
+  policy: AgentPolicy;
   usage: AgentUsage;
   /** The amount leaving the source account, in its currency. */
   amount: { value: number; currency: string };
@@ -112,44 +80,6 @@ export interface EvaluationInput {
   approved?: boolean;
 }
 
-const day = (d: Date) => d.toISOString().slice(0, 10);
-const month = (d: Date) => d.toISOString().slice(0, 7);
-
-/** The UTC date after `now`'s (`YYYY-MM-DD`). */
-export function nextUtcDate(now: Date): string {
-  return day(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1)));
-}
-
-/** The UTC month after `now`'s (`YYYY-MM`). */
-export function nextUtcMonth(now: Date): string {
-  return month(new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1)));
-}
-
-/** Fresh counters at `now`: zero, resetting tomorrow and next month (UTC). */
-export function initialUsage(now: Date): AgentUsage {
-  return {
-    dailyTransactionCount: 0,
-    dailySpend: 0,
-    monthlySpend: 0,
-    dailyResetDate: nextUtcDate(now),
-    monthlyResetMonth: nextUtcMonth(now),
-  };
-}
-
-/** The counters as they stand at `now`: zeroed (with new reset dates) once their UTC day or month has passed. */
-export function usageAt(usage: AgentUsage, now: Date): AgentUsage {
-  const dailyReset = day(now) >= usage.dailyResetDate;
-  const monthlyReset = month(now) >= usage.monthlyResetMonth;
-  if (!dailyReset && !monthlyReset) return usage;
-  return {
-    dailyTransactionCount: dailyReset ? 0 : usage.dailyTransactionCount,
-    dailySpend: dailyReset ? 0 : usage.dailySpend,
-    monthlySpend: monthlyReset ? 0 : usage.monthlySpend,
-    dailyResetDate: dailyReset ? nextUtcDate(now) : usage.dailyResetDate,
-    monthlyResetMonth: monthlyReset ? nextUtcMonth(now) : usage.monthlyResetMonth,
-  };
-}
-
 /** Converts, rounding up, and leaves an amount already in `to` unchanged. */
 function inCurrency(convert: Convert, amount: { value: number; currency: string }, to: string): number {
   if (amount.currency === to) return amount.value;
@@ -159,7 +89,7 @@ function inCurrency(convert: Convert, amount: { value: number; currency: string 
 
 export function evaluatePolicy(input: EvaluationInput): PolicyDecision {
   const { policy, amount, convert } = input;
-  const usage = usageAt(input.usage, input.now);
+  const usage = currentUsage(input.usage, input.now);
   const limits = policy.spendingLimits;
   const deny = (limit: LimitName, value: number | string, reached: number, currency?: string): PolicyDenial => ({
     outcome: 'DENIED',
@@ -181,7 +111,7 @@ export function evaluatePolicy(input: EvaluationInput): PolicyDecision {
     return deny('perTransactionLimit', limits.perTransactionLimit, spend, limits.currency);
 
   const rule = policy.accountRestrictions?.accountRules?.find((r) => r.accountId === input.sourceAccountId);
-  if (rule?.perTransactionLimit != null && amount.value > rule.perTransactionLimit) {
+  if (rule && rule.perTransactionLimit !== null && amount.value > rule.perTransactionLimit) {
     return deny('accountRules.perTransactionLimit', rule.perTransactionLimit, amount.value, amount.currency);
   }
 

@@ -1,13 +1,6 @@
-import {
-  AgentUsage,
-  EvaluatedPolicy,
-  EvaluationInput,
-  evaluatePolicy,
-  initialUsage,
-  nextUtcDate,
-  nextUtcMonth,
-  usageAt,
-} from '../../../src/agents/policy-evaluator.js';
+import { currentUsage, freshUsage, utcDate, utcMonth } from '../../../src/agents/agent-policy.js';
+import type { AgentPolicy, AgentUsage } from '../../../src/agents/agent-policy.js';
+import { EvaluationInput, evaluatePolicy } from '../../../src/agents/policy-evaluator.js';
 
 const SRC = 'InternalAccount:00000000-0000-7000-8000-000000000001';
 const OTHER = 'InternalAccount:00000000-0000-7000-8000-000000000002';
@@ -17,15 +10,49 @@ const NOW = new Date('2026-03-15T12:00:00.000Z');
 const convert = (amount: number, from: string, to: string) =>
   from === 'EUR' && to === 'USD' ? amount * 1.1 : from === 'USD' && to === 'EUR' ? amount / 1.1 : amount;
 
-const policy = (over: Partial<EvaluatedPolicy> = {}): EvaluatedPolicy => ({
+type Limits = Partial<AgentPolicy['spendingLimits']>;
+type Restrictions = {
+  allowedAccountIds?: string[] | null;
+  accountRules?: Array<Partial<Rule> & { accountId: string }>;
+};
+type Rule = NonNullable<AgentPolicy['accountRestrictions']>['accountRules'][number];
+
+/** A stored policy (defaults as agent-policy.ts renders them) with the given members. */
+const policy = ({
+  spendingLimits,
+  accountRestrictions,
+  ...over
+}: Partial<Omit<AgentPolicy, 'spendingLimits' | 'accountRestrictions'>> & {
+  spendingLimits?: Limits;
+  accountRestrictions?: Restrictions;
+} = {}): AgentPolicy => ({
+  permissions: ['VIEW_TRANSACTIONS', 'CREATE_QUOTES', 'EXECUTE_QUOTES'],
   defaultExecutionMode: 'AUTO',
-  spendingLimits: { currency: 'USD', perTransactionLimit: 1000 },
   ...over,
+  spendingLimits: {
+    currency: 'USD',
+    perTransactionLimit: 1000,
+    dailyLimit: null,
+    monthlyLimit: null,
+    ...spendingLimits,
+  },
+  ...(accountRestrictions
+    ? {
+        accountRestrictions: {
+          allowedAccountIds: accountRestrictions.allowedAccountIds ?? null,
+          accountRules: (accountRestrictions.accountRules ?? []).map((r) => ({
+            executionMode: 'AUTO' as const,
+            perTransactionLimit: null,
+            ...r,
+          })),
+        },
+      }
+    : {}),
 });
 
 const input = (over: Partial<EvaluationInput> = {}): EvaluationInput => ({
   policy: policy(),
-  usage: initialUsage(NOW),
+  usage: freshUsage(NOW),
   amount: { value: 100, currency: 'USD' },
   sourceAccountId: SRC,
   internalAccountIds: [SRC],
@@ -34,21 +61,21 @@ const input = (over: Partial<EvaluationInput> = {}): EvaluationInput => ({
   ...over,
 });
 
-const usage = (over: Partial<AgentUsage> = {}): AgentUsage => ({ ...initialUsage(NOW), ...over });
+const usage = (over: Partial<AgentUsage> = {}): AgentUsage => ({ ...freshUsage(NOW), ...over });
 
 describe('policy evaluator', () => {
   describe('UTC calendar', () => {
     it('computes tomorrow and next month in UTC, across month and year ends', () => {
-      expect(nextUtcDate(new Date('2026-03-15T23:59:59.999Z'))).toBe('2026-03-16');
-      expect(nextUtcDate(new Date('2026-02-28T00:00:00.000Z'))).toBe('2026-03-01');
-      expect(nextUtcDate(new Date('2028-02-28T10:00:00.000Z'))).toBe('2028-02-29');
-      expect(nextUtcDate(new Date('2026-12-31T10:00:00.000Z'))).toBe('2027-01-01');
-      expect(nextUtcMonth(new Date('2026-12-31T23:59:59.999Z'))).toBe('2027-01');
-      expect(nextUtcMonth(new Date('2026-01-31T00:00:00.000Z'))).toBe('2026-02');
+      expect(utcDate(new Date('2026-03-15T23:59:59.999Z'), 1)).toBe('2026-03-16');
+      expect(utcDate(new Date('2026-02-28T00:00:00.000Z'), 1)).toBe('2026-03-01');
+      expect(utcDate(new Date('2028-02-28T10:00:00.000Z'), 1)).toBe('2028-02-29');
+      expect(utcDate(new Date('2026-12-31T10:00:00.000Z'), 1)).toBe('2027-01-01');
+      expect(utcMonth(new Date('2026-12-31T23:59:59.999Z'), 1)).toBe('2027-01');
+      expect(utcMonth(new Date('2026-01-31T00:00:00.000Z'), 1)).toBe('2026-02');
     });
 
     it('starts at zero, resetting tomorrow and next month', () => {
-      expect(initialUsage(NOW)).toEqual({
+      expect(freshUsage(NOW)).toEqual({
         dailyTransactionCount: 0,
         dailySpend: 0,
         monthlySpend: 0,
@@ -59,8 +86,8 @@ describe('policy evaluator', () => {
 
     it('keeps the counters until the last millisecond of the UTC day, resets them at 00:00 UTC', () => {
       const used = usage({ dailyTransactionCount: 3, dailySpend: 500, monthlySpend: 900 });
-      expect(usageAt(used, new Date('2026-03-15T23:59:59.999Z'))).toBe(used);
-      expect(usageAt(used, new Date('2026-03-16T00:00:00.000Z'))).toEqual({
+      expect(currentUsage(used, new Date('2026-03-15T23:59:59.999Z'))).toEqual(used);
+      expect(currentUsage(used, new Date('2026-03-16T00:00:00.000Z'))).toEqual({
         dailyTransactionCount: 0,
         dailySpend: 0,
         monthlySpend: 900,
@@ -71,19 +98,19 @@ describe('policy evaluator', () => {
 
     it('resets the month at 00:00 UTC on the first, and both after a long gap', () => {
       const used = usage({ dailyTransactionCount: 3, dailySpend: 500, monthlySpend: 900 });
-      expect(usageAt(used, new Date('2026-04-01T00:00:00.000Z'))).toEqual(
-        initialUsage(new Date('2026-04-01T00:00:00.000Z')),
+      expect(currentUsage(used, new Date('2026-04-01T00:00:00.000Z'))).toEqual(
+        freshUsage(new Date('2026-04-01T00:00:00.000Z')),
       );
-      expect(usageAt(used, new Date('2026-03-31T23:59:59.999Z')).monthlySpend).toBe(900);
-      expect(usageAt(used, new Date('2027-07-04T08:00:00.000Z'))).toEqual(
-        initialUsage(new Date('2027-07-04T08:00:00.000Z')),
+      expect(currentUsage(used, new Date('2026-03-31T23:59:59.999Z')).monthlySpend).toBe(900);
+      expect(currentUsage(used, new Date('2027-07-04T08:00:00.000Z'))).toEqual(
+        freshUsage(new Date('2027-07-04T08:00:00.000Z')),
       );
     });
 
     it('a time zone ahead of UTC does not reset early (the date is UTC)', () => {
       const used = usage({ dailySpend: 500 });
       // 2026-03-16T01:00+02:00 is still 2026-03-15 in UTC.
-      expect(usageAt(used, new Date('2026-03-16T01:00:00.000+02:00')).dailySpend).toBe(500);
+      expect(currentUsage(used, new Date('2026-03-16T01:00:00.000+02:00')).dailySpend).toBe(500);
     });
   });
 
@@ -183,7 +210,7 @@ describe('policy evaluator', () => {
           perTransactionLimit: 1000,
           dailyLimit: null,
           monthlyLimit: null,
-          dailyTransactionLimit: null,
+          dailyTransactionLimit: undefined,
         },
       });
       const u = usage({ dailySpend: 9e12, monthlySpend: 9e12, dailyTransactionCount: 1e6 });
@@ -213,8 +240,8 @@ describe('policy evaluator', () => {
       const nextMonth = new Date('2026-04-01T00:00:00.000Z');
       expect(evaluatePolicy(input({ policy: p, usage: full, now: nextMonth }))).toEqual({
         outcome: 'AUTO',
-        usage: initialUsage(nextMonth),
-        usageAfter: { ...initialUsage(nextMonth), dailyTransactionCount: 1, dailySpend: 100, monthlySpend: 100 },
+        usage: freshUsage(nextMonth),
+        usageAfter: { ...freshUsage(nextMonth), dailyTransactionCount: 1, dailySpend: 100, monthlySpend: 100 },
       });
     });
 

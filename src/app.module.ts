@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { EventEmitterModule } from '@nestjs/event-emitter';
+import { AgentActionsModule } from './agents/actions/agent-actions.module.js';
 import { AgentsModule } from './agents/agents.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { AppConfig } from './config/app-config.js';
@@ -35,6 +36,7 @@ export class AppModule {
         ExternalAccountsModule,
         OutboxModule,
         AgentsModule,
+        AgentActionsModule,
         // Each area's sandbox-only routes (its <area>-sandbox.module.ts): with SANDBOX=false they do not exist (404).
         ...(config.SANDBOX ? [CustomersSandboxModule, ExternalAccountsSandboxModule, OutboxSandboxModule] : []),
       ],

@@ -87,6 +87,12 @@ function inCurrency(convert: Convert, amount: { value: number; currency: string 
   return Math.ceil(Number(convert(amount.value, amount.currency, to).toFixed(6)));
 }
 
+/** The first of `accountIds` the policy's `allowedAccountIds` leaves out (none when it is null or absent). */
+export function accountOutsidePolicy(policy: AgentPolicy, accountIds: string[]): string | undefined {
+  const allowed = policy.accountRestrictions?.allowedAccountIds;
+  return allowed ? accountIds.find((id) => !allowed.includes(id)) : undefined;
+}
+
 export function evaluatePolicy(input: EvaluationInput): PolicyDecision {
   const { policy, amount, convert } = input;
   const usage = currentUsage(input.usage, input.now);
@@ -100,11 +106,8 @@ export function evaluatePolicy(input: EvaluationInput): PolicyDecision {
     usage,
   });
 
-  const allowed = policy.accountRestrictions?.allowedAccountIds;
-  if (allowed) {
-    const outside = input.internalAccountIds.find((id) => !allowed.includes(id));
-    if (outside !== undefined) return deny('allowedAccountIds', outside, amount.value, amount.currency);
-  }
+  const outside = accountOutsidePolicy(policy, input.internalAccountIds);
+  if (outside !== undefined) return deny('allowedAccountIds', outside, amount.value, amount.currency);
 
   const spend = inCurrency(convert, amount, limits.currency);
   if (spend > limits.perTransactionLimit)

@@ -1,3 +1,4 @@
+import { AgentActionEntity } from '../agents/actions/agent-action.entity.js';
 import { AgentAccessTokenEntity, AgentDeviceCodeEntity, AgentEntity } from '../agents/agent.entity.js';
 import { ApiTokenEntity } from '../auth/api-token.entity.js';
 import { CustomerEntity } from '../customers/customer.entity.js';
@@ -7,6 +8,8 @@ import { IdempotencyKeyEntity } from '../idempotency/idempotency-key.entity.js';
 import { OutboxAggregateEntity, OutboxAttemptEntity, OutboxEventEntity } from '../outbox/outbox.entities.js';
 import { PlatformConfigEntity, WebhookSigningKeysEntity } from '../platform-config/platform-config.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
+import { OutgoingTransactionEntity } from '../quotes/outgoing-transaction.entity.js';
+import { QuoteEntity } from '../quotes/quote.entity.js';
 import { Foundation1767225600000 } from './migrations/1767225600000-Foundation.js';
 import { PlatformConfig1767225700000 } from './migrations/1767225700000-PlatformConfig.js';
 import { Customers1767225800000 } from './migrations/1767225800000-Customers.js';
@@ -15,6 +18,7 @@ import { Outbox1767226000000 } from './migrations/1767226000000-Outbox.js';
 import { OutboxFairClaim1767226700000 } from './migrations/1767226700000-OutboxFairClaim.js';
 import { OutboxHeadIndex1767226800000 } from './migrations/1767226800000-OutboxHeadIndex.js';
 import { Agents1767227200000 } from './migrations/1767227200000-Agents.js';
+import { AgentQuotes1767227300000 } from './migrations/1767227300000-AgentQuotes.js';
 
 /** Every entity and migration, listed once: the app, the CLI and ormconfig.ts use these lists. */
 export const ENTITIES = [
@@ -33,6 +37,9 @@ export const ENTITIES = [
   AgentEntity,
   AgentDeviceCodeEntity,
   AgentAccessTokenEntity,
+  QuoteEntity,
+  AgentActionEntity,
+  OutgoingTransactionEntity,
 ];
 export const MIGRATIONS = [
   Foundation1767225600000,
@@ -43,4 +50,5 @@ export const MIGRATIONS = [
   OutboxFairClaim1767226700000,
   OutboxHeadIndex1767226800000,
   Agents1767227200000,
+  AgentQuotes1767227300000,
 ];

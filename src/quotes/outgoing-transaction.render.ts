@@ -39,13 +39,20 @@ export class OutgoingTransactionView {
   @ApiProperty({ nullable: true, enum: ['MANUAL'] }) railSelectionMode: 'MANUAL' | null;
 }
 
-export function renderOutgoingTransaction(row: OutgoingTransactionEntity, platformCustomerId: string): OutgoingTransactionView {
+export function renderOutgoingTransaction(
+  row: OutgoingTransactionEntity,
+  platformCustomerId: string,
+): OutgoingTransactionView {
   return {
     id: formatId('Transaction', row.id),
     status: row.status,
     type: 'OUTGOING',
     direction: 'DEBIT',
-    source: { sourceType: 'ACCOUNT', accountId: formatId('InternalAccount', row.sourceAccountId), currency: row.sendingCurrency },
+    source: {
+      sourceType: 'ACCOUNT',
+      accountId: formatId('InternalAccount', row.sourceAccountId),
+      currency: row.sendingCurrency,
+    },
     destination: {
       destinationType: 'ACCOUNT',
       accountId: formatId(row.destinationKind, row.destinationAccountId),

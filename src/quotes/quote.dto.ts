@@ -1,13 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Equals } from 'class-validator';
-import {
-  BoolField,
-  EnumField,
-  IdField,
-  IntField,
-  NestedField,
-  StringField,
-} from '../common/validation.js';
+import { BoolField, EnumField, IdField, IntField, NestedField, StringField } from '../common/validation.js';
 import { CurrencyView } from '../customers/internal-account.dto.js';
 import { LOCK_SIDES, QUOTE_STATUSES } from './quote.entity.js';
 import type { LockSide, QuoteStatus } from './quote.entity.js';
@@ -39,7 +32,8 @@ export const PAYMENT_RAILS = [
   'WIRE',
 ] as const;
 
-const ACCOUNT_ID = /^(InternalAccount|ExternalAccount):[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const ACCOUNT_ID =
+  /^(InternalAccount|ExternalAccount):[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 /** The reference's AccountQuoteSource (an agent funds quotes only from its customer's internal accounts). */
 export class QuoteSourceRequest {

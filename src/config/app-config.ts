@@ -124,6 +124,13 @@ export class AppConfig {
   @Max(600_000)
   OUTBOX_LEASE_MS = 15_000;
 
+  /** How long an agent's device code can be redeemed, in seconds (default 24 hours). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(60)
+  @Max(30 * 24 * 3600)
+  AGENT_DEVICE_CODE_TTL_SECONDS = 24 * 3600;
+
   get embedded(): boolean {
     return !this.DATABASE_URL;
   }

@@ -292,15 +292,25 @@ function plain(value: object): Record<string, unknown> {
   return JSON.parse(JSON.stringify(value)) as Record<string, unknown>;
 }
 
-/** Rules across members, checked on the policy as it will be stored (so a PATCH cannot break them). */
+/** `path.member`, or `member` at the top level (`path` ''). */
+const under = (path: string, member: string) => (path ? `${path}.${member}` : member);
+
+/**
+ * Rules across members, checked on the policy as it will be stored (so a PATCH cannot break them).
+ * `path` prefixes the FieldErrors' fields: `policy` in POST /agents, '' in the policy PATCH.
+ */
 export function policyRuleErrors(policy: AgentPolicy, path = 'policy'): FieldError[] {
   const errors: FieldError[] = [];
   const t = policy.approvalThresholds;
   if (t && t.amount !== null && t.currency === undefined) {
     errors.push(
-      fieldError(`${path}.approvalThresholds.currency`, 'currency is required when approvalThresholds.amount is set', {
-        format: 'iso4217',
-      }),
+      fieldError(
+        under(path, 'approvalThresholds.currency'),
+        'currency is required when approvalThresholds.amount is set',
+        {
+          format: 'iso4217',
+        },
+      ),
     );
   }
   const seen = new Map<string, number>();
@@ -309,7 +319,7 @@ export function policyRuleErrors(policy: AgentPolicy, path = 'policy'): FieldErr
     if (first !== undefined) {
       errors.push(
         fieldError(
-          `${path}.accountRestrictions.accountRules.${i}.accountId`,
+          under(path, `accountRestrictions.accountRules.${i}.accountId`),
           `accountRules.${first} already has a rule for ${rule.accountId}`,
         ),
       );
@@ -327,11 +337,11 @@ export function policyAccountReferences(
   if (!r) return [];
   return [
     ...(r.allowedAccountIds ?? []).map((accountId, i) => ({
-      field: `${path}.accountRestrictions.allowedAccountIds.${i}`,
+      field: under(path, `accountRestrictions.allowedAccountIds.${i}`),
       accountId,
     })),
     ...r.accountRules.map((rule, i) => ({
-      field: `${path}.accountRestrictions.accountRules.${i}.accountId`,
+      field: under(path, `accountRestrictions.accountRules.${i}.accountId`),
       accountId: rule.accountId,
     })),
   ];

@@ -1,13 +1,24 @@
 import { Module } from '@nestjs/common';
 import { AGENT_AUTHENTICATOR } from '../auth/auth.decorators.js';
+import { CustomersModule } from '../customers/customers.module.js';
+import { ExternalAccountsModule } from '../external-accounts/external-accounts.module.js';
 import { AgentTokenAuthenticator } from './agent-authenticator.js';
+import { AgentMeController } from './agent-me.controller.js';
+import { AgentsController } from './agents.controller.js';
+import { AgentsService } from './agents.service.js';
 
 /**
- * Agents: management (platform, HTTP Basic), device-code installation, and the AgentAuth scheme
- * (`AGENT_AUTHENTICATOR`, which the global guard uses for `@AgentAuth()` routes).
+ * Agents: management (platform, HTTP Basic), device-code installation, the agent's own routes, and
+ * the AgentAuth scheme (`AGENT_AUTHENTICATOR`, which the global guard uses for `@AgentAuth()` routes).
  */
 @Module({
-  providers: [AgentTokenAuthenticator, { provide: AGENT_AUTHENTICATOR, useExisting: AgentTokenAuthenticator }],
-  exports: [AGENT_AUTHENTICATOR, AgentTokenAuthenticator],
+  imports: [CustomersModule, ExternalAccountsModule],
+  controllers: [AgentsController, AgentMeController],
+  providers: [
+    AgentsService,
+    AgentTokenAuthenticator,
+    { provide: AGENT_AUTHENTICATOR, useExisting: AgentTokenAuthenticator },
+  ],
+  exports: [AGENT_AUTHENTICATOR, AgentTokenAuthenticator, AgentsService],
 })
 export class AgentsModule {}

@@ -175,6 +175,13 @@ export class AppConfig {
   @Max(0.5)
   QUOTE_VARIABLE_FEE_RATE = 0.003;
 
+  /** How long an agent's device code can be redeemed, in seconds (default 24 hours). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(60)
+  @Max(30 * 24 * 3600)
+  AGENT_DEVICE_CODE_TTL_SECONDS = 24 * 3600;
+
   get embedded(): boolean {
     return !this.DATABASE_URL;
   }

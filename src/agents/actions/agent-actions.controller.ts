@@ -53,7 +53,7 @@ export class AgentOperationsController {
   }
 
   @Get('quotes/:quoteId')
-  @AgentAuth({ permission: 'CREATE_QUOTES' })
+  @AgentAuth({ permission: 'VIEW_TRANSACTIONS' })
   @ApiOperation({ summary: 'Get agent quote by ID', operationId: 'agentGetQuote' })
   @ApiOkResponse({ type: QuoteView })
   @ApiResponse({ status: 404, description: 'QUOTE_NOT_FOUND' })

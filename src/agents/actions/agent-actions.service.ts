@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager, In, IsNull } from 'typeorm';
 import type { AgentPrincipal } from '../../auth/auth.decorators.js';
 import { Clock } from '../../common/clock.js';
-import { formatId, newUuid } from '../../common/ids.js';
+import { formatId, newUuid, parseId } from '../../common/ids.js';
 import { Page, paginate } from '../../common/pagination.js';
 import { whereTimeRange } from '../../common/time-range.js';
 import { CustomerEntity } from '../../customers/customer.entity.js';
@@ -30,6 +30,26 @@ const actionNotFound = (id: string) =>
   new ApiError('TRANSACTION_NOT_FOUND', `Agent action ${formatId('AgentAction', id)} not found`);
 const transactionNotFound = (id: string) =>
   new ApiError('TRANSACTION_NOT_FOUND', `Transaction ${formatId('Transaction', id)} not found`);
+
+/** A list filter condition with its parameters. */
+interface Condition {
+  sql: string;
+  params: Record<string, string>;
+}
+
+// Account filters take public ids (`InternalAccount:<uuid>`, `ExternalAccount:<uuid>`); anything else matches nothing.
+function sentFrom(accountId: string, key: string): Condition {
+  const uuid = parseId('InternalAccount', accountId);
+  return uuid ? { sql: `t.source_account_id = :${key}`, params: { [key]: uuid } } : { sql: 'false', params: {} };
+}
+
+function paidTo(accountId: string, key: string): Condition {
+  const kind = accountId.startsWith('InternalAccount:') ? 'InternalAccount' : 'ExternalAccount';
+  const uuid = parseId(kind, accountId);
+  return uuid
+    ? { sql: `(t.destination_kind = '${kind}' AND t.destination_account_id = :${key})`, params: { [key]: uuid } }
+    : { sql: 'false', params: {} };
+}
 
 function limitExceeded(d: PolicyDenial): ApiError {
   if (d.limit === 'allowedAccountIds') {
@@ -182,10 +202,9 @@ export class AgentActionsService {
       .createQueryBuilder(AgentActionEntity, 'a')
       .where('a.platform_id = :platformId', { platformId })
       .andWhere(`a.status = 'PENDING_APPROVAL'`);
-    if (query.agentId) qb.andWhere(`'Agent:' || a.agent_id = :agentId`, { agentId: query.agentId.toLowerCase() });
-    if (query.customerId) {
-      qb.andWhere(`'Customer:' || a.customer_id = :customerId`, { customerId: query.customerId.toLowerCase() });
-    }
+    if (query.agentId) qb.andWhere('a.agent_id = :agentId', { agentId: parseId('Agent', query.agentId) });
+    if (query.customerId)
+      qb.andWhere('a.customer_id = :customerId', { customerId: parseId('Customer', query.customerId) });
     whereTimeRange(qb, 'a', query);
     return this.renderPage(m, await paginate(qb, query, (r) => r));
   }
@@ -197,24 +216,31 @@ export class AgentActionsService {
       .createQueryBuilder(OutgoingTransactionEntity, 't')
       .where('t.platform_id = :platformId', { platformId: agent.platformId })
       .andWhere('t.customer_id = :customerId', { customerId: agent.customerId });
-    const sender = `'InternalAccount:' || t.source_account_id`;
-    const receiver = `t.destination_kind || ':' || t.destination_account_id`;
     if (query.accountIdentifier) {
-      qb.andWhere(`(${sender} = :account OR ${receiver} = :account)`, {
-        account: query.accountIdentifier.toLowerCase(),
-      });
+      const [sent, received] = [
+        sentFrom(query.accountIdentifier, 'account'),
+        paidTo(query.accountIdentifier, 'account'),
+      ];
+      qb.andWhere(`(${sent.sql} OR ${received.sql})`, { ...sent.params, ...received.params });
     }
-    if (query.senderAccountIdentifier) qb.andWhere(`${sender} = :sender`, { sender: query.senderAccountIdentifier });
+    if (query.senderAccountIdentifier) {
+      const sent = sentFrom(query.senderAccountIdentifier, 'sender');
+      qb.andWhere(sent.sql, sent.params);
+    }
     if (query.receiverAccountIdentifier) {
-      qb.andWhere(`${receiver} = :receiver`, { receiver: query.receiverAccountIdentifier });
+      const received = paidTo(query.receiverAccountIdentifier, 'receiver');
+      qb.andWhere(received.sql, received.params);
     }
     if (query.status) qb.andWhere('t.status = :status', { status: query.status });
     // Only outgoing transactions are recorded here.
     if (query.type === 'INCOMING') qb.andWhere('false');
     if (query.reference) {
-      qb.andWhere(`('Transaction:' || t.id = :reference OR 'Quote:' || t.quote_id = :reference)`, {
-        reference: query.reference,
-      });
+      // The reference of an outgoing transaction here is its own id or its quote's.
+      const transaction = parseId('Transaction', query.reference);
+      const quote = parseId('Quote', query.reference);
+      if (transaction) qb.andWhere('t.id = :reference', { reference: transaction });
+      else if (quote) qb.andWhere('t.quote_id = :reference', { reference: quote });
+      else qb.andWhere('false');
     }
     whereTimeRange(qb, 't', query);
     const page = await paginate(qb, query, (r) => r);

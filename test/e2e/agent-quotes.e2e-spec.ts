@@ -17,6 +17,11 @@ beforeAll(async () => {
 afterAll(() => t.close());
 
 const platform = () => TestPlatform.create(t);
+/** The ids of a list page, in order. */
+const ids = (page: unknown): string[] => (page as { data: Array<{ id: string }> }).data.map((x) => x.id);
+/** The fields of an INVALID_INPUT body's FieldErrors, sorted. */
+const fields = (body: { details?: Record<string, unknown> }): string[] =>
+  (body.details!.errors as Array<{ field: string }>).map((e) => e.field).sort();
 const QUOTE_REQUIRED = [
   'id',
   'status',
@@ -109,12 +114,7 @@ describe('POST /agents/me/quotes', () => {
   it('reports every invalid field at once, and refuses what an agent cannot quote', async () => {
     const a = await spendingAgent(await platform());
     const all = expectError(await a.client.post('/agents/me/quotes', {}), 400, 'INVALID_INPUT');
-    expect((all.details!.errors as Json[]).map((e) => e.field).sort()).toEqual([
-      'destination',
-      'lockedCurrencyAmount',
-      'lockedCurrencySide',
-      'source',
-    ]);
+    expect(fields(all)).toEqual(['destination', 'lockedCurrencyAmount', 'lockedCurrencySide', 'source']);
     const bad = expectError(
       await a.client.post('/agents/me/quotes', {
         source: { sourceType: 'REALTIME_FUNDING', accountId: a.accountId },
@@ -127,7 +127,7 @@ describe('POST /agents/me/quotes', () => {
       400,
       'INVALID_INPUT',
     );
-    expect((bad.details!.errors as Json[]).map((e) => e.field).sort()).toEqual([
+    expect(fields(bad)).toEqual([
       'destination.accountId',
       'destination.destinationType',
       'immediatelyExecute',
@@ -473,7 +473,11 @@ describe('usage resets by UTC date and month (injected clock)', () => {
     expect((await a.client.post(`/agents/me/quotes/${(await a.quote(1000)).id}/execute`)).status).toBe(200);
   });
 
-  afterAll(() => clock.set(new Date()));
+  let before: Date;
+  beforeAll(() => {
+    before = clock.now();
+  });
+  afterAll(() => clock.set(before));
 });
 
 /** An agent whose executions wait for approval, and a pending action of `amount`. */
@@ -614,19 +618,15 @@ describe('approvals', () => {
     const viewer = `Basic ${Buffer.from(`${view.body.clientId}:${view.body.clientSecret}`).toString('base64')}`;
     expectError(await t.http.post(`/2025-10-13${x.path}/approve`).set('Authorization', viewer), 403, 'FORBIDDEN');
     const all = (await p.get('/agents/approvals')).body as Json;
-    expect(all.data.map((a: Json) => a.id)).toEqual([y.action.id, x.action.id]);
+    expect(ids(all)).toEqual([y.action.id, x.action.id]);
     expect(all.totalCount).toBe(2);
     expect((await t.http.get('/2025-10-13/agents/approvals').set('Authorization', viewer)).status).toBe(200);
     const page1 = (await p.get('/agents/approvals?limit=1&sortOrder=asc')).body as Json;
     expect(page1).toMatchObject({ data: [{ id: x.action.id }], hasMore: true, totalCount: 2 });
     const page2 = (await p.get(`/agents/approvals?limit=1&sortOrder=asc&cursor=${page1.nextCursor}`)).body as Json;
     expect(page2).toMatchObject({ data: [{ id: y.action.id }], hasMore: false });
-    expect((await p.get(`/agents/approvals?agentId=${x.agent.id}`)).body.data.map((a: Json) => a.id)).toEqual([
-      x.action.id,
-    ]);
-    expect((await p.get(`/agents/approvals?customerId=${y.customer.id}`)).body.data.map((a: Json) => a.id)).toEqual([
-      y.action.id,
-    ]);
+    expect(ids((await p.get(`/agents/approvals?agentId=${x.agent.id}`)).body)).toEqual([x.action.id]);
+    expect(ids((await p.get(`/agents/approvals?customerId=${y.customer.id}`)).body)).toEqual([y.action.id]);
     const later = new Date(clock.now().getTime() + 1000).toISOString();
     expect((await p.get(`/agents/approvals?startDate=${later}`)).body.totalCount).toBe(0);
     expectError(await p.get('/agents/approvals?agentId=nope'), 400, 'INVALID_INPUT');
@@ -641,14 +641,12 @@ describe("the agent's lists", () => {
     const a = await spendingAgent(p, { approvalThresholds: { currency: 'USD', amount: 100 } });
     const done = (await a.client.post(`/agents/me/quotes/${(await a.quote(100)).id}/execute`)).body as Json;
     const waiting = (await a.client.post(`/agents/me/quotes/${(await a.quote(101)).id}/execute`)).body as Json;
-    expect((await a.client.get('/agents/me/actions')).body.data.map((x: Json) => x.id)).toEqual([waiting.id, done.id]);
-    expect((await a.client.get('/agents/me/actions?status=PENDING_APPROVAL')).body.data.map((x: Json) => x.id)).toEqual(
-      [waiting.id],
-    );
+    expect(ids((await a.client.get('/agents/me/actions')).body)).toEqual([waiting.id, done.id]);
+    expect(ids((await a.client.get('/agents/me/actions?status=PENDING_APPROVAL')).body)).toEqual([waiting.id]);
     expectError(await a.client.get('/agents/me/actions?status=NOPE'), 400, 'INVALID_INPUT');
     const byAccount = (await a.client.get(`/agents/me/transactions?accountIdentifier=${a.externalAccountId}`))
       .body as Json;
-    expect(byAccount.data.map((x: Json) => x.id)).toEqual([done.transaction.id]);
+    expect(ids(byAccount)).toEqual([done.transaction.id]);
     expect(
       (await a.client.get(`/agents/me/transactions?senderAccountIdentifier=${a.externalAccountId}`)).body.totalCount,
     ).toBe(0);

@@ -1,14 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import {
-  ApiBasicAuth,
-  ApiBearerAuth,
-  ApiCreatedResponse,
-  ApiOkResponse,
-  ApiOperation,
-  ApiResponse,
-  ApiTags,
-} from '@nestjs/swagger';
-import { AgentAuth, CurrentAgent, CurrentPlatform, RequirePermission } from '../../auth/auth.decorators.js';
+import { ApiBasicAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { CurrentAgent, CurrentPlatform, RequirePermission } from '../../auth/auth.decorators.js';
 import type { AgentPrincipal, PlatformPrincipal } from '../../auth/auth.decorators.js';
 import { IdPipe } from '../../common/id.pipe.js';
 import { PageOf } from '../../common/pagination.js';
@@ -23,6 +15,7 @@ import {
   AgentApprovalsQuery,
   AgentTransactionsQuery,
 } from './agent-action.dto.js';
+import { AgentRoute } from '../agent-route.js';
 import { AgentActionView } from './agent-action.render.js';
 import { AgentActionsService } from './agent-actions.service.js';
 
@@ -31,8 +24,6 @@ const TransactionPage = PageOf(OutgoingTransactionView, 'TransactionListResponse
 
 /** Agent Operations called with the agent's own Bearer token: quotes, execution, actions, transactions. */
 @ApiTags('Agent Operations')
-@ApiBearerAuth('AgentAuth')
-@ApiResponse({ status: 401, description: 'Missing, invalid or revoked agent token (UNAUTHORIZED)' })
 @Controller('agents/me')
 export class AgentOperationsController {
   constructor(
@@ -41,7 +32,7 @@ export class AgentOperationsController {
   ) {}
 
   @Post('quotes')
-  @AgentAuth({ permission: 'CREATE_QUOTES', initiates: true })
+  @AgentRoute({ permission: 'CREATE_QUOTES', initiates: true })
   @Idempotent()
   @ApiOperation({ summary: 'Create a transfer quote', operationId: 'agentCreateQuote' })
   @ApiCreatedResponse({ type: QuoteView })
@@ -53,7 +44,7 @@ export class AgentOperationsController {
   }
 
   @Get('quotes/:quoteId')
-  @AgentAuth({ permission: 'VIEW_TRANSACTIONS' })
+  @AgentRoute({ permission: 'VIEW_TRANSACTIONS' })
   @ApiOperation({ summary: 'Get agent quote by ID', operationId: 'agentGetQuote' })
   @ApiOkResponse({ type: QuoteView })
   @ApiResponse({ status: 404, description: 'QUOTE_NOT_FOUND' })
@@ -66,7 +57,7 @@ export class AgentOperationsController {
 
   @Post('quotes/:quoteId/execute')
   @HttpCode(200)
-  @AgentAuth({ permission: 'EXECUTE_QUOTES', initiates: true })
+  @AgentRoute({ permission: 'EXECUTE_QUOTES', initiates: true })
   @Idempotent()
   @ApiOperation({ summary: 'Execute a quote', operationId: 'agentExecuteQuote' })
   @ApiOkResponse({ type: AgentActionView, description: 'APPROVED with its transaction, or PENDING_APPROVAL' })
@@ -85,7 +76,7 @@ export class AgentOperationsController {
   }
 
   @Get('actions')
-  @AgentAuth({ permission: 'VIEW_TRANSACTIONS' })
+  @AgentRoute({ permission: 'VIEW_TRANSACTIONS' })
   @ApiOperation({ summary: "List agent's own actions", operationId: 'agentListActions' })
   @ApiOkResponse({ type: ActionPage })
   listActions(
@@ -96,7 +87,7 @@ export class AgentOperationsController {
   }
 
   @Get('actions/:actionId')
-  @AgentAuth({ permission: 'VIEW_TRANSACTIONS' })
+  @AgentRoute({ permission: 'VIEW_TRANSACTIONS' })
   @ApiOperation({ summary: 'Get an agent action', operationId: 'agentGetAction' })
   @ApiOkResponse({ type: AgentActionView })
   @ApiResponse({ status: 404, description: 'TRANSACTION_NOT_FOUND' })
@@ -108,7 +99,7 @@ export class AgentOperationsController {
   }
 
   @Get('transactions')
-  @AgentAuth({ permission: 'VIEW_TRANSACTIONS' })
+  @AgentRoute({ permission: 'VIEW_TRANSACTIONS' })
   @ApiOperation({ summary: 'List agent transactions', operationId: 'agentListTransactions' })
   @ApiOkResponse({ type: TransactionPage })
   listTransactions(
@@ -119,7 +110,7 @@ export class AgentOperationsController {
   }
 
   @Get('transactions/:transactionId')
-  @AgentAuth({ permission: 'VIEW_TRANSACTIONS' })
+  @AgentRoute({ permission: 'VIEW_TRANSACTIONS' })
   @ApiOperation({ summary: 'Get agent transaction by ID', operationId: 'agentGetTransaction' })
   @ApiOkResponse({ type: OutgoingTransactionView })
   @ApiResponse({ status: 404, description: 'TRANSACTION_NOT_FOUND' })

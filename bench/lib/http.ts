@@ -7,6 +7,12 @@ export interface LoadJob {
   authorization?: string;
   /** A fresh body per request of this kind (unique identity each time); GET without. */
   body?: 'external-account';
+  /**
+   * Instead of one request: a sequence per iteration, `POST` the quote body to `url`, then
+   * `POST <url>/<the quote's id>/execute` (an agent's quote-and-execute pair; `authorization` is
+   * the agent's Bearer header).
+   */
+  quoteAndExecute?: { path: string; body: string };
   connections: number;
   seconds: number;
   seedOffset: number;

@@ -21,17 +21,36 @@ const result = await autocannon({
     ...(job.authorization ? { authorization: job.authorization } : {}),
     ...(job.body ? { 'content-type': 'application/json' } : {}),
   },
-  requests: [
-    {
-      setupRequest: (req) =>
-        job.body === 'external-account'
-          ? {
-              ...req,
-              body: JSON.stringify({ currency: 'EUR', accountInfo: exampleAccountInfo!('EUR_ACCOUNT', ++seed) }),
-            }
-          : req,
-    },
-  ],
+  requests: job.quoteAndExecute
+    ? [
+        {
+          method: 'POST',
+          path: job.quoteAndExecute.path,
+          headers: { authorization: job.authorization!, 'content-type': 'application/json' },
+          body: job.quoteAndExecute.body,
+          onResponse: (_status: number, body: string, context: object) => {
+            (context as { quoteId?: string }).quoteId = (JSON.parse(body) as { id: string }).id;
+          },
+        },
+        {
+          method: 'POST',
+          setupRequest: (req, context: object) => ({
+            ...req,
+            path: `${job.quoteAndExecute!.path}/${String((context as { quoteId?: string }).quoteId)}/execute`,
+          }),
+        },
+      ]
+    : [
+        {
+          setupRequest: (req) =>
+            job.body === 'external-account'
+              ? {
+                  ...req,
+                  body: JSON.stringify({ currency: 'EUR', accountInfo: exampleAccountInfo!('EUR_ACCOUNT', ++seed) }),
+                }
+              : req,
+        },
+      ],
 });
 process.send!({
   requests: result.requests.average,

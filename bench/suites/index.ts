@@ -1,7 +1,8 @@
 import type { Suite } from '../support.js';
+import { agentExecute } from './agents.js';
 import { externalAccountGet, externalAccountPost } from './external-accounts.js';
 import { healthz, tokensGet } from './framework.js';
 import { outbox } from './outbox.js';
 
 /** Every suite, in run order. A new suite: one file here, added to this list. */
-export const SUITES: Suite[] = [tokensGet, healthz, externalAccountGet, externalAccountPost, outbox];
+export const SUITES: Suite[] = [tokensGet, healthz, externalAccountGet, externalAccountPost, outbox, agentExecute];

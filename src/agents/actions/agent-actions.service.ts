@@ -451,14 +451,13 @@ export class AgentActionsService {
   private async renderMany(m: EntityManager, actions: AgentActionEntity[], now: Date): Promise<AgentActionView[]> {
     if (actions.length === 0) return [];
     const quoteIds = actions.map((a) => a.quoteId);
-    const [quotes, transactions, customers] = await Promise.all([
-      m.find(QuoteEntity, { where: { id: In(quoteIds) } }),
-      m.find(OutgoingTransactionEntity, { where: { quoteId: In(quoteIds) } }),
-      this.platformCustomerIds(
-        m,
-        actions.map((a) => a.customerId),
-      ),
-    ]);
+    // One after the other: inside a transaction they share one connection.
+    const quotes = await m.find(QuoteEntity, { where: { id: In(quoteIds) } });
+    const transactions = await m.find(OutgoingTransactionEntity, { where: { quoteId: In(quoteIds) } });
+    const customers = await this.platformCustomerIds(
+      m,
+      actions.map((a) => a.customerId),
+    );
     const quoteById = new Map(quotes.map((q) => [q.id, q]));
     const transactionByQuote = new Map(transactions.map((t) => [t.quoteId, t]));
     return actions.map((action) =>

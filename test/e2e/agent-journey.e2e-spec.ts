@@ -1,10 +1,9 @@
 import { customerExternalAccount, Json, quoteBody } from '../support/agent-quotes.js';
 import { AgentClient, redeem } from '../support/agents.js';
-import { WebhookCapture } from '../support/events.js';
+import { signedSubscriber, stopSubscribers } from '../support/events.js';
 import { customerAccount, kycApprovedCustomer } from '../support/fixtures.js';
 import { isolatedDatabase, IsolatedDatabase } from '../support/isolated-database.js';
-import { verifyWebhook } from '../support/signatures.js';
-import { startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
+import { startTestApp, TestApp } from '../support/test-app.js';
 
 /**
  * The whole agent journey over HTTP, as a platform and its agent software live it: create the
@@ -14,23 +13,20 @@ import { startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
  */
 let db: IsolatedDatabase;
 let t: TestApp;
-const captures: WebhookCapture[] = [];
 beforeAll(async () => {
   db = await isolatedDatabase();
   t = await startTestApp({}, { databaseUrl: db.url });
 });
 afterAll(async () => {
   await t.close();
-  for (const c of captures) await c.stop();
+  await stopSubscribers();
   await db.close();
 });
 
 /** Up to the pending action: a subscribed platform, an installed agent, a funded account, a quote executed. */
 async function journeyToPending() {
-  const p = await TestPlatform.create(t);
-  const capture = await WebhookCapture.attach(t, p);
-  captures.push(capture);
-  const keys = (await p.get('/config')).body as { webhookPublicKey: string; webhookSecret: string };
+  // Every webhook delivered is checked for both signatures, as a receiver would.
+  const { p, deliver } = await signedSubscriber(t);
 
   // 1. The platform creates the agent for its customer.
   const customer = await kycApprovedCustomer(p);
@@ -65,10 +61,9 @@ async function journeyToPending() {
   expect(action).toMatchObject({ status: 'PENDING_APPROVAL', agentId: agent.id, quote: quote.body });
 
   // 5. The platform hears of it: a signed AGENT_ACTION.PENDING_APPROVAL carrying the action.
-  const got = await capture.deliver();
+  const got = await deliver();
   const webhook = got.find((w) => w.body.type === 'AGENT_ACTION.PENDING_APPROVAL');
   expect(webhook?.body.data).toEqual(action);
-  expect(verifyWebhook(webhook!, keys)).toEqual({ gridSignature: true, standardWebhooks: true });
   // Each aggregate's events in order; across aggregates in any order.
   expect(got.map((w) => w.body.type).sort()).toEqual([
     'AGENT_ACTION.PENDING_APPROVAL',
@@ -77,7 +72,7 @@ async function journeyToPending() {
   ]);
 
   const path = `/agents/${agent.id}/actions/${action.id}`;
-  return { p, client, capture, keys, agent, account, action, path };
+  return { p, client, deliver, agent, account, action, path };
 }
 
 describe('agent journey', () => {
@@ -93,11 +88,10 @@ describe('agent journey', () => {
     });
     expect((await customerAccount(j.p, j.agent.customerId as string)).balance.amount).toBe(50_000);
     // The debit is announced like every ledger movement, signed.
-    const got = await j.capture.deliver();
+    const got = await j.deliver();
     expect(
       got.map((w): unknown[] => [w.body.type, (w.body.data as { balance?: { amount: number } }).balance?.amount]),
     ).toEqual([['INTERNAL_ACCOUNT.BALANCE_UPDATED', 50_000]]);
-    expect(verifyWebhook(got[0], j.keys)).toEqual({ gridSignature: true, standardWebhooks: true });
     // 7. The agent polls its action and sees the outcome, its transaction and its usage.
     expect((await j.client.get(`/agents/me/actions/${j.action.id}`)).body).toEqual(approved.body);
     expect((await j.client.get('/agents/me/transactions')).body.data).toEqual([approved.body.transaction]);
@@ -114,7 +108,7 @@ describe('agent journey', () => {
     expect(rejected.status).toBe(200);
     expect(rejected.body).toMatchObject({ status: 'REJECTED', rejectionReason: 'Not this vendor' });
     expect(rejected.body).not.toHaveProperty('transaction');
-    expect(await j.capture.deliver()).toEqual([]);
+    expect(await j.deliver()).toEqual([]);
     expect((await customerAccount(j.p, j.agent.customerId as string)).balance.amount).toBe(80_000);
     expect((await j.client.get(`/agents/me/actions/${j.action.id}`)).body).toEqual(rejected.body);
     expect((await j.client.get('/agents/me')).body.usage).toMatchObject({ dailySpend: 0, dailyTransactionCount: 0 });

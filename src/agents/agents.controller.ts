@@ -71,17 +71,6 @@ export class AgentsController {
     return this.agents.deviceCodeStatus(p.platformId, code);
   }
 
-  /** Public: the device code itself is the proof of authorization (reference: `security: []`). */
-  @Post('device-codes/:code/redeem')
-  @Public()
-  @HttpCode(200)
-  @ApiOperation({ summary: 'Redeem device code', operationId: 'redeemAgentDeviceCode', security: [] })
-  @ApiOkResponse({ type: AgentDeviceCodeRedeemResponse })
-  @ApiNotFoundResponse({ description: 'NOT_FOUND: unknown device code' })
-  redeem(@Param('code') code: string): Promise<AgentDeviceCodeRedeemResponse> {
-    return this.agents.redeem(code);
-  }
-
   @Get(':agentId')
   @ApiOperation({ summary: 'Get agent by ID', operationId: 'getAgentById' })
   @ApiOkResponse({ type: Agent })
@@ -140,5 +129,26 @@ export class AgentsController {
     @Param('agentId', AgentIdPipe) agentId: string,
   ): Promise<AgentDeviceCode> {
     return this.agents.regenerateDeviceCode(p.platformId, agentId);
+  }
+}
+
+/**
+ * Installation: called by the agent software with no credentials (reference: `security: []`), so
+ * it lives apart from the Basic-auth controller.
+ */
+@ApiTags('Agent Management')
+@Controller('agents')
+export class AgentInstallController {
+  constructor(private readonly agents: AgentsService) {}
+
+  /** Public: the device code itself is the proof of authorization (reference: `security: []`). */
+  @Post('device-codes/:code/redeem')
+  @Public()
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Redeem device code', operationId: 'redeemAgentDeviceCode' })
+  @ApiOkResponse({ type: AgentDeviceCodeRedeemResponse })
+  @ApiNotFoundResponse({ description: 'NOT_FOUND: unknown device code' })
+  redeem(@Param('code') code: string): Promise<AgentDeviceCodeRedeemResponse> {
+    return this.agents.redeem(code);
   }
 }

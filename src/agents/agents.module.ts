@@ -4,7 +4,7 @@ import { CustomersModule } from '../customers/customers.module.js';
 import { ExternalAccountsModule } from '../external-accounts/external-accounts.module.js';
 import { AgentTokenAuthenticator } from './agent-authenticator.js';
 import { AgentMeController } from './agent-me.controller.js';
-import { AgentsController } from './agents.controller.js';
+import { AgentInstallController, AgentsController } from './agents.controller.js';
 import { AgentsService } from './agents.service.js';
 
 /**
@@ -13,7 +13,7 @@ import { AgentsService } from './agents.service.js';
  */
 @Module({
   imports: [CustomersModule, ExternalAccountsModule],
-  controllers: [AgentsController, AgentMeController],
+  controllers: [AgentsController, AgentInstallController, AgentMeController],
   providers: [
     AgentsService,
     AgentTokenAuthenticator,

@@ -32,60 +32,72 @@ const anyValue = (): fc.Arbitrary<unknown> =>
     fc.constantFrom(0, -1, 1.5, 9007199254740991, 9007199254740992, 1e308, '', 'USD', 'usd', null, [], {}, [[]]),
     fc.constantFrom(...PERMISSIONS, ...MODES, 'Customer:nope', '__proto__', 'constructor'),
     fc.subarray([...PERMISSIONS, 'FLY', 1]),
-    fc.constant(accountId),
+    theAccount(),
   );
 
+/** The customer's account (known only once beforeAll ran: read when a value is generated). */
+const theAccount = () => fc.constant(null).map(() => accountId);
+
 /** Mostly a valid value, sometimes anything. */
-const mostly = <T>(valid: fc.Arbitrary<T>) =>
+const mostly = <T>(valid: fc.Arbitrary<T>): fc.Arbitrary<unknown> =>
   fc.oneof({ weight: 6, arbitrary: valid }, { weight: 1, arbitrary: anyValue() });
+/** Always a valid value. */
+const always = <T>(valid: fc.Arbitrary<T>): fc.Arbitrary<unknown> => valid;
 
-const limits = fc.record(
-  {
-    currency: mostly(fc.constantFrom('USD', 'EUR', 'USDC')),
-    perTransactionLimit: mostly(fc.nat({ max: 1e9 })),
-    dailyLimit: mostly(fc.option(fc.nat())),
-    dailyTransactionLimit: mostly(fc.nat({ max: 100 })),
-    monthlyLimit: mostly(fc.option(fc.nat())),
-    junk: anyValue(),
-  },
-  { requiredKeys: ['currency', 'perTransactionLimit'] },
-);
-
-const rule = fc.record(
-  {
-    accountId: mostly(fc.constant(accountId)),
-    executionMode: mostly(fc.constantFrom(...MODES)),
-    perTransactionLimit: mostly(fc.option(fc.nat())),
-  },
-  { requiredKeys: [] },
-);
-
-const policy = fc.record(
-  {
-    permissions: mostly(fc.subarray(PERMISSIONS)),
-    defaultExecutionMode: mostly(fc.constantFrom(...MODES)),
-    spendingLimits: mostly(limits),
-    accountRestrictions: mostly(
-      fc.record(
-        {
-          allowedAccountIds: mostly(fc.constantFrom([accountId], null, [])),
-          accountRules: mostly(fc.array(mostly(rule), { maxLength: 1 })),
-        },
-        { requiredKeys: [] },
+/**
+ * Policies built from valid members (`always`), or with some members replaced by anything
+ * (`mostly`); the hostile ones also carry unknown members now and then.
+ */
+function policyOf(member: typeof mostly, hostile: boolean) {
+  const limits = fc.record(
+    {
+      currency: member(fc.constantFrom('USD', 'EUR', 'USDC')),
+      perTransactionLimit: member(fc.nat({ max: 1e9 })),
+      dailyLimit: member(fc.option(fc.nat())),
+      dailyTransactionLimit: member(fc.nat({ max: 100 })),
+      monthlyLimit: member(fc.option(fc.nat())),
+      ...(hostile ? { junk: anyValue() } : {}),
+    },
+    { requiredKeys: ['currency', 'perTransactionLimit'] },
+  );
+  const rule = fc.record(
+    {
+      accountId: member(theAccount()),
+      executionMode: member(fc.constantFrom(...MODES)),
+      perTransactionLimit: member(fc.option(fc.nat())),
+    },
+    { requiredKeys: hostile ? [] : ['accountId'] },
+  );
+  return fc.record(
+    {
+      permissions: member(fc.subarray(PERMISSIONS)),
+      defaultExecutionMode: member(fc.constantFrom(...MODES)),
+      spendingLimits: member(limits),
+      accountRestrictions: member(
+        fc.record(
+          {
+            allowedAccountIds: member(
+              fc.oneof(
+                theAccount().map((id) => [id]),
+                fc.constantFrom(null, []),
+              ),
+            ),
+            accountRules: member(fc.array(member(rule), { maxLength: 1 })),
+          },
+          { requiredKeys: [] },
+        ),
       ),
-    ),
-    approvalThresholds: mostly(
-      fc.record(
-        { currency: fc.oneof(fc.constant('USD'), anyValue()), amount: fc.oneof(fc.nat(), anyValue()) },
-        {
-          requiredKeys: [],
-        },
+      approvalThresholds: member(
+        fc.record(
+          { currency: member(fc.constant('USD')), amount: member(fc.option(fc.nat())) },
+          { requiredKeys: hostile ? [] : ['currency'] },
+        ),
       ),
-      anyValue(),
-    ),
-  },
-  { requiredKeys: [] },
-);
+    },
+    { requiredKeys: hostile ? [] : ['spendingLimits'] },
+  );
+}
+const policy = fc.oneof(policyOf(always, false), policyOf(mostly, true));
 
 const createBody = fc.oneof(
   { weight: 6, arbitrary: fc.record({ name: fc.constant('prop'), customerId: fc.constant('x'), policy }) },

@@ -87,3 +87,36 @@ describe('agent route registration', () => {
     expect((await redeem(p, deviceCode.code)).status).toBe(200);
   });
 });
+
+describe('agent routes in the OpenAPI document', () => {
+  it("carry the reference's operationIds and security: Basic for management, AgentAuth for /agents/me, none for redeem", async () => {
+    const doc = (await t.http.get(`${V}/openapi.json`)).body as {
+      paths: Record<string, Record<string, { operationId?: string; security?: unknown[]; tags?: string[] }>>;
+    };
+    const op = (path: string, method: string) => doc.paths[path]?.[method] ?? {};
+    const expected: Array<[string, string, string]> = [
+      ['/agents', 'post', 'createAgent'],
+      ['/agents', 'get', 'listAgents'],
+      ['/agents/{agentId}', 'get', 'getAgentById'],
+      ['/agents/{agentId}', 'patch', 'updateAgent'],
+      ['/agents/{agentId}', 'delete', 'deleteAgent'],
+      ['/agents/{agentId}/policy', 'patch', 'updateAgentPolicy'],
+      ['/agents/{agentId}/device-codes', 'post', 'regenerateAgentDeviceCode'],
+      ['/agents/device-codes/{code}/status', 'get', 'getAgentDeviceCodeStatus'],
+      ['/agents/device-codes/{code}/redeem', 'post', 'redeemAgentDeviceCode'],
+      ['/agents/me', 'get', 'getAgentMe'],
+      ['/agents/me/internal-accounts', 'get', 'agentListInternalAccounts'],
+      ['/agents/me/external-accounts', 'get', 'agentListExternalAccounts'],
+      ['/agents/me/external-accounts', 'post', 'agentCreateExternalAccount'],
+      ['/agents/me/external-accounts/{externalAccountId}', 'get', 'agentGetExternalAccount'],
+      ['/agents/me/external-accounts/{externalAccountId}', 'delete', 'agentDeleteExternalAccount'],
+    ];
+    for (const [path, method, operationId] of expected) {
+      const o = op(path, method);
+      expect({ path, method, operationId: o.operationId }).toEqual({ path, method, operationId });
+      const scheme = path.startsWith('/agents/me') ? 'AgentAuth' : path.endsWith('/redeem') ? null : 'BasicAuth';
+      const schemes = (o.security ?? []).flatMap((s) => Object.keys(s as object));
+      expect({ path, method, schemes }).toEqual({ path, method, schemes: scheme ? [scheme] : [] });
+    }
+  });
+});

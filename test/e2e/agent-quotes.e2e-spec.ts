@@ -667,3 +667,33 @@ describe("the agent's lists", () => {
     expectError(await p.get('/agents/me/transactions'), 401, 'UNAUTHORIZED');
   });
 });
+
+describe('the OpenAPI document', () => {
+  it("carries the reference's operationIds, with AgentAuth on /agents/me routes and Basic on the platform's", async () => {
+    const doc = (await t.http.get('/2025-10-13/openapi.json')).body as {
+      paths: Record<string, Record<string, { operationId?: string; security?: Array<Record<string, unknown>> }>>;
+    };
+    const expected: Array<[string, string, string]> = [
+      ['/agents/me/quotes', 'post', 'agentCreateQuote'],
+      ['/agents/me/quotes/{quoteId}', 'get', 'agentGetQuote'],
+      ['/agents/me/quotes/{quoteId}/execute', 'post', 'agentExecuteQuote'],
+      ['/agents/me/actions', 'get', 'agentListActions'],
+      ['/agents/me/actions/{actionId}', 'get', 'agentGetAction'],
+      ['/agents/me/transactions', 'get', 'agentListTransactions'],
+      ['/agents/me/transactions/{transactionId}', 'get', 'agentGetTransaction'],
+      ['/agents/approvals', 'get', 'listAgentApprovals'],
+      ['/agents/{agentId}/actions/{actionId}/approve', 'post', 'approveAgentAction'],
+      ['/agents/{agentId}/actions/{actionId}/reject', 'post', 'rejectAgentAction'],
+    ];
+    for (const [path, method, operationId] of expected) {
+      const o = doc.paths[path]?.[method] ?? {};
+      const schemes = (o.security ?? []).flatMap((s) => Object.keys(s));
+      expect({ path, method, operationId: o.operationId, schemes }).toEqual({
+        path,
+        method,
+        operationId,
+        schemes: [path.startsWith('/agents/me') ? 'AgentAuth' : 'BasicAuth'],
+      });
+    }
+  });
+});

@@ -1,5 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { EventEmitterModule } from '@nestjs/event-emitter';
+import { AgentActionsModule } from './agents/actions/agent-actions.module.js';
+import { AgentsModule } from './agents/agents.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { CardTransactionsModule } from './cards/card-transactions.module.js';
 import { CardsSandboxModule } from './cards/cards-sandbox.module.js';
@@ -41,6 +43,8 @@ export class AppModule {
         OutboxModule,
         CardsModule,
         CardTransactionsModule,
+        AgentsModule,
+        AgentActionsModule,
         // Each area's sandbox-only routes (its <area>-sandbox.module.ts): with SANDBOX=false they do not exist (404).
         ...(config.SANDBOX
           ? [CustomersSandboxModule, ExternalAccountsSandboxModule, OutboxSandboxModule, CardsSandboxModule]

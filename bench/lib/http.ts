@@ -17,6 +17,12 @@ export interface LoadJob {
    * collection URL; each card is toggled by one request at a time (see load-worker.ts).
    */
   toggleCards?: string[];
+  /**
+   * Instead of one request: a sequence per iteration, `POST` the quote body to `url`, then
+   * `POST <url>/<the quote's id>/execute` (an agent's quote-and-execute pair; `authorization` is
+   * the agent's Bearer header).
+   */
+  quoteAndExecute?: { path: string; body: string };
   connections: number;
   seconds: number;
   seedOffset: number;

@@ -22,7 +22,7 @@ let turn = 0;
 const nextPath = (path: string) => (job.paths ? job.paths[turn++ % job.paths.length] : path);
 const headers = {
   ...(job.authorization ? { authorization: job.authorization } : {}),
-  ...(job.body || job.toggleCards ? { 'content-type': 'application/json' } : {}),
+  ...(job.body || job.toggleCards || job.quoteAndExecute ? { 'content-type': 'application/json' } : {}),
 };
 
 /**
@@ -71,21 +71,39 @@ const result = await autocannon({
   headers,
   requests: job.toggleCards
     ? [toggleRequest]
-    : [
-        {
-          setupRequest: (req) => {
-            const path = nextPath(req.path ?? '/');
-            if (job.body === 'external-account')
-              return {
-                ...req,
-                path,
-                body: JSON.stringify({ currency: 'EUR', accountInfo: exampleAccountInfo!('EUR_ACCOUNT', ++seed) }),
-              };
-            if (job.body === 'card-authorization') return { ...req, path, body: CARD_AUTHORIZATION };
-            return { ...req, path };
+    : job.quoteAndExecute
+      ? [
+          {
+            method: 'POST',
+            path: job.quoteAndExecute.path,
+            body: job.quoteAndExecute.body,
+            onResponse: (_status: number, body: string, context: object) => {
+              (context as { quoteId?: string }).quoteId = (JSON.parse(body) as { id: string }).id;
+            },
           },
-        },
-      ],
+          {
+            method: 'POST',
+            setupRequest: (req, context: object) => ({
+              ...req,
+              path: `${job.quoteAndExecute!.path}/${String((context as { quoteId?: string }).quoteId)}/execute`,
+            }),
+          },
+        ]
+      : [
+          {
+            setupRequest: (req) => {
+              const path = nextPath(req.path ?? '/');
+              if (job.body === 'external-account')
+                return {
+                  ...req,
+                  path,
+                  body: JSON.stringify({ currency: 'EUR', accountInfo: exampleAccountInfo!('EUR_ACCOUNT', ++seed) }),
+                };
+              if (job.body === 'card-authorization') return { ...req, path, body: CARD_AUTHORIZATION };
+              return { ...req, path };
+            },
+          },
+        ],
 });
 process.send!({
   requests: result.requests.average,

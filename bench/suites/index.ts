@@ -1,6 +1,7 @@
 import type { Suite } from '../support.js';
 import { cardAuthorizations } from './card-authorizations.js';
 import { cards } from './cards.js';
+import { agentExecute } from './agents.js';
 import { externalAccountGet, externalAccountPost } from './external-accounts.js';
 import { healthz, tokensGet } from './framework.js';
 import { outbox } from './outbox.js';
@@ -14,4 +15,5 @@ export const SUITES: Suite[] = [
   cards,
   outbox,
   cardAuthorizations,
+  agentExecute,
 ];

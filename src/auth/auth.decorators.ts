@@ -15,20 +15,72 @@ export const Public = () => SetMetadata(PUBLIC_KEY, true);
  */
 export const RequirePermission = (permission: Permission) => SetMetadata(PERMISSION_KEY, permission);
 
-/** Marks a route as called by an agent with its own Bearer credential (AgentAuth scheme). */
-export const AgentAuth = () => SetMetadata(AGENT_AUTH_KEY, true);
+/**
+ * What an `@AgentAuth()` route asks of the calling agent, checked by the guard after the agent's
+ * Bearer token was verified: a policy permission (e.g. `VIEW_TRANSACTIONS`), and whether the
+ * route initiates something (a paused agent may read but not initiate: 403 FORBIDDEN).
+ */
+export interface AgentAuthRequirement {
+  /** A permission the agent's policy must grant (the agents area's `AgentPermission`). */
+  permission?: string;
+  /** The route starts something (quote, execution, external-account change): refused while paused. */
+  initiates?: boolean;
+}
 
-/** Who is calling: set by the auth guard. */
+/**
+ * Marks a route as called by an agent with its own Bearer credential (the AgentAuth scheme).
+ * Platform credentials never open such a route, and an agent token opens no other route (401).
+ * The agents module serves the scheme (`AGENT_AUTHENTICATOR`).
+ */
+export const AgentAuth = (requirement: AgentAuthRequirement = {}) => SetMetadata(AGENT_AUTH_KEY, requirement);
+
+/** A platform calling with an API token (HTTP Basic). */
 export interface PlatformPrincipal {
+  kind: 'platform';
   platformId: string;
   tokenId: string;
   permissions: Permission[];
 }
 
-export type AuthenticatedRequest = Request & { principal?: PlatformPrincipal };
+/** An agent calling with its own access token (Bearer), always for one customer of one platform. */
+export interface AgentPrincipal {
+  kind: 'agent';
+  platformId: string;
+  /** uuid of the agent */
+  agentId: string;
+  /** uuid of the customer the agent acts for */
+  customerId: string;
+  isPaused: boolean;
+  /** The policy's permissions (`VIEW_TRANSACTIONS` always among them). */
+  permissions: readonly string[];
+}
+
+/** Who is calling: set by the auth guard. */
+export type Principal = PlatformPrincipal | AgentPrincipal;
+
+export type AuthenticatedRequest = Request & { principal?: Principal };
+
+/**
+ * Verifies an agent access token (the part after `Bearer `). Provided by the agents module under
+ * `AGENT_AUTHENTICATOR`; the guard finds it at bootstrap. Null when the token is unknown,
+ * superseded, revoked or its agent deleted. Read fresh on every request (or from a cache that is
+ * invalidated at once), so pausing, deleting and policy changes take effect on the next call.
+ */
+export interface AgentAuthenticator {
+  authenticate(token: string): Promise<AgentPrincipal | null>;
+}
+
+export const AGENT_AUTHENTICATOR = Symbol('AGENT_AUTHENTICATOR');
 
 export const CurrentPlatform = createParamDecorator((_data: unknown, ctx: ExecutionContext) => {
   const principal = ctx.switchToHttp().getRequest<AuthenticatedRequest>().principal;
-  if (!principal) throw new Error('CurrentPlatform used on a route without platform auth');
+  if (principal?.kind !== 'platform') throw new Error('CurrentPlatform used on a route without platform auth');
+  return principal;
+});
+
+/** The calling agent, on `@AgentAuth()` routes. */
+export const CurrentAgent = createParamDecorator((_data: unknown, ctx: ExecutionContext) => {
+  const principal = ctx.switchToHttp().getRequest<AuthenticatedRequest>().principal;
+  if (principal?.kind !== 'agent') throw new Error('CurrentAgent used on a route without @AgentAuth()');
   return principal;
 });

@@ -1,32 +1,62 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { Reflector } from '@nestjs/core';
+import { CanActivate, ExecutionContext, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { ModuleRef, Reflector } from '@nestjs/core';
 import { ApiError } from '../errors/api-error.js';
 import type { Permission } from './api-token.entity.js';
-import { AGENT_AUTH_KEY, AuthenticatedRequest, PERMISSION_KEY, PUBLIC_KEY } from './auth.decorators.js';
-import { parseBasic } from './secrets.js';
+import {
+  AGENT_AUTH_KEY,
+  AGENT_AUTHENTICATOR,
+  AgentAuthenticator,
+  AgentAuthRequirement,
+  AgentPrincipal,
+  AuthenticatedRequest,
+  PERMISSION_KEY,
+  PUBLIC_KEY,
+} from './auth.decorators.js';
+import { parseBasic, parseBearer } from './secrets.js';
 import { TokensService } from './tokens.service.js';
 
 const unauthorized = (reason: string) =>
   new ApiError('UNAUTHORIZED', reason, { headers: { 'WWW-Authenticate': 'Basic realm="api"' } });
 
+const unauthorizedAgent = (reason: string) =>
+  new ApiError('UNAUTHORIZED', reason, { headers: { 'WWW-Authenticate': 'Bearer realm="agents"' } });
+
 /**
- * Global guard, deny by default: every route needs platform Basic credentials unless it is
- * marked @Public() (or @AgentAuth(), which the agents module's Bearer check serves).
+ * Global guard, deny by default. One guard, two schemes: a route is either platform (HTTP Basic
+ * API token, the default), agent (`@AgentAuth()`: the agent's Bearer access token, verified by
+ * the `AGENT_AUTHENTICATOR` the agents module provides) or `@Public()`. Each scheme's credentials
+ * open only its own routes: a platform token on an agent route, or an agent token on a platform
+ * route, is 401 UNAUTHORIZED.
  */
 @Injectable()
-export class AuthGuard implements CanActivate {
+export class AuthGuard implements CanActivate, OnApplicationBootstrap {
+  private agents: AgentAuthenticator | null = null;
+
   constructor(
     private readonly reflector: Reflector,
     private readonly tokens: TokensService,
+    private readonly moduleRef: ModuleRef,
   ) {}
+
+  /** The agents module's authenticator, when that module is part of the app (else agent routes are 401). */
+  onApplicationBootstrap(): void {
+    try {
+      this.agents = this.moduleRef.get<AgentAuthenticator>(AGENT_AUTHENTICATOR, { strict: false });
+    } catch {
+      this.agents = null;
+    }
+  }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) return true;
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    if (this.reflector.getAllAndOverride<boolean>(AGENT_AUTH_KEY, targets)) {
-      throw new ApiError('UNAUTHORIZED', 'Agent credentials are not accepted yet');
+    const agentRoute = this.reflector.getAllAndOverride<AgentAuthRequirement | undefined>(AGENT_AUTH_KEY, targets);
+    if (agentRoute) {
+      req.principal = await this.authenticateAgent(req, agentRoute);
+      return true;
     }
+
     const credentials = parseBasic(req.headers.authorization);
     if (!credentials) throw unauthorized('Missing or malformed HTTP Basic credentials');
     const principal = await this.tokens.authenticate(credentials.id, credentials.secret);
@@ -40,5 +70,25 @@ export class AuthGuard implements CanActivate {
       throw new ApiError('FORBIDDEN', `This API token lacks the ${required} permission`);
     }
     return true;
+  }
+
+  /** Bearer token → agent; then the route's requirement: not paused when it initiates, the permission. */
+  private async authenticateAgent(
+    req: AuthenticatedRequest,
+    requirement: AgentAuthRequirement,
+  ): Promise<AgentPrincipal> {
+    const token = parseBearer(req.headers.authorization);
+    if (!token) throw unauthorizedAgent('Missing or malformed Bearer agent access token');
+    const principal = this.agents ? await this.agents.authenticate(token) : null;
+    if (!principal) throw unauthorizedAgent('Invalid agent access token');
+    if (requirement.initiates && principal.isPaused) {
+      throw new ApiError('FORBIDDEN', 'This agent is paused: it can read but cannot initiate anything until resumed');
+    }
+    if (requirement.permission !== undefined && !principal.permissions.includes(requirement.permission)) {
+      throw new ApiError('FORBIDDEN', `This agent's policy lacks the ${requirement.permission} permission`, {
+        details: { permission: requirement.permission },
+      });
+    }
+    return principal;
   }
 }

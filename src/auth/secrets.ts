@@ -34,3 +34,10 @@ export function parseBasic(header: string | undefined): { id: string; secret: st
   if (colon <= 0 || colon === decoded.length - 1) return null;
   return { id: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
 }
+
+/** Parses `Authorization: Bearer <token>`; null when absent or malformed (no NUL, bounded length). */
+export function parseBearer(header: string | undefined): string | null {
+  if (!header) return null;
+  const match = /^Bearer ([\x21-\x7e]{1,512})$/i.exec(header.trim());
+  return match ? match[1] : null;
+}

@@ -71,6 +71,7 @@ export class TokensService {
     if (!row || !ok) return null;
     // Shared by every request the cache serves: frozen, so none can alter it for the next.
     const principal: PlatformPrincipal = Object.freeze({
+      kind: 'platform' as const,
       platformId: row.platform_id,
       tokenId: row.id,
       permissions: Object.freeze([...row.permissions]) as Permission[],

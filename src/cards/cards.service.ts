@@ -169,7 +169,7 @@ export class CardsService {
     if (accountId) qb.andWhere('c.fundingSourceId = :accountId', { accountId });
     if (query.platformCardId !== undefined) qb.andWhere('c.platformCardId = :pcid', { pcid: query.platformCardId });
     if (query.status !== undefined) qb.andWhere('c.status = :status', { status: query.status });
-    return paginate(qb, query, renderCard, query.sortOrder ?? 'desc');
+    return paginate(qb, query, renderCard);
   }
 
   async statusHistory(platformId: string, cardUuid: string): Promise<{ data: CardStatusHistoryEntry[] }> {

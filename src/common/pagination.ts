@@ -63,26 +63,29 @@ function decodeCursor(cursor: string): string {
 
 const encodeCursor = (key: string) => Buffer.from(JSON.stringify({ k: key })).toString('base64url');
 
+/** The reference's `sortOrder` list filter (by creation time). */
+export type SortOrder = 'asc' | 'desc';
+
 /**
- * Keyset pagination on the time-ordered uuid primary key, newest first (or, with `order: 'asc'`
- * for a `sortOrder=asc` list, oldest first): rows inserted while a client pages land before its
- * cursor (or after the last page), never shifting a page.
+ * Keyset pagination on the time-ordered uuid primary key, newest first (or oldest first with
+ * `sortOrder: 'asc'`): rows inserted while a client pages land before its cursor (newest first),
+ * never shifting a page.
  */
 export async function paginate<E extends ObjectLiteral, T>(
   qb: SelectQueryBuilder<E>,
-  query: PageQuery,
+  query: PageQuery & { sortOrder?: SortOrder },
   render: (row: E) => T,
-  order: 'asc' | 'desc' = 'desc',
 ): Promise<Page<T>> {
   const alias = qb.alias;
   const limit = query.limit ?? 20;
+  const ascending = query.sortOrder === 'asc';
   const totalCount = await qb.clone().getCount();
   if (query.cursor) {
     const key = decodeCursor(query.cursor);
-    qb.andWhere(`${alias}.id ${order === 'asc' ? '>' : '<'} :cursorKey`, { cursorKey: key });
+    qb.andWhere(`${alias}.id ${ascending ? '>' : '<'} :cursorKey`, { cursorKey: key });
   }
   const rows = await qb
-    .orderBy(`${alias}.id`, order === 'asc' ? 'ASC' : 'DESC')
+    .orderBy(`${alias}.id`, ascending ? 'ASC' : 'DESC')
     .take(limit + 1)
     .getMany();
   const hasMore = rows.length > limit;

@@ -1,10 +1,23 @@
 import { plainToInstance, Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsInt, IsOptional, IsString, Matches, Max, Min, validateSync } from 'class-validator';
+import {
+  IsBoolean,
+  IsIn,
+  IsInt,
+  IsNumber,
+  IsOptional,
+  IsString,
+  Matches,
+  Max,
+  Min,
+  validateSync,
+} from 'class-validator';
 
 const toBool = ({ value }: { value: unknown }): unknown =>
   value === 'true' ? true : value === 'false' ? false : value;
 const toInt = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^-?\d+$/.test(value) ? Number(value) : value;
+const toNumber = ({ value }: { value: unknown }): unknown =>
+  typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
 
 export const ROLES = ['api', 'worker', 'all'] as const;
 export type Role = (typeof ROLES)[number];
@@ -207,6 +220,51 @@ export class AppConfig {
   @Min(1000)
   @Max(600_000)
   SHUTDOWN_GRACE_MS = 25_000;
+
+  /** How long an agent quote can be executed after it is created, in seconds. */
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(86_400)
+  QUOTE_TTL_SECONDS = 300;
+
+  /**
+   * The exchange-rate table quotes price from: units of each currency per 1 USD, `CODE=rate`
+   * comma-separated (cross rates go through USD). A currency not listed cannot be quoted against
+   * another currency (same-currency quotes are always 1:1).
+   */
+  @Matches(/^[A-Z]{3,5}=\d+(\.\d+)?(,[A-Z]{3,5}=\d+(\.\d+)?)*$/, {
+    message: 'must be CODE=rate pairs separated by commas, e.g. EUR=0.92,GBP=0.79',
+  })
+  FX_RATES = 'EUR=0.92,GBP=0.79,CAD=1.37,MXN=17.2,BRL=5.4,INR=92.5,JPY=150,PHP=58,NGN=1550,USDC=1,BTC=0.000011';
+
+  /** How long a rate read from the table is reused before it is read again (the spec's "about 5 minutes"). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(3_600)
+  FX_RATE_CACHE_SECONDS = 300;
+
+  /** Fixed fee of a cross-currency quote, in minor units of the sending currency (rateDetails.serviceApiFixedFee). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(1_000_000)
+  QUOTE_FIXED_FEE = 10;
+
+  /** Variable fee rate of a cross-currency quote, a fraction of the sending amount (rateDetails.serviceApiVariableFeeRate). */
+  @Transform(toNumber)
+  @IsNumber({}, { message: 'must be a number' })
+  @Min(0)
+  @Max(0.5)
+  QUOTE_VARIABLE_FEE_RATE = 0.003;
+
+  /** How long an agent's device code can be redeemed, in seconds (default 24 hours). */
+  @Transform(toInt)
+  @IsInt()
+  @Min(60)
+  @Max(30 * 24 * 3600)
+  AGENT_DEVICE_CODE_TTL_SECONDS = 24 * 3600;
 
   get embedded(): boolean {
     return !this.DATABASE_URL;

@@ -1,3 +1,5 @@
+import { AgentActionEntity } from '../agents/actions/agent-action.entity.js';
+import { AgentAccessTokenEntity, AgentDeviceCodeEntity, AgentEntity } from '../agents/agent.entity.js';
 import { ApiTokenEntity } from '../auth/api-token.entity.js';
 import { CardTransactionEntity } from '../cards/card-transaction.entity.js';
 import { CardEntity, CardStatusHistoryEntity } from '../cards/card.entity.js';
@@ -8,6 +10,8 @@ import { IdempotencyKeyEntity } from '../idempotency/idempotency-key.entity.js';
 import { OutboxAggregateEntity, OutboxAttemptEntity, OutboxEventEntity } from '../outbox/outbox.entities.js';
 import { PlatformConfigEntity, WebhookSigningKeysEntity } from '../platform-config/platform-config.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
+import { OutgoingTransactionEntity } from '../quotes/outgoing-transaction.entity.js';
+import { QuoteEntity } from '../quotes/quote.entity.js';
 import { Foundation1767225600000 } from './migrations/1767225600000-Foundation.js';
 import { PlatformConfig1767225700000 } from './migrations/1767225700000-PlatformConfig.js';
 import { Customers1767225800000 } from './migrations/1767225800000-Customers.js';
@@ -18,6 +22,8 @@ import { OutboxHeadIndex1767226800000 } from './migrations/1767226800000-OutboxH
 import { Cards1767227000000 } from './migrations/1767227000000-Cards.js';
 import { LedgerHolds1767227100000 } from './migrations/1767227100000-LedgerHolds.js';
 import { CardTransactions1767227110000 } from './migrations/1767227110000-CardTransactions.js';
+import { Agents1767227200000 } from './migrations/1767227200000-Agents.js';
+import { AgentQuotes1767227300000 } from './migrations/1767227300000-AgentQuotes.js';
 import { OutboxAggregateType1767227450000 } from './migrations/1767227450000-OutboxAggregateType.js';
 
 /** Every entity and migration, listed once: the app, the CLI and ormconfig.ts use these lists. */
@@ -38,6 +44,12 @@ export const ENTITIES = [
   CardEntity,
   CardStatusHistoryEntity,
   CardTransactionEntity,
+  AgentEntity,
+  AgentDeviceCodeEntity,
+  AgentAccessTokenEntity,
+  QuoteEntity,
+  AgentActionEntity,
+  OutgoingTransactionEntity,
 ];
 export const MIGRATIONS = [
   Foundation1767225600000,
@@ -50,5 +62,7 @@ export const MIGRATIONS = [
   Cards1767227000000,
   LedgerHolds1767227100000,
   CardTransactions1767227110000,
+  Agents1767227200000,
+  AgentQuotes1767227300000,
   OutboxAggregateType1767227450000,
 ];

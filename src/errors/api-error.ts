@@ -1,8 +1,10 @@
+import { AGENTS_ERRORS } from '../agents/agents.errors.js';
 import { AUTH_ERRORS } from '../auth/auth.errors.js';
 import { CARDS_ERRORS } from '../cards/cards.errors.js';
 import { CUSTOMERS_ERRORS } from '../customers/customers.errors.js';
 import { EXTERNAL_ACCOUNTS_ERRORS } from '../external-accounts/external-accounts.errors.js';
 import { OUTBOX_ERRORS } from '../outbox/outbox.errors.js';
+import { QUOTES_ERRORS } from '../quotes/quotes.errors.js';
 
 /**
  * The one domain exception. Services throw `new ApiError('CUSTOMER_DELETED', 'Customer ... has
@@ -37,6 +39,8 @@ export const AREA_ERRORS = [
   EXTERNAL_ACCOUNTS_ERRORS,
   OUTBOX_ERRORS,
   CARDS_ERRORS,
+  AGENTS_ERRORS,
+  QUOTES_ERRORS,
 ] as const;
 
 /** The one catalogue: every code the API answers with, and its HTTP status. */
@@ -47,6 +51,8 @@ export const ERROR_STATUS = {
   ...EXTERNAL_ACCOUNTS_ERRORS,
   ...OUTBOX_ERRORS,
   ...CARDS_ERRORS,
+  ...AGENTS_ERRORS,
+  ...QUOTES_ERRORS,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_STATUS;

@@ -59,6 +59,9 @@ export const FIND_PLATFORM_ACCOUNT_SQL = `SELECT ${FIND_COLUMNS} FROM external_a
   WHERE id = $1 AND platform_id = $2 AND deleted_at IS NULL AND customer_id IS NULL`;
 const FIND_CUSTOMER_ACCOUNT_SQL = `SELECT ${FIND_COLUMNS} FROM external_accounts
   WHERE id = $1 AND platform_id = $2 AND deleted_at IS NULL AND customer_id IS NOT NULL`;
+/** One customer's account (an agent's view: another customer's account is not found). */
+const FIND_ONE_CUSTOMERS_ACCOUNT_SQL = `SELECT ${FIND_COLUMNS} FROM external_accounts
+  WHERE id = $1 AND platform_id = $2 AND deleted_at IS NULL AND customer_id = $3`;
 
 interface ExternalAccountRow {
   id: string;
@@ -100,6 +103,7 @@ function fromRow(r: ExternalAccountRow): ExternalAccountEntity {
   });
 }
 
+/** Whose accounts: the platform's own, every customer's, or (`customerId`) one customer's. */
 export type Owner = { kind: 'platform' } | { kind: 'customer'; customerId?: string };
 
 /**
@@ -320,8 +324,13 @@ export class ExternalAccountsService {
 
   /** One fixed statement. */
   async get(platformId: string, owner: Owner, id: string): Promise<ExternalAccount> {
-    const sql = owner.kind === 'platform' ? FIND_PLATFORM_ACCOUNT_SQL : FIND_CUSTOMER_ACCOUNT_SQL;
-    const [row] = await this.tx.manager.query<ExternalAccountRow[]>(sql, [id, platformId]);
+    const [sql, params] =
+      owner.kind === 'platform'
+        ? [FIND_PLATFORM_ACCOUNT_SQL, [id, platformId]]
+        : owner.customerId
+          ? [FIND_ONE_CUSTOMERS_ACCOUNT_SQL, [id, platformId, owner.customerId]]
+          : [FIND_CUSTOMER_ACCOUNT_SQL, [id, platformId]];
+    const [row] = await this.tx.manager.query<ExternalAccountRow[]>(sql, params);
     if (!row) throw new ApiError('ACCOUNT_NOT_FOUND', `External account ${formatId('ExternalAccount', id)} not found`);
     return renderExternalAccount(fromRow(row));
   }
@@ -387,7 +396,11 @@ export class ExternalAccountsService {
       m,
       ExternalAccountEntity,
       platformId,
-      { id, deletedAt: IsNull(), customerId: owner.kind === 'platform' ? IsNull() : Not(IsNull()) },
+      {
+        id,
+        deletedAt: IsNull(),
+        customerId: owner.kind === 'platform' ? IsNull() : (owner.customerId ?? Not(IsNull())),
+      },
       () => new ApiError('ACCOUNT_NOT_FOUND', `External account ${formatId('ExternalAccount', id)} not found`),
       lock,
     );

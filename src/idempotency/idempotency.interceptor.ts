@@ -44,13 +44,16 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
     const status = this.reflector.get<number>(HTTP_CODE_METADATA, context.getHandler()) ?? HttpStatus.CREATED;
     const platformId = req.principal.platformId;
+    // An agent's keys are its own: prefixed with a control character no HTTP header can carry, so
+    // no key the platform (or another agent) sends can name them.
+    const key = req.principal.kind === 'agent' ? `\u0001agent:${req.principal.agentId}:${header}` : header;
     const fingerprint = this.idempotency.fingerprint(req.method, req.originalUrl, req.body);
 
     const outcome = this.tx.run(async (manager) => {
-      const replay = await this.idempotency.begin(manager, platformId, header, fingerprint);
+      const replay = await this.idempotency.begin(manager, platformId, key, fingerprint);
       if (replay) return replay;
       const body: unknown = await lastValueFrom(next.handle(), { defaultValue: undefined });
-      await this.idempotency.record(manager, platformId, header, fingerprint, status, body);
+      await this.idempotency.record(manager, platformId, key, fingerprint, status, body);
       return { replayed: false, status, body };
     });
     const res = http.getResponse<Response>();

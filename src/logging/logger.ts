@@ -7,18 +7,22 @@ import type { LogLevel } from '../config/app-config.js';
 /** What a log line needs of the request being served (set by the request-logging middleware). */
 export interface ContextRequest {
   id?: string;
-  principal?: { platformId: string };
+  principal?: { platformId: string; agentId?: string };
 }
 
 /** The request being served: the request object itself, so nothing is built per request. */
 export const requestContext = new AsyncLocalStorage<ContextRequest>();
 
-/** `reqId` and, once authenticated, `platformId` (public form) of a request. */
+/** `reqId` and, once authenticated, `platformId` (and an agent's `agentId`; public forms) of a request. */
 export function requestBindings(req: ContextRequest | undefined): Record<string, unknown> {
   if (!req) return {};
-  return req.principal
-    ? { reqId: req.id, platformId: formatId('Platform', req.principal.platformId) }
-    : { reqId: req.id };
+  if (!req.principal) return { reqId: req.id };
+  const bindings: Record<string, unknown> = {
+    reqId: req.id,
+    platformId: formatId('Platform', req.principal.platformId),
+  };
+  if (req.principal.agentId !== undefined) bindings.agentId = formatId('Agent', req.principal.agentId);
+  return bindings;
 }
 
 /** The mixin: every line logged while serving a request carries its bindings. */

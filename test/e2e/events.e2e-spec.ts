@@ -4,10 +4,9 @@ import { LedgerService } from '../../src/customers/ledger.service.js';
 import { TransactionService } from '../../src/database/transaction.service.js';
 import { exampleAccountInfo, exampleCurrency } from '../../src/external-accounts/variants/index.js';
 import { business } from '../support/customers.js';
-import { Envelope, recordedEvents, WebhookCapture } from '../support/events.js';
+import { Envelope, recordedEvents, signedSubscriber, stopSubscribers } from '../support/events.js';
 import { customerAccount, fundedAccount, kycApprovedCustomer, newCustomer } from '../support/fixtures.js';
 import { isolatedDatabase, IsolatedDatabase } from '../support/isolated-database.js';
-import { verifyWebhook } from '../support/signatures.js';
 import { expectError, startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
 import type { ReceivedWebhook } from '../support/webhook-receiver.js';
 
@@ -17,36 +16,18 @@ import type { ReceivedWebhook } from '../support/webhook-receiver.js';
  */
 let db: IsolatedDatabase;
 let t: TestApp;
-const captures: WebhookCapture[] = [];
 beforeAll(async () => {
   db = await isolatedDatabase();
   t = await startTestApp({}, { databaseUrl: db.url });
 });
 afterAll(async () => {
   await t.close();
-  for (const c of captures) await c.stop();
+  await stopSubscribers();
   await db.close();
 });
 
-/** A platform whose webhooks arrive at a fresh receiver, and its signing keys. */
-async function subscribed() {
-  const p = await TestPlatform.create(t);
-  const capture = await WebhookCapture.attach(t, p);
-  captures.push(capture);
-  const keys = (await p.get('/config')).body as { webhookPublicKey: string; webhookSecret: string };
-  /** Delivers what is due; every webhook must carry both valid signatures. */
-  const deliver = async (): Promise<ReceivedWebhook[]> => {
-    const got = await capture.deliver();
-    for (const w of got)
-      expect({ id: w.body.id, ...verifyWebhook(w, keys) }).toEqual({
-        id: w.body.id,
-        gridSignature: true,
-        standardWebhooks: true,
-      });
-    return got;
-  };
-  return { p, deliver };
-}
+/** A platform whose webhooks arrive at a fresh receiver, every one checked for both signatures. */
+const subscribed = () => signedSubscriber(t);
 
 const summary = (got: ReceivedWebhook[]) => got.map((w) => ({ type: w.body.type, data: w.body.data }));
 const inTx = <T>(work: (m: EntityManager) => Promise<T>) => t.app.get(TransactionService).run(work);

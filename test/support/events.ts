@@ -7,6 +7,7 @@ import { OutboxDispatcher } from '../../src/outbox/outbox.dispatcher.js';
 import type { OutboxWrite } from '../../src/outbox/outbox.service.js';
 import type { Card } from '../../src/cards/card.dto.js';
 import { cardStatusChange } from '../../src/cards/card-events.js';
+import { verifyWebhook } from './signatures.js';
 
 /** The envelope a webhook carries (and the outbox keeps, byte for byte). */
 export interface Envelope {
@@ -74,6 +75,36 @@ export class WebhookCapture {
   stop(): Promise<void> {
     return this.receiver.stop();
   }
+}
+
+const subscribers: WebhookCapture[] = [];
+
+/**
+ * A new platform of `t` (an app on an isolated database) subscribed to a fresh receiver, its
+ * signing keys, and `deliver()`: drains the worker and answers what arrived since the last call,
+ * after checking that every webhook carries both valid signatures. `stopSubscribers()` in afterAll.
+ */
+export async function signedSubscriber(t: TestApp) {
+  const p = await TestPlatform.create(t);
+  const capture = await WebhookCapture.attach(t, p);
+  subscribers.push(capture);
+  const keys = (await p.get('/config')).body as { webhookPublicKey: string; webhookSecret: string };
+  const deliver = async (): Promise<ReceivedWebhook[]> => {
+    const got = await capture.deliver();
+    for (const w of got)
+      expect({ id: w.body.id, ...verifyWebhook(w, keys) }).toEqual({
+        id: w.body.id,
+        gridSignature: true,
+        standardWebhooks: true,
+      });
+    return got;
+  };
+  return { p, capture, keys, deliver };
+}
+
+/** Stops the receivers of every `signedSubscriber` so far. */
+export async function stopSubscribers(): Promise<void> {
+  for (const c of subscribers.splice(0)) await c.stop();
 }
 
 /**

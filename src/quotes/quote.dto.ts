@@ -1,0 +1,136 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Equals } from 'class-validator';
+import { BoolField, EnumField, IdField, IntField, NestedField, StringField } from '../common/validation.js';
+import { CurrencyView } from '../customers/internal-account.dto.js';
+import { LOCK_SIDES, QUOTE_STATUSES } from './quote.entity.js';
+import type { LockSide, QuoteStatus } from './quote.entity.js';
+
+/** The reference's PaymentRail enum. */
+export const PAYMENT_RAILS = [
+  'ACH',
+  'ACH_COLOMBIA',
+  'BANK_TRANSFER',
+  'BRE_B',
+  'CIPS',
+  'FAST',
+  'FASTER_PAYMENTS',
+  'FEDNOW',
+  'INSTAPAY',
+  'MOBILE_MONEY',
+  'NEFT',
+  'PAYNOW',
+  'PESONET',
+  'PIX',
+  'RTGS',
+  'RTP',
+  'SEPA',
+  'SEPA_INSTANT',
+  'SPEI',
+  'SWIFT',
+  'UNIONPAY',
+  'UPI',
+  'WIRE',
+] as const;
+
+const ACCOUNT_ID =
+  /^(InternalAccount|ExternalAccount):[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+
+/** The reference's AccountQuoteSource (an agent funds quotes only from its customer's internal accounts). */
+export class QuoteSourceRequest {
+  @EnumField(['ACCOUNT'], { description: 'Only ACCOUNT: an internal account of the agent’s customer' })
+  sourceType: 'ACCOUNT';
+
+  @IdField('InternalAccount', { description: 'An internal account of the agent’s customer' })
+  accountId: string;
+
+  @IdField('Customer', { required: false, description: 'The agent’s customer (the only one it may name)' })
+  customerId?: string;
+}
+
+/** The reference's AccountDestination: an internal or external account of the agent's customer. */
+export class QuoteDestinationRequest {
+  @EnumField(['ACCOUNT'], { description: 'Only ACCOUNT' })
+  destinationType: 'ACCOUNT';
+
+  @StringField({
+    pattern: ACCOUNT_ID,
+    format: 'InternalAccount or ExternalAccount id',
+    description: 'An internal or external account of the agent’s customer',
+  })
+  accountId: string;
+
+  @EnumField(PAYMENT_RAILS, { required: false })
+  paymentRail?: string;
+}
+
+/** The reference's QuoteRequest, as an agent may send it. */
+export class AgentQuoteRequest {
+  @NestedField(() => QuoteSourceRequest)
+  source: QuoteSourceRequest;
+
+  @NestedField(() => QuoteDestinationRequest)
+  destination: QuoteDestinationRequest;
+
+  @EnumField(LOCK_SIDES, { description: 'Which side `lockedCurrencyAmount` fixes' })
+  lockedCurrencySide: LockSide;
+
+  @IntField({ min: 1, max: 9_000_000_000_000_000, description: 'Minor units of the locked side’s currency' })
+  lockedCurrencyAmount: number;
+
+  @BoolField({
+    required: false,
+    description: 'Only false: an agent executes through POST /agents/me/quotes/{quoteId}/execute (its policy applies)',
+  })
+  @Equals(false, { message: 'immediatelyExecute is not available to agents: execute the quote instead' })
+  immediatelyExecute?: boolean;
+
+  @StringField({ required: false, maxLength: 1024, description: 'Memo for the transfer' })
+  description?: string;
+
+  @StringField({ required: false, maxLength: 80 })
+  remittanceInformation?: string;
+
+  @StringField({ required: false, maxLength: 64 })
+  purposeOfPayment?: string;
+}
+
+export class QuoteSourceView {
+  @ApiProperty({ enum: ['ACCOUNT'] }) sourceType: 'ACCOUNT';
+  @ApiProperty() accountId: string;
+  @ApiProperty() customerId: string;
+}
+
+export class QuoteDestinationView {
+  @ApiProperty({ enum: ['ACCOUNT'] }) destinationType: 'ACCOUNT';
+  @ApiProperty() accountId: string;
+  @ApiPropertyOptional({ enum: PAYMENT_RAILS }) paymentRail?: string;
+}
+
+export class RateDetailsView {
+  @ApiProperty() counterpartyMultiplier: number;
+  @ApiProperty() counterpartyFixedFee: number;
+  @ApiProperty() serviceApiMultiplier: number;
+  @ApiProperty() serviceApiFixedFee: number;
+  @ApiProperty() serviceApiVariableFeeRate: number;
+  @ApiProperty() serviceApiVariableFeeAmount: number;
+}
+
+/** The reference's Quote, every required member present (`transactionId` included). */
+export class QuoteView {
+  @ApiProperty({ example: 'Quote:019542f5-b3e7-1d02-0000-000000000006' }) id: string;
+  @ApiProperty({ enum: QUOTE_STATUSES }) status: QuoteStatus;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
+  @ApiProperty({ format: 'date-time' }) expiresAt: string;
+  @ApiProperty({ type: QuoteSourceView }) source: QuoteSourceView;
+  @ApiProperty({ type: QuoteDestinationView }) destination: QuoteDestinationView;
+  @ApiProperty({ type: CurrencyView }) sendingCurrency: CurrencyView;
+  @ApiProperty({ type: CurrencyView }) receivingCurrency: CurrencyView;
+  @ApiProperty({ type: 'integer', format: 'int64' }) totalSendingAmount: number;
+  @ApiProperty({ type: 'integer', format: 'int64' }) totalReceivingAmount: number;
+  @ApiProperty({ description: 'Receiving currency units per sending currency unit' }) exchangeRate: number;
+  @ApiProperty({ type: 'integer', format: 'int64' }) feesIncluded: number;
+  @ApiProperty({ type: 'integer', format: 'int64' }) platformFeesIncluded: number;
+  @ApiProperty({ example: 'Transaction:019542f5-b3e7-1d02-0000-000000000005' }) transactionId: string;
+  @ApiProperty({ type: RateDetailsView }) rateDetails: RateDetailsView;
+  @ApiPropertyOptional() purposeOfPayment?: string;
+}

@@ -3,16 +3,17 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * `outbox_events.aggregate_type`: the resource type of the aggregate (`Card` for `Card:<uuid>`), so
  * the outbox carries every column Debezium's outbox event router reads (id, aggregate type and id,
- * event type, payload; README, Streaming the outbox with Debezium). Written by OutboxService.write
- * from the aggregate id; existing rows are backfilled the same way.
+ * event type, payload; README, Streaming the outbox with Debezium). A stored generated column
+ * derived from the aggregate id, so every writer (and every existing row) has it without naming it.
  */
 export class OutboxAggregateType1767227450000 implements MigrationInterface {
   name = 'OutboxAggregateType1767227450000';
 
   async up(q: QueryRunner): Promise<void> {
-    await q.query(`ALTER TABLE outbox_events ADD COLUMN aggregate_type text`);
-    await q.query(`UPDATE outbox_events SET aggregate_type = split_part(aggregate_id, ':', 1)`);
-    await q.query(`ALTER TABLE outbox_events ALTER COLUMN aggregate_type SET NOT NULL`);
+    await q.query(
+      `ALTER TABLE outbox_events ADD COLUMN aggregate_type text NOT NULL
+         GENERATED ALWAYS AS (split_part(aggregate_id, ':', 1)) STORED`,
+    );
   }
 
   async down(q: QueryRunner): Promise<void> {

@@ -58,7 +58,7 @@ export class PlatformExternalAccountsController extends ExternalAccountByIdRoute
 
   @Post()
   @RequirePermission('TRANSACT')
-  @Idempotent()
+  @Idempotent({ oneStatement: true })
   @ApiBody({ type: PlatformExternalAccountCreateRequest })
   @ApiCreatedResponse({ type: ExternalAccount })
   create(@CurrentPlatform() p: PlatformPrincipal, @Body() body: unknown): Promise<ExternalAccount> {

@@ -1,10 +1,13 @@
-import { applyDecorators, UseInterceptors } from '@nestjs/common';
+import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
-import { IdempotencyInterceptor } from './idempotency.interceptor.js';
+import { IDEMPOTENT_OPTIONS, IdempotencyInterceptor, type IdempotentOptions } from './idempotency.interceptor.js';
+
+export type { IdempotentOptions };
 
 /** Accepts an `Idempotency-Key` header on this POST route. */
-export const Idempotent = () =>
+export const Idempotent = (options: IdempotentOptions = {}) =>
   applyDecorators(
+    SetMetadata(IDEMPOTENT_OPTIONS, options),
     UseInterceptors(IdempotencyInterceptor),
     ApiHeader({
       name: 'Idempotency-Key',

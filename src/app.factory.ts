@@ -11,7 +11,7 @@ import { AllExceptionsFilter } from './errors/all-exceptions.filter.js';
 import { ApiError } from './errors/api-error.js';
 import { sendApiError } from './errors/error-response.js';
 import { invalidInput, toFieldErrors } from './errors/validation-errors.js';
-import { answerParserErrors, JsonBodyInterceptor, requestLogging } from './http-pipeline.js';
+import { answerParserErrors, JsonBodyGuard, requestLogging } from './http-pipeline.js';
 import { InputValidationPipe } from './common/input-validation.pipe.js';
 import { PinoNestLogger } from './logging/logger.js';
 import { setupOpenApi } from './openapi/openapi.js';
@@ -47,7 +47,7 @@ export async function createApp(
   if (config.ROLE === 'worker') app.use(workerOnly);
   app.setGlobalPrefix(API_VERSION, { exclude: ['healthz', 'readyz', 'docs', 'docs/{*path}'] });
   app.useGlobalFilters(new AllExceptionsFilter());
-  app.useGlobalInterceptors(new JsonBodyInterceptor());
+  app.useGlobalGuards(new JsonBodyGuard()); // after the auth guard (an APP_GUARD): see JsonBodyGuard
   app.useGlobalPipes(
     new InputValidationPipe({
       ...VALIDATOR_OPTIONS,

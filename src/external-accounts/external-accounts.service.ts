@@ -258,7 +258,7 @@ export class ExternalAccountsService {
     ];
     const insert = this.platformInsert(params, row, selfCustody);
     for (let attempt = 0; attempt < 2; attempt++) {
-      const status = await insert(m);
+      const status = await insert();
       if (status !== null) {
         row.status = status;
         return renderExternalAccount(row);
@@ -281,11 +281,14 @@ export class ExternalAccountsService {
     params: unknown[],
     row: ExternalAccountEntity,
     selfCustody: boolean,
-  ): (m: EntityManager) => Promise<ExternalAccountStatus | null> {
+  ): () => Promise<ExternalAccountStatus | null> {
     const keyed = this.idempotency.statement();
     if (!keyed) {
-      return async (m) => {
-        const [inserted] = await m.query<Array<{ status: ExternalAccountStatus }>>(INSERT_PLATFORM_ACCOUNT_SQL, params);
+      return async () => {
+        const [inserted] = await this.tx.query<Array<{ status: ExternalAccountStatus }>>(
+          INSERT_PLATFORM_ACCOUNT_SQL,
+          params,
+        );
         return inserted?.status ?? null;
       };
     }
@@ -294,8 +297,8 @@ export class ExternalAccountsService {
       ? keyed.seal(renderExternalAccount({ ...row, status: 'PENDING_OWNERSHIP_VERIFICATION' }))
       : active;
     const keyedParams = [...params, ...keyed.params, active, pending];
-    return async (m) => {
-      const [answer] = await m.query<Array<PriorRecordColumns & { status: ExternalAccountStatus | null }>>(
+    return async () => {
+      const [answer] = await this.tx.query<Array<PriorRecordColumns & { status: ExternalAccountStatus | null }>>(
         INSERT_PLATFORM_ACCOUNT_IDEMPOTENT_SQL,
         keyedParams,
       );
@@ -371,7 +374,7 @@ export class ExternalAccountsService {
   /** One fixed statement. */
   async get(platformId: string, owner: Owner, id: string): Promise<ExternalAccount> {
     const sql = owner.kind === 'platform' ? FIND_PLATFORM_ACCOUNT_SQL : FIND_CUSTOMER_ACCOUNT_SQL;
-    const [row] = await this.tx.manager.query<ExternalAccountRow[]>(sql, [id, platformId]);
+    const [row] = await this.tx.query<ExternalAccountRow[]>(sql, [id, platformId]);
     if (!row) throw new ApiError('ACCOUNT_NOT_FOUND', `External account ${formatId('ExternalAccount', id)} not found`);
     return renderExternalAccount(fromRow(row));
   }

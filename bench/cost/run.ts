@@ -11,9 +11,10 @@
  * only while the measured requests run (`callgrind_control -i on/off`), and reports instructions
  * per request: exact and independent of the machine's load, though it includes V8's JIT and GC as
  * they happen to run (slow: about a minute per 1,000 requests). `--cpu-prof <dir>` writes a V8 CPU
- * profile of each target's measured requests there (`<target>.cpuprofile`, one round).
+ * profile of each target's measured requests there (`<target>.cpuprofile`, one round);
+ * `--strace` prints each target's system calls per request (`strace -c -f`, one round).
  */
-import { ChildProcess, execFileSync, fork } from 'node:child_process';
+import { ChildProcess, execFileSync, fork, spawn } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync, mkdtempSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
@@ -30,6 +31,7 @@ const callgrind = args.includes('--callgrind');
 const requests = option('--requests', callgrind ? 1000 : 5000);
 const rounds = option('--rounds', callgrind ? 1 : 3);
 const warmup = option('--warmup', 2000);
+const straceSyscalls = args.includes('--strace');
 const profileDir = args.includes('--cpu-prof') ? args[args.indexOf('--cpu-prof') + 1] : undefined;
 
 interface Server {
@@ -77,8 +79,15 @@ function get(url: string, authorization?: string): Promise<void> {
   });
 }
 
+/** A reused connection the server closed while idle (its keep-alive timeout): sent again once. */
+const retryOnReset = (url: string, authorization?: string) =>
+  get(url, authorization).catch((err: NodeJS.ErrnoException) => {
+    if (err.code !== 'ECONNRESET') throw err;
+    return get(url, authorization);
+  });
+
 async function sequential(url: string, n: number, authorization?: string): Promise<void> {
-  for (let i = 0; i < n; i++) await get(url, authorization);
+  for (let i = 0; i < n; i++) await retryOnReset(url, authorization);
 }
 
 function usage(server: Server): Promise<NodeJS.CpuUsage> {
@@ -130,6 +139,23 @@ async function main(): Promise<void> {
   ];
   try {
     for (const [, server, url] of targets) await sequential(url, warmup, server.ready.authorization);
+    if (straceSyscalls) {
+      for (const [name, server, url] of targets) {
+        const out = join(tmpdir(), `cost-strace-${process.pid}.txt`);
+        const strace = spawn('strace', ['-c', '-f', '-o', out, '-p', String(server.child.pid)], { stdio: 'ignore' });
+        await new Promise((resolve) => setTimeout(resolve, 500)); // attached
+        await sequential(url, requests, server.ready.authorization);
+        strace.kill('SIGINT');
+        await new Promise((resolve) => strace.once('exit', resolve));
+        const perRequest = readFileSync(out, 'utf8')
+          .split('\n')
+          .map((line) => line.trim().split(/\s+/))
+          .filter((f) => f.length >= 5 && /^\d+$/.test(f[3]) && f[f.length - 1] !== 'total')
+          .map((f) => `${f[f.length - 1]} ${(Number(f[3]) / requests).toFixed(2)}`);
+        rmSync(out);
+        console.log(`${name}: system calls per request: ${perRequest.join(', ')}`);
+      }
+    }
     if (profileDir) {
       for (const [, server, url, file] of targets) {
         await ask(server, 'profile-start');

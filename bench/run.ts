@@ -6,8 +6,9 @@
  * only the embedded engine. Each suite measures a path beside its reference in the same run,
  * interleaved A, B, A, B (see support.ts). A full run rewrites bench/RESULTS.md; `--quick` (2
  * rounds of 1 s, PostgreSQL only, small outbox) prints the table and finishes in under a minute.
+ * The `## Notes` section at the end of RESULTS.md is written by hand and kept across rewrites.
  */
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { cpus } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { startBareApp } from './lib/bare-app.js';
@@ -70,7 +71,10 @@ async function main(): Promise<void> {
   console.log(`\n${markdown}`);
   if (write) {
     const file = fileURLToPath(new URL('../../bench/RESULTS.md', import.meta.url));
-    await writeFile(file, markdown);
+    // The hand-written notes (from `## Notes` on) outlive the rewrite.
+    const previous = await readFile(file, 'utf8').catch(() => '');
+    const notes = previous.indexOf('\n## Notes');
+    await writeFile(file, notes >= 0 ? `${markdown.trimEnd()}\n${previous.slice(notes)}` : markdown);
     console.log(`written to ${file}`);
   }
 }

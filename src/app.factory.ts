@@ -11,13 +11,13 @@ import { AllExceptionsFilter } from './errors/all-exceptions.filter.js';
 import { ApiError } from './errors/api-error.js';
 import { sendApiError } from './errors/error-response.js';
 import { invalidInput, toFieldErrors } from './errors/validation-errors.js';
-import { answerParserErrors, JsonBodyInterceptor, requestLogging } from './http-pipeline.js';
+import { answerParserErrors, JsonBodyGuard, requestLogging } from './http-pipeline.js';
 import { InputValidationPipe } from './common/input-validation.pipe.js';
 import { Lifecycle } from './health/lifecycle.js';
 import { httpMetrics } from './metrics/http-metrics.js';
 import { MetricsServer } from './metrics/metrics.server.js';
 import { MetricsService } from './metrics/metrics.service.js';
-import { RateLimitInterceptor } from './protection/rate-limit.interceptor.js';
+import { RateLimitGuard } from './protection/rate-limit.guard.js';
 import { RequestTimeoutInterceptor } from './protection/request-timeout.interceptor.js';
 import { applyProtection } from './protection/security.js';
 import { PinoNestLogger } from './logging/logger.js';
@@ -63,13 +63,10 @@ export async function createApp(
   if (config.ROLE === 'worker') app.use(workerOnly);
   app.setGlobalPrefix(API_VERSION, { exclude: ['healthz', 'readyz', 'docs', 'docs/{*path}'] });
   app.useGlobalFilters(new AllExceptionsFilter());
-  // In this order: the rate limit (after every guard: the credential is known) before the body
-  // is read, the timeout around everything the handler does.
-  app.useGlobalInterceptors(
-    new RateLimitInterceptor(config, metrics),
-    new RequestTimeoutInterceptor(config.REQUEST_TIMEOUT_MS),
-    new JsonBodyInterceptor(),
-  );
+  // Guards after the auth guard (an APP_GUARD), in this order: the rate limit (the credential is
+  // known) before the body is read; the timeout interceptor around everything the handler does.
+  app.useGlobalGuards(new RateLimitGuard(config, metrics), new JsonBodyGuard());
+  app.useGlobalInterceptors(new RequestTimeoutInterceptor(config.REQUEST_TIMEOUT_MS));
   app.useGlobalPipes(
     new InputValidationPipe({
       ...VALIDATOR_OPTIONS,

@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import type { CanActivate, ExecutionContext } from '@nestjs/common';
 import express, { NextFunction, Request, Response } from 'express';
-import { from, Observable, switchMap } from 'rxjs';
 import type { Level, Logger } from 'pino';
 import { ApiError } from './errors/api-error.js';
 import { ContextRequest, requestBindings, requestContext } from './logging/logger.js';
@@ -133,17 +132,19 @@ export function parseJsonBody(req: Request, res: Response): Promise<void> {
 }
 
 /**
- * Global interceptor, so the body is read and parsed only after the auth guard let the request
- * through: a caller without valid credentials (or a request to an unknown route) never costs a
- * parse. Global interceptors run before route ones (idempotency reads the parsed body).
+ * Global guard, registered after the auth guard (`useGlobalGuards` comes after every `APP_GUARD`),
+ * so the body is read and parsed only once the request's credentials were accepted: a caller
+ * without valid credentials (or a request to an unknown route) never costs a parse. A guard rather
+ * than an interceptor: a request without a body passes synchronously, and a route without
+ * interceptors of its own is called without any interceptor chain (rxjs) at all. Guards run before
+ * every interceptor (idempotency reads the parsed body).
  */
-@Injectable()
-export class JsonBodyInterceptor implements NestInterceptor {
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+export class JsonBodyGuard implements CanActivate {
+  canActivate(context: ExecutionContext): boolean | Promise<boolean> {
     const http = context.switchToHttp();
     const req = http.getRequest<Request>();
-    if (!hasBody(req)) return next.handle();
-    return from(parseJsonBody(req, http.getResponse<Response>())).pipe(switchMap(() => next.handle()));
+    if (!hasBody(req)) return true;
+    return parseJsonBody(req, http.getResponse<Response>()).then(() => true);
   }
 }
 

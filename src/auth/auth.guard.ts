@@ -21,6 +21,13 @@ const unauthorized = (reason: string) =>
 const unauthorizedAgent = (reason: string) =>
   new ApiError('UNAUTHORIZED', reason, { headers: { 'WWW-Authenticate': 'Bearer realm="agents"' } });
 
+/** A route's auth metadata (read once per route). */
+interface RouteAuth {
+  isPublic: boolean;
+  agentAuth: AgentAuthRequirement | undefined;
+  permission: Permission | undefined;
+}
+
 /**
  * Global guard, deny by default. One guard, two schemes: a route is either platform (HTTP Basic
  * API token, the default), agent (`@AgentAuth()`: the agent's Bearer access token, verified by
@@ -31,6 +38,7 @@ const unauthorizedAgent = (reason: string) =>
 @Injectable()
 export class AuthGuard implements CanActivate, OnApplicationBootstrap {
   private agents: AgentAuthenticator | null = null;
+  private readonly routes = new WeakMap<object, WeakMap<object, RouteAuth>>();
 
   constructor(
     private readonly reflector: Reflector,
@@ -48,10 +56,10 @@ export class AuthGuard implements CanActivate, OnApplicationBootstrap {
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const targets = [context.getHandler(), context.getClass()];
-    if (this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets)) return true;
+    const route = this.route(context);
+    if (route.isPublic) return true;
     const req = context.switchToHttp().getRequest<AuthenticatedRequest>();
-    const agentRoute = this.reflector.getAllAndOverride<AgentAuthRequirement | undefined>(AGENT_AUTH_KEY, targets);
+    const agentRoute = route.agentAuth;
     if (agentRoute) {
       req.principal = await this.authenticateAgent(req, agentRoute);
       return true;
@@ -63,9 +71,7 @@ export class AuthGuard implements CanActivate, OnApplicationBootstrap {
     if (!principal) throw unauthorized('Invalid API credentials');
     req.principal = principal;
 
-    const required =
-      this.reflector.getAllAndOverride<Permission>(PERMISSION_KEY, targets) ??
-      (req.method === 'GET' || req.method === 'HEAD' ? 'VIEW' : 'MANAGE');
+    const required = route.permission ?? (req.method === 'GET' || req.method === 'HEAD' ? 'VIEW' : 'MANAGE');
     if (!principal.permissions.includes(required)) {
       throw new ApiError('FORBIDDEN', `This API token lacks the ${required} permission`);
     }
@@ -90,5 +96,24 @@ export class AuthGuard implements CanActivate, OnApplicationBootstrap {
       });
     }
     return principal;
+  }
+
+  /** The route's auth metadata, read once per handler and controller (metadata is fixed at boot). */
+  private route(context: ExecutionContext): RouteAuth {
+    const handler = context.getHandler();
+    const controller = context.getClass();
+    let byHandler = this.routes.get(controller);
+    if (!byHandler) this.routes.set(controller, (byHandler = new WeakMap()));
+    let route = byHandler.get(handler);
+    if (!route) {
+      const targets = [handler, controller];
+      route = {
+        isPublic: this.reflector.getAllAndOverride<boolean>(PUBLIC_KEY, targets) === true,
+        agentAuth: this.reflector.getAllAndOverride<AgentAuthRequirement | undefined>(AGENT_AUTH_KEY, targets),
+        permission: this.reflector.getAllAndOverride<Permission | undefined>(PERMISSION_KEY, targets),
+      };
+      byHandler.set(handler, route);
+    }
+    return route;
   }
 }

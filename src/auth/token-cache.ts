@@ -60,7 +60,13 @@ export class TokenCache implements OnApplicationBootstrap, OnApplicationShutdown
     // A worker process serves no authenticated route: no cache, no listener connection.
     this.entries =
       config.ROLE !== 'worker' && config.TOKEN_CACHE_SIZE > 0 && config.TOKEN_CACHE_TTL_MS > 0
-        ? new LRUCache<string, Entry>({ max: config.TOKEN_CACHE_SIZE, ttl: config.TOKEN_CACHE_TTL_MS })
+        ? // ttlResolution 0: read the clock on every lookup rather than cache it behind a timer
+          // that lru-cache would otherwise set on every lookup.
+          new LRUCache<string, Entry>({
+            max: config.TOKEN_CACHE_SIZE,
+            ttl: config.TOKEN_CACHE_TTL_MS,
+            ttlResolution: 0,
+          })
         : null;
   }
 

@@ -65,7 +65,7 @@ export class TokensService {
     const cached = this.cache.get(clientId, secret);
     if (cached) return cached;
     const version = this.cache.version;
-    const rows = await this.tx.manager.query<AuthRow[]>(AUTHENTICATE_SQL, [clientId]);
+    const rows = await this.tx.query<AuthRow[]>(AUTHENTICATE_SQL, [clientId]);
     const row = rows[0];
     const ok = secretMatches(secret, row?.secret_hash ?? DUMMY_HASH);
     if (!row || !ok) return null;
@@ -117,7 +117,7 @@ export class TokensService {
 
   /** One fixed statement. */
   async get(platformId: string, tokenId: string): Promise<ApiToken> {
-    const [row] = await this.tx.manager.query<TokenRow[]>(GET_TOKEN_SQL, [tokenId, platformId]);
+    const [row] = await this.tx.query<TokenRow[]>(GET_TOKEN_SQL, [tokenId, platformId]);
     if (!row) throw new ApiError('TOKEN_NOT_FOUND', `Token ${formatId('Token', tokenId)} not found`);
     return renderToken(
       Object.assign(new ApiTokenEntity(), {

@@ -70,7 +70,7 @@ export class PlatformExternalAccountsController extends externalAccountByIdRoute
 
   @Post()
   @RequirePermission('TRANSACT')
-  @Idempotent()
+  @Idempotent({ oneStatement: true })
   @ApiOperation({ summary: 'Add a new platform external account', operationId: 'createPlatformExternalAccount' })
   @ApiBody({ type: PlatformExternalAccountCreateRequest })
   @ApiCreatedResponse({ type: ExternalAccount })

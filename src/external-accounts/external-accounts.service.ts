@@ -11,6 +11,12 @@ import { TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
 import { fieldError, type FieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
+import {
+  IDEMPOTENCY_GATE,
+  IdempotencyService,
+  type PriorRecordColumns,
+  withIdempotencyRecord,
+} from '../idempotency/idempotency.service.js';
 import { OutboxService } from '../outbox/outbox.service.js';
 import { counterpartyRequirementsSql, PlatformConfigService } from '../platform-config/platform-config.service.js';
 import { CustomersService } from '../customers/customers.service.js';
@@ -40,7 +46,7 @@ const ownershipTypeRequired: FieldError = fieldError(
 );
 
 /** $6: a self-custody wallet; with counterparty requirements it starts pending, and needs $4 (ownershipType). */
-export const INSERT_PLATFORM_ACCOUNT_SQL = `
+const insertPlatformAccountSql = (gate: string) => `
   INSERT INTO external_accounts (id, platform_id, customer_id, platform_account_id, ownership_type, currency, status,
     default_uma_deposit_account, beneficiary_verification_status, beneficiary_verified_data, account_type,
     account_info, identity, created_at, updated_at, deleted_at)
@@ -48,9 +54,19 @@ export const INSERT_PLATFORM_ACCOUNT_SQL = `
     CASE WHEN $6::boolean AND s.required THEN 'PENDING_OWNERSHIP_VERIFICATION' ELSE 'ACTIVE' END,
     false, $7::text, NULL, $8::text, $9::jsonb, $10::text, $11::timestamptz, $11::timestamptz, NULL
   FROM (SELECT ${counterpartyRequirementsSql('$2::uuid')} AS required) s
-  WHERE s.required IS NOT NULL AND NOT ($6::boolean AND s.required AND $4::text IS NULL)
+  WHERE ${gate}s.required IS NOT NULL AND NOT ($6::boolean AND s.required AND $4::text IS NULL)
   ON CONFLICT DO NOTHING
   RETURNING status`;
+export const INSERT_PLATFORM_ACCOUNT_SQL = insertPlatformAccountSql('');
+/**
+ * The same with an Idempotency-Key: the record is written by the same statement; $12-$16 are the
+ * key's, $17 and $18 the sealed response as ACTIVE and as PENDING_OWNERSHIP_VERIFICATION.
+ */
+export const INSERT_PLATFORM_ACCOUNT_IDEMPOTENT_SQL = withIdempotencyRecord(
+  insertPlatformAccountSql(`${IDEMPOTENCY_GATE} AND `),
+  12,
+  `CASE WHEN effect.status = 'ACTIVE' THEN $17::jsonb ELSE $18::jsonb END`,
+);
 
 const FIND_COLUMNS = `id, platform_id, customer_id, platform_account_id, ownership_type, currency, status,
   default_uma_deposit_account, beneficiary_verification_status, beneficiary_verified_data, account_type, account_info,
@@ -119,6 +135,7 @@ export class ExternalAccountsService {
     private readonly customers: CustomersService,
     private readonly outbox: OutboxService,
     private readonly clock: Clock,
+    private readonly idempotency: IdempotencyService,
   ) {}
 
   createForPlatform(platformId: string, body: unknown): Promise<ExternalAccount> {
@@ -243,10 +260,11 @@ export class ExternalAccountsService {
       row.identity,
       row.createdAt,
     ];
+    const insert = this.platformInsert(params, row, selfCustody);
     for (let attempt = 0; attempt < 2; attempt++) {
-      const inserted = await m.query<Array<{ status: ExternalAccountStatus }>>(INSERT_PLATFORM_ACCOUNT_SQL, params);
-      if (inserted.length === 1) {
-        row.status = inserted[0].status;
+      const status = await insert();
+      if (status !== null) {
+        row.status = status;
         return renderExternalAccount(row);
       }
       if (selfCustody && row.ownershipType === null && (await this.config.counterpartyRequirements(m, platformId)))
@@ -256,6 +274,41 @@ export class ExternalAccountsService {
       // The conflicting row vanished (its transaction rolled back or it was deleted): try once more.
     }
     throw new ApiError('DUPLICATE_EXTERNAL_ACCOUNT', 'An equivalent external account already exists');
+  }
+
+  /**
+   * The platform account's INSERT, answering the status it was created with, or null when nothing
+   * was inserted. With an Idempotency-Key it also writes the request's record (the response sealed
+   * for either initial status), or finds the key's earlier record (thrown to the interceptor).
+   */
+  private platformInsert(
+    params: unknown[],
+    row: ExternalAccountEntity,
+    selfCustody: boolean,
+  ): () => Promise<ExternalAccountStatus | null> {
+    const keyed = this.idempotency.statement();
+    if (!keyed) {
+      return async () => {
+        const [inserted] = await this.tx.query<Array<{ status: ExternalAccountStatus }>>(
+          INSERT_PLATFORM_ACCOUNT_SQL,
+          params,
+        );
+        return inserted?.status ?? null;
+      };
+    }
+    const active = keyed.seal(renderExternalAccount({ ...row, status: 'ACTIVE' }));
+    const pending = selfCustody
+      ? keyed.seal(renderExternalAccount({ ...row, status: 'PENDING_OWNERSHIP_VERIFICATION' }))
+      : active;
+    const keyedParams = [...params, ...keyed.params, active, pending];
+    return async () => {
+      const [answer] = await this.tx.query<Array<PriorRecordColumns & { status: ExternalAccountStatus | null }>>(
+        INSERT_PLATFORM_ACCOUNT_IDEMPOTENT_SQL,
+        keyedParams,
+      );
+      keyed.settle(answer, answer.status !== null);
+      return answer.status;
+    };
   }
 
   /** The spec's example carries platformAccountId inside accountInfo; the reference has it top level. */
@@ -330,7 +383,7 @@ export class ExternalAccountsService {
         : owner.customerId
           ? [FIND_ONE_CUSTOMERS_ACCOUNT_SQL, [id, platformId, owner.customerId]]
           : [FIND_CUSTOMER_ACCOUNT_SQL, [id, platformId]];
-    const [row] = await this.tx.manager.query<ExternalAccountRow[]>(sql, params);
+    const [row] = await this.tx.query<ExternalAccountRow[]>(sql, params);
     if (!row) throw new ApiError('ACCOUNT_NOT_FOUND', `External account ${formatId('ExternalAccount', id)} not found`);
     return renderExternalAccount(fromRow(row));
   }

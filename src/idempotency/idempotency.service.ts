@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
@@ -37,6 +38,10 @@ const BEGIN_SQL = `
     k.fingerprint, k.response_status, k.response_body, k.created_at
   FROM (SELECT 1) AS one LEFT JOIN idempotency_keys k ON k.platform_id = $2 AND k.key = $3`;
 
+const FIND_SQL = `SELECT fingerprint, response_status, response_body, created_at FROM idempotency_keys
+  WHERE platform_id = $1 AND key = $2`;
+const FORGET_SQL = `DELETE FROM idempotency_keys WHERE platform_id = $1 AND key = $2 AND created_at <= $3`;
+
 interface BeginRow {
   locked: boolean;
   fingerprint: string | null;
@@ -45,7 +50,88 @@ interface BeginRow {
   created_at: Date;
 }
 
-const inProgress = () =>
+/**
+ * The columns a one-statement idempotent effect (`withIdempotencyRecord`) answers beside the
+ * effect's own: the key's prior record, when one was committed before the statement began.
+ */
+export interface PriorRecordColumns {
+  idempotency_fingerprint: string | null;
+  idempotency_status: number | null;
+  idempotency_body: unknown;
+  idempotency_created_at: Date | null;
+}
+
+/** Put in the effect's WHERE by a one-statement idempotent effect: true when the key has no record. */
+export const IDEMPOTENCY_GATE = 'NOT EXISTS (SELECT 1 FROM idempotency_prior)';
+
+/**
+ * Wraps `effect`, one INSERT/UPDATE ... RETURNING that yields at most one row and has
+ * `IDEMPOTENCY_GATE` in its WHERE, so the request's idempotency record is written by the same
+ * statement, for the row the effect returned (no row, no record). Parameters `$n` to `$n+4` are
+ * `IdempotentStatement.params` (platform, key, fingerprint, status, time); `sealedBody` is the
+ * stored body's SQL (jsonb): a parameter holding `IdempotentStatement.seal(body)`, or a CASE over
+ * the effect's columns (`effect.<column>`) choosing among such parameters.
+ *
+ * The answer is always one row: the effect's columns (null when it did nothing) and the
+ * `PriorRecordColumns` (null when the key was free). A record committed meanwhile (a concurrent
+ * request with this key) makes the INSERT of the record fail with a unique violation, which rolls
+ * the whole statement back; the interceptor then answers from that record.
+ */
+export function withIdempotencyRecord(effect: string, n: number, sealedBody: string): string {
+  const [platform, key, fingerprint, status, at] = [0, 1, 2, 3, 4].map((i) => `$${n + i}`);
+  return `
+  WITH idempotency_prior AS (
+    SELECT fingerprint, response_status, response_body, created_at FROM idempotency_keys
+    WHERE platform_id = ${platform}::uuid AND key = ${key}::text
+  ), effect AS (${effect}
+  ), idempotency_record AS (
+    INSERT INTO idempotency_keys (platform_id, key, fingerprint, response_status, response_body, created_at)
+    SELECT ${platform}::uuid, ${key}::text, ${fingerprint}::text, ${status}::int, ${sealedBody}, ${at}::timestamptz
+    FROM effect
+  )
+  SELECT effect.*, p.fingerprint AS idempotency_fingerprint, p.response_status AS idempotency_status,
+    p.response_body AS idempotency_body, p.created_at AS idempotency_created_at
+  FROM (SELECT 1) AS one LEFT JOIN effect ON true LEFT JOIN idempotency_prior p ON true`;
+}
+
+/** What a one-statement handler needs to write its request's idempotency record. */
+export interface IdempotentStatement {
+  /** `$n` to `$n+4` of `withIdempotencyRecord`. */
+  readonly params: readonly [string, string, string, number, Date];
+  /** The stored form of `body` (a parameter for `sealedBody`). */
+  seal(body: unknown): string | null;
+  /**
+   * Reads the statement's answer: throws the replay (or CONFLICT) when the key had a record, and
+   * notes that the record was written when the effect returned a row (`done`).
+   */
+  settle(row: PriorRecordColumns, done: boolean): void;
+}
+
+/** The state of one request that holds an `Idempotency-Key`, kept while its handler runs. */
+interface KeyedRequest {
+  platformId: string;
+  key: string;
+  fingerprint: string;
+  status: number;
+  /** The handler wrote the record in its own statement (one-statement routes). */
+  recorded: boolean;
+}
+
+/** Thrown through the handler when a one-statement effect found the key's record: the interceptor answers it. */
+export class PriorRecord extends Error {
+  constructor(
+    readonly fingerprint: string,
+    readonly status: number,
+    readonly body: unknown,
+    readonly createdAt: Date,
+  ) {
+    super('idempotency record found');
+  }
+}
+
+const keyed = new AsyncLocalStorage<KeyedRequest>();
+
+export const inProgress = () =>
   new ApiError('CONFLICT', 'A request with this Idempotency-Key is still in progress', {
     retryable: true,
     retryAfterSeconds: 1,
@@ -89,20 +175,71 @@ export class IdempotencyService {
       throw inProgress();
     }
     if (row.fingerprint === null) return null;
-    const existing = {
-      fingerprint: row.fingerprint,
-      responseStatus: row.response_status,
-      responseBody: row.response_body,
-      createdAt: row.created_at,
-    };
-    if (this.clock.now().getTime() - existing.createdAt.getTime() > IDEMPOTENCY_TTL_MS) {
-      await m.delete(IdempotencyKeyEntity, { platformId, key });
-      return null;
-    }
-    if (existing.fingerprint !== fingerprint) {
+    const prior = new PriorRecord(row.fingerprint, row.response_status, row.response_body, row.created_at);
+    const outcome = this.answer(prior, fingerprint);
+    if (outcome === null) await m.delete(IdempotencyKeyEntity, { platformId, key });
+    return outcome;
+  }
+
+  /**
+   * What a request with `fingerprint` gets from the key's record `prior`: its replay, 409 CONFLICT
+   * (another request used the key), or null when the record has expired (the key is free again).
+   */
+  answer(prior: PriorRecord, fingerprint: string): IdempotentOutcome | null {
+    if (this.clock.now().getTime() - prior.createdAt.getTime() > IDEMPOTENCY_TTL_MS) return null;
+    if (prior.fingerprint !== fingerprint) {
       throw new ApiError('CONFLICT', 'This Idempotency-Key was used with a different request');
     }
-    return { replayed: true, status: existing.responseStatus, body: this.openBody(existing.responseBody) };
+    return { replayed: true, status: prior.status, body: this.openBody(prior.body) };
+  }
+
+  /** The key's committed record, read anew (after a one-statement effect failed or raced), or null. */
+  async find(m: EntityManager, platformId: string, key: string): Promise<PriorRecord | null> {
+    const [row] = await m.query<BeginRow[]>(FIND_SQL, [platformId, key]);
+    return row ? new PriorRecord(row.fingerprint!, row.response_status, row.response_body, row.created_at) : null;
+  }
+
+  /** Deletes the key's record `prior` once it has expired (a concurrent request may have done it already). */
+  async forget(m: EntityManager, platformId: string, key: string, prior: PriorRecord): Promise<void> {
+    await m.query(FORGET_SQL, [platformId, key, prior.createdAt]);
+  }
+
+  /**
+   * Runs `work` (a one-statement route's handler) as the request holding `key`: inside it,
+   * `statement()` gives what `withIdempotencyRecord` needs. Answers whether the record was written.
+   */
+  async keyed<T>(
+    request: Omit<KeyedRequest, 'recorded'>,
+    work: () => Promise<T>,
+  ): Promise<{ value: T; recorded: boolean }> {
+    const state: KeyedRequest = { ...request, recorded: false };
+    const value = await keyed.run(state, work);
+    return { value, recorded: state.recorded };
+  }
+
+  /**
+   * For a one-statement idempotent route (`@Idempotent({ oneStatement: true })`): what its effect
+   * statement needs to write the record with `withIdempotencyRecord`; null when the request holds
+   * no key (the handler then runs its plain statement).
+   */
+  statement(): IdempotentStatement | null {
+    const state = keyed.getStore();
+    if (!state) return null;
+    return {
+      params: [state.platformId, state.key, state.fingerprint, state.status, this.clock.now()],
+      seal: (body) => this.sealBody(body),
+      settle: (row, done) => {
+        if (row.idempotency_fingerprint !== null) {
+          throw new PriorRecord(
+            row.idempotency_fingerprint,
+            row.idempotency_status ?? 0,
+            row.idempotency_body,
+            row.idempotency_created_at ?? new Date(0),
+          );
+        }
+        if (done) state.recorded = true;
+      },
+    };
   }
 
   async record(

@@ -1,19 +1,19 @@
 import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
 import { ApiErrors } from '../openapi/api-errors.js';
-import { IDEMPOTENCY_KEY_REQUIRED, IdempotencyInterceptor } from './idempotency.interceptor.js';
+import {
+  IDEMPOTENCY_KEY_REQUIRED,
+  IDEMPOTENT_OPTIONS,
+  IdempotencyInterceptor,
+  type IdempotentOptions,
+} from './idempotency.interceptor.js';
 
-export interface IdempotentOptions {
-  /**
-   * The header is required (e.g. `POST /cards`, whose effect is fee-bearing and cannot be
-   * reversed): without it the request is 400 INVALID_INPUT with a FieldError on `Idempotency-Key`.
-   */
-  required?: boolean;
-}
+export type { IdempotentOptions };
 
 /** Accepts (or, with `required`, requires) an `Idempotency-Key` header on this POST route. */
 export const Idempotent = (options: IdempotentOptions = {}) =>
   applyDecorators(
+    SetMetadata(IDEMPOTENT_OPTIONS, options),
     UseInterceptors(IdempotencyInterceptor),
     ApiErrors(409),
     SetMetadata(IDEMPOTENCY_KEY_REQUIRED, options.required === true),

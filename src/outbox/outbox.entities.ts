@@ -15,7 +15,7 @@ export class OutboxEventEntity {
   type: WebhookType;
 
   /** The aggregate's resource type (`Card` for `Card:<uuid>`): Debezium's outbox router routes on it. */
-  @Column('text', { name: 'aggregate_type', insert: false, update: false })
+  @Column({ type: 'text', name: 'aggregate_type', insert: false, update: false })
   aggregateType: string;
 
   /** The resource the event is about (e.g. `Card:<uuid>`); events of one aggregate go out in `seq` order. */

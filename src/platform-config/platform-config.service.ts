@@ -207,7 +207,7 @@ export class PlatformConfigService {
    * which creates them.
    */
   async get(platformId: string, includeSecret: boolean): Promise<PlatformConfig> {
-    const [row] = await this.tx.manager.query<ConfigRow[]>(GET_CONFIG_SQL, [platformId]);
+    const [row] = await this.tx.query<ConfigRow[]>(GET_CONFIG_SQL, [platformId]);
     if (!row || row.public_key === null || row.secret_enc === null) {
       return this.tx.run(async (m) => this.render(m, await this.load(m, platformId), includeSecret));
     }

@@ -269,6 +269,78 @@ describe('reading, listing, tenancy', () => {
   });
 });
 
+// The platform create writes its idempotency record in its own INSERT (`oneStatement`): the rules
+// of every idempotent route hold there too.
+describe('Idempotency-Key on the one-statement create', () => {
+  const otherUsd = () => {
+    const body = specUsd();
+    return { ...body, accountInfo: { ...body.accountInfo, accountNumber: '98765432109' } };
+  };
+  const create = (p: TestPlatform, body: object, key: string) =>
+    p.post('/platform/external-accounts', body).set('Idempotency-Key', key);
+
+  it('same key, other body: 409 CONFLICT, not retryable; nothing created', async () => {
+    const p = await TestPlatform.create(t);
+    expect((await create(p, specUsd(), 'k')).status).toBe(201);
+    const res = await create(p, specUsd(), 'k');
+    expectError(res, 409, 'CONFLICT');
+    expect(res.headers['x-should-retry']).toBe('false');
+    expect((await p.get('/platform/external-accounts')).body.totalCount).toBe(1);
+  });
+
+  it('concurrent requests with one key create one account; the others wait and replay it or get the in-flight answer', async () => {
+    const p = await TestPlatform.create(t);
+    const body = specUsd();
+    const results = await Promise.all(Array.from({ length: 8 }, () => create(p, body, 'race')));
+    const created = results.filter((r) => r.status === 201);
+    expect(created.length + results.filter((r) => r.status === 409).length).toBe(8);
+    expect(new Set(created.map((r) => r.body.id as string)).size).toBe(1);
+    expect(created.filter((r) => r.headers['idempotent-replayed'] === undefined)).toHaveLength(1);
+    for (const r of results.filter((x) => x.status === 409)) {
+      expect(r.body.code).toBe('CONFLICT');
+      expect(r.headers['x-should-retry']).toBe('true');
+    }
+    expect((await p.get('/platform/external-accounts')).body.totalCount).toBe(1);
+  });
+
+  it('concurrent requests with one key and different bodies: one account, the rest 409 CONFLICT', async () => {
+    const p = await TestPlatform.create(t);
+    const results = await Promise.all(Array.from({ length: 6 }, () => create(p, specUsd(), 'race-bodies')));
+    expect(results.filter((r) => r.status === 201)).toHaveLength(1);
+    for (const r of results.filter((x) => x.status !== 201)) expectError(r, 409, 'CONFLICT');
+    expect((await p.get('/platform/external-accounts')).body.totalCount).toBe(1);
+  });
+
+  it('a failed request leaves no record: the key may be retried', async () => {
+    const p = await TestPlatform.create(t);
+    const body = specUsd();
+    expect((await p.post('/platform/external-accounts', body)).status).toBe(201); // without a key
+    const dup = await create(p, body, 'after-dup');
+    expectError(dup, 409, 'DUPLICATE_EXTERNAL_ACCOUNT');
+    const other = await create(p, otherUsd(), 'after-dup');
+    expect(other.status).toBe(201);
+    expect(other.headers['idempotent-replayed']).toBeUndefined();
+  });
+
+  it('replays the status the INSERT chose (a self-custody wallet under counterparty requirements)', async () => {
+    const p = await TestPlatform.create(t);
+    expect((await p.patch('/config', { counterpartyRequirements: true })).status).toBe(200);
+    const body = { ...specSpark(), ownershipType: 'FIRST_PARTY' };
+    const first = await create(p, body, 'spark');
+    expect(first.status).toBe(201);
+    expect(first.body.status).toBe('PENDING_OWNERSHIP_VERIFICATION');
+    const again = await create(p, body, 'spark');
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    const other = {
+      ...specSpark(),
+      accountInfo: { ...specSpark().accountInfo, address: `${specSpark().accountInfo.address}x` },
+    };
+    expectError(await create(p, other, 'spark-missing'), 400, 'INVALID_INPUT'); // no ownershipType
+    expect((await create(p, { ...other, ownershipType: 'THIRD_PARTY' }, 'spark-missing')).status).toBe(201);
+  });
+});
+
 describe('property: generated accountInfo never gives a 5xx', () => {
   it('valid and mutated bodies answer 201, 400 with existing paths, or 409', async () => {
     const p = await TestPlatform.create(t);

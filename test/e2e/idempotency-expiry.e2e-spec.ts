@@ -1,5 +1,6 @@
 import { IDEMPOTENCY_TTL_MS } from '../../src/idempotency/idempotency.service.js';
 import { FakeClock } from '../support/fake-clock.js';
+import { usdAccountBody } from '../support/fixtures.js';
 import { startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
 
 // The 24-hour expiry of an Idempotency-Key, driven by the injected clock (no waiting).
@@ -42,5 +43,27 @@ describe('Idempotency-Key expiry', () => {
     const res = await p.post('/tokens', { name: 'b', permissions: ['VIEW'] }).set('Idempotency-Key', 'k');
     expect(res.status).toBe(201);
     expect(res.body.name).toBe('b');
+  });
+
+  it('the same on a one-statement route (POST /platform/external-accounts writes its record in its INSERT)', async () => {
+    const p = await TestPlatform.create(t);
+    const body = usdAccountBody();
+    const post = (b: object) => p.post('/platform/external-accounts', b).set('Idempotency-Key', 'ea-day');
+    const first = await post(body);
+    expect(first.status).toBe(201);
+    clock.advance(IDEMPOTENCY_TTL_MS);
+    const replay = await post(body);
+    expect(replay.headers['idempotent-replayed']).toBe('true');
+    expect(replay.body).toEqual(first.body);
+
+    clock.advance(1);
+    const other = usdAccountBody({ accountNumber: '98765432109' });
+    const fresh = await post(other); // another body: no conflict once expired
+    expect(fresh.status).toBe(201);
+    expect(fresh.headers['idempotent-replayed']).toBeUndefined();
+    expect(fresh.body.id).not.toBe(first.body.id);
+    const again = await post(other);
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body.id).toBe(fresh.body.id);
   });
 });

@@ -46,17 +46,28 @@ describe('statements per request', () => {
     expect(statements[0]).toMatch(/^INSERT INTO external_accounts/);
   });
 
-  it('an Idempotency-Key adds the transaction, its lookup and its record; the replay runs 3', async () => {
+  it('an Idempotency-Key adds no statement: the INSERT writes the record; the replay runs 1', async () => {
     const p = await TestPlatform.create(t);
     await p.get('/config').expect(200);
     const body = usd();
     const post = (status: number) =>
       p.post('/platform/external-accounts', body).set('Idempotency-Key', 'k-1').expect(status);
     const statements = await counter.during(() => post(201));
+    expect(statements).toEqual([expect.stringMatching(/^WITH idempotency_prior AS .*INSERT INTO idempotency_keys/)]);
+    const replay = await counter.during(() => post(201));
+    expect(replay).toEqual([expect.stringMatching(/^WITH idempotency_prior AS/)]);
+  });
+
+  it('on a transactional route the key adds its lookup and its record to the transaction', async () => {
+    const p = await TestPlatform.create(t);
+    await p.get('/config').expect(200);
+    const body = { name: 'counted', permissions: ['VIEW'] };
+    const post = (status: number) => p.post('/tokens', body).set('Idempotency-Key', 'k-2').expect(status);
+    const statements = await counter.during(() => post(201));
     expect(statements).toEqual([
       'START TRANSACTION',
       expect.stringMatching(/pg_try_advisory_xact_lock/),
-      expect.stringMatching(/^INSERT INTO external_accounts/),
+      expect.stringMatching(/^INSERT INTO "api_tokens"/),
       expect.stringMatching(/^INSERT INTO idempotency_keys/),
       'COMMIT',
     ]);

@@ -1,10 +1,9 @@
-import type { CallHandler, ExecutionContext } from '@nestjs/common';
-import { lastValueFrom, of } from 'rxjs';
+import type { ExecutionContext } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '../../../src/config/app-config.js';
 import { ApiError } from '../../../src/errors/api-error.js';
 import { MetricsService } from '../../../src/metrics/metrics.service.js';
-import { RateLimitInterceptor, rateLimitKey } from '../../../src/protection/rate-limit.interceptor.js';
+import { RateLimitGuard, rateLimitKey } from '../../../src/protection/rate-limit.guard.js';
 
 /** The key is the principal the guards set: agents (added by the agents area) spend their own budget. */
 describe('rate limit key and budgets', () => {
@@ -22,7 +21,7 @@ describe('rate limit key and budgets', () => {
       RATE_LIMIT_WINDOW_MS: '60000',
     });
     const metrics = new MetricsService({} as DataSource);
-    const interceptor = new RateLimitInterceptor(config, metrics);
+    const guard = new RateLimitGuard(config, metrics);
     const call = (principal: object) => {
       const headers: Record<string, string> = {};
       const context = {
@@ -31,9 +30,8 @@ describe('rate limit key and budgets', () => {
           getResponse: () => ({ setHeader: (name: string, value: string) => (headers[name] = value) }),
         }),
       } as unknown as ExecutionContext;
-      const next: CallHandler = { handle: () => of('served') };
-      return lastValueFrom(interceptor.intercept(context, next)).then(
-        (value) => ({ value, headers }),
+      return guard.canActivate(context).then(
+        (allowed) => ({ value: allowed ? 'served' : 'refused', headers }),
         (error: unknown) => ({ value: error instanceof ApiError ? error.code : error, headers }),
       );
     };

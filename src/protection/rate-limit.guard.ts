@@ -1,7 +1,6 @@
-import { CallHandler, ExecutionContext, Injectable, NestInterceptor } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
-import { from, Observable, switchMap } from 'rxjs';
 import { AppConfig } from '../config/app-config.js';
 import { ApiError } from '../errors/api-error.js';
 import { MetricsService } from '../metrics/metrics.service.js';
@@ -24,13 +23,14 @@ export function rateLimitKey(principal: unknown): { kind: CredentialKind; id: st
 /**
  * Per-credential rate limiting (`rate-limiter-flexible`, in memory, so per replica): a fixed
  * window of RATE_LIMIT_WINDOW_MS with RATE_LIMIT_REQUESTS per API token and
- * RATE_LIMIT_AGENT_REQUESTS per agent. A global interceptor, so it runs after every guard (the
- * credential is known) and before the body is read. Every limited response carries
+ * RATE_LIMIT_AGENT_REQUESTS per agent. A global guard registered after the auth guard (an
+ * APP_GUARD, so the credential is known) and before JsonBodyGuard (so a limited request costs no
+ * body parse). Every limited response carries
  * `RateLimit-Limit`, `RateLimit-Remaining`, `RateLimit-Reset` (seconds) and `RateLimit-Policy`;
  * over the limit: 429 `RATE_LIMITED` with `Retry-After`.
  */
 @Injectable()
-export class RateLimitInterceptor implements NestInterceptor {
+export class RateLimitGuard implements CanActivate {
   private readonly limiters: Record<CredentialKind, { limiter: RateLimiterMemory; points: number } | null>;
   private readonly windowSeconds: number;
 
@@ -44,13 +44,13 @@ export class RateLimitInterceptor implements NestInterceptor {
     this.limiters = { token: limiter(config.RATE_LIMIT_REQUESTS), agent: limiter(config.RATE_LIMIT_AGENT_REQUESTS) };
   }
 
-  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+  async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
     const key = rateLimitKey(http.getRequest<Request & { principal?: unknown }>().principal);
     const limit = key && this.limiters[key.kind];
-    if (!key || !limit) return next.handle();
+    if (!key || !limit) return true;
     const res = http.getResponse<Response>();
-    const consumed = limit.limiter.consume(`${key.kind}:${key.id}`).then(
+    await limit.limiter.consume(`${key.kind}:${key.id}`).then(
       (state) => this.setHeaders(res, limit.points, state),
       (state: unknown) => {
         if (!(state instanceof RateLimiterRes)) throw state;
@@ -63,7 +63,7 @@ export class RateLimitInterceptor implements NestInterceptor {
         });
       },
     );
-    return from(consumed).pipe(switchMap(() => next.handle()));
+    return true;
   }
 
   private setHeaders(res: Response, points: number, state: RateLimiterRes): void {

@@ -8,6 +8,7 @@ import { expectError, startTestApp, TestApp, TestPlatform, V } from '../support/
  * sandbox module that AppModule mounts only with SANDBOX=true. These pin the whole set.
  */
 const SANDBOX_PATHS = [
+  '/sandbox/cards/{id}/simulate/provisioning',
   '/sandbox/customers/{customerId}/kyc',
   '/sandbox/external-accounts/{externalAccountId}/status',
   '/sandbox/internal-accounts/{accountId}/fund',

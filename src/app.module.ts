@@ -37,7 +37,9 @@ export class AppModule {
         OutboxModule,
         CardsModule,
         // Each area's sandbox-only routes (its <area>-sandbox.module.ts): with SANDBOX=false they do not exist (404).
-        ...(config.SANDBOX ? [CustomersSandboxModule, ExternalAccountsSandboxModule, OutboxSandboxModule, CardsSandboxModule] : []),
+        ...(config.SANDBOX
+          ? [CustomersSandboxModule, ExternalAccountsSandboxModule, OutboxSandboxModule, CardsSandboxModule]
+          : []),
       ],
       controllers: [HealthController],
     };

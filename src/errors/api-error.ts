@@ -31,7 +31,13 @@ export const CORE_ERRORS = {
  * Each area declares its own codes in its folder (`<area>/<area>.errors.ts`); a new area adds
  * its table here. A code is declared once (test/unit/foundation/error-catalogue.spec.ts).
  */
-export const AREA_ERRORS = [AUTH_ERRORS, CUSTOMERS_ERRORS, EXTERNAL_ACCOUNTS_ERRORS, OUTBOX_ERRORS, CARDS_ERRORS] as const;
+export const AREA_ERRORS = [
+  AUTH_ERRORS,
+  CUSTOMERS_ERRORS,
+  EXTERNAL_ACCOUNTS_ERRORS,
+  OUTBOX_ERRORS,
+  CARDS_ERRORS,
+] as const;
 
 /** The one catalogue: every code the API answers with, and its HTTP status. */
 export const ERROR_STATUS = {

@@ -28,7 +28,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const http = context.switchToHttp();
     const req = http.getRequest<AuthenticatedRequest>();
     const header = req.headers['idempotency-key'];
-    if (header === undefined && req.principal && this.reflector.get<boolean>(IDEMPOTENCY_KEY_REQUIRED, context.getHandler())) {
+    if (
+      header === undefined &&
+      req.principal &&
+      this.reflector.get<boolean>(IDEMPOTENCY_KEY_REQUIRED, context.getHandler())
+    ) {
       throw invalidInput([
         fieldError('Idempotency-Key', 'the Idempotency-Key header is required on this route', {
           minLength: 1,

@@ -19,11 +19,13 @@ const cardColumnsOf = (alias: string) =>
 export const FIND_CARD_SQL = `SELECT ${CARD_COLUMNS} FROM cards WHERE id = $1 AND platform_id = $2`;
 export const LOCK_CARD_SQL = `${FIND_CARD_SQL} FOR UPDATE`;
 
+/** The columns every write sets: the key ($1, $2), then the mutable ones ($3 to $18, as UPDATE_SQL). */
+const KEY_AND_MUTABLE_COLUMNS = `id, platform_id, status, status_reason, brand, last4, exp_month, exp_year,
+  funding_source_id, funding_detached_at, max_spend_per_transaction, max_spend_per_day, max_transactions_per_day,
+  processor_ref, issuer_ref, provisioning_due_at, provisioning_outcome, updated_at`;
+
 const INSERT_SQL = `
-  INSERT INTO cards (id, platform_id, customer_id, platform_card_id, status, status_reason, form, brand, last4,
-    exp_month, exp_year, currency, funding_source_id, funding_detached_at, card_capabilities,
-    max_spend_per_transaction, max_spend_per_day, max_transactions_per_day, processor_ref, issuer_ref,
-    provisioning_due_at, provisioning_outcome, created_at, updated_at)
+  INSERT INTO cards (${KEY_AND_MUTABLE_COLUMNS}, customer_id, platform_card_id, form, currency, card_capabilities, created_at)
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)`;
 
 /** Writes every mutable column of a card (the identity, holder, capabilities and creation time never change). */
@@ -54,6 +56,30 @@ const COUNT_LIVE_SQL = `
   SELECT count(*)::int AS platform, count(*) FILTER (WHERE customer_id = $2)::int AS customer
   FROM cards WHERE platform_id = $1 AND status <> 'CLOSED'`;
 
+/** The values of KEY_AND_MUTABLE_COLUMNS (the parameters $1 to $18 of every write). */
+function keyAndMutableValues(c: CardEntity): unknown[] {
+  return [
+    c.id,
+    c.platformId,
+    c.status,
+    c.statusReason,
+    c.brand,
+    c.last4,
+    c.expMonth,
+    c.expYear,
+    c.fundingSourceId,
+    c.fundingDetachedAt,
+    c.maxSpendPerTransaction,
+    c.maxSpendPerDay,
+    c.maxTransactionsPerDay,
+    c.processorRef,
+    c.issuerRef,
+    c.provisioningDueAt,
+    c.provisioningOutcome,
+    c.updatedAt,
+  ];
+}
+
 /**
  * Plain queries on `cards` and `card_status_history`, always scoped by platform and run with the
  * caller's EntityManager (inside its transaction when it locks).
@@ -73,30 +99,13 @@ export class CardsRepository {
 
   async insert(m: EntityManager, c: CardEntity): Promise<void> {
     await m.query(INSERT_SQL, [
-      c.id,
-      c.platformId,
+      ...keyAndMutableValues(c),
       c.customerId,
       c.platformCardId,
-      c.status,
-      c.statusReason,
       c.form,
-      c.brand,
-      c.last4,
-      c.expMonth,
-      c.expYear,
       c.currency,
-      c.fundingSourceId,
-      c.fundingDetachedAt,
       JSON.stringify(c.cardCapabilities),
-      c.maxSpendPerTransaction,
-      c.maxSpendPerDay,
-      c.maxTransactionsPerDay,
-      c.processorRef,
-      c.issuerRef,
-      c.provisioningDueAt,
-      c.provisioningOutcome,
       c.createdAt,
-      c.updatedAt,
     ]);
   }
 
@@ -105,26 +114,7 @@ export class CardsRepository {
    * and, for a status change, its history entry, in one statement.
    */
   async update(m: EntityManager, c: CardEntity, history?: CardStatusHistoryEntity): Promise<void> {
-    const params: unknown[] = [
-      c.id,
-      c.platformId,
-      c.status,
-      c.statusReason,
-      c.brand,
-      c.last4,
-      c.expMonth,
-      c.expYear,
-      c.fundingSourceId,
-      c.fundingDetachedAt,
-      c.maxSpendPerTransaction,
-      c.maxSpendPerDay,
-      c.maxTransactionsPerDay,
-      c.processorRef,
-      c.issuerRef,
-      c.provisioningDueAt,
-      c.provisioningOutcome,
-      c.updatedAt,
-    ];
+    const params = keyAndMutableValues(c);
     if (!history) {
       await m.query(UPDATE_SQL, params);
       return;

@@ -105,3 +105,9 @@ export function expectError(res: { status: number; body: unknown }, status: numb
   expect(typeof body.reason).toBe('string');
   return body;
 }
+
+/** Asserts a 400 INVALID_INPUT and returns the fields of its FieldErrors, sorted. */
+export function invalidFields(res: { status: number; body: unknown }): string[] {
+  const body = expectError(res, 400, 'INVALID_INPUT');
+  return (body.details!.errors as Array<{ field: string }>).map((e) => e.field).sort();
+}

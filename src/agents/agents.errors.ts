@@ -5,8 +5,6 @@
  * core `FORBIDDEN`.
  */
 export const AGENTS_ERRORS = {
-  /** Reject/approve of an unknown action, or one of another agent or platform (spec). */
-  TRANSACTION_NOT_FOUND: 404,
   /** The action is not PENDING_APPROVAL (spec). */
   TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL: 409,
   QUOTE_NOT_FOUND: 404,

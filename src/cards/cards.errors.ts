@@ -14,6 +14,4 @@ export const CARDS_ERRORS = {
   CARD_NOT_MUTABLE: 409,
   /** The platform holds `cardProgram.maxLiveCards` live cards, or the cardholder one where only one is allowed. */
   CARD_LIMIT_REACHED: 409,
-  /** The reference's Error404 code for a transaction: a card transaction that is not this card's (or none). */
-  TRANSACTION_NOT_FOUND: 404,
 } as const;

@@ -18,6 +18,12 @@ export const CORE_ERRORS = {
   UNAUTHORIZED: 401,
   FORBIDDEN: 403,
   NOT_FOUND: 404,
+  /**
+   * The reference's Error404 code for a transaction, shared by the areas that have transactions:
+   * agents (approve/reject of an unknown action, the spec) and cards (a card transaction that is
+   * not this card's).
+   */
+  TRANSACTION_NOT_FOUND: 404,
   METHOD_NOT_ALLOWED: 405,
   REQUEST_TIMEOUT: 408,
   CONFLICT: 409,

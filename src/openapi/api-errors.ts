@@ -107,7 +107,13 @@ export function addStandardErrors(document: OpenAPIObject): void {
         content: { 'application/json': { schema: errorRef(status) } },
       } satisfies ResponseObject;
     }
-    for (const status of Object.keys(op.responses)) if (/^[45]\d\d$/.test(status)) used.add(Number(status));
+    for (const [status, response] of Object.entries(op.responses as Record<string, ResponseObject>)) {
+      if (!/^[45]\d\d$/.test(status)) continue;
+      used.add(Number(status));
+      // An error a route declared with Nest's own decorators (`@ApiNotFoundResponse({description})`)
+      // gets the error schema too: every non-2xx body has the one shape.
+      response.content ??= { 'application/json': { schema: errorRef(Number(status)) } };
+    }
   }
   document.components = {
     ...document.components,

@@ -1,7 +1,7 @@
 import { CARD_SUBSTATUSES } from '../../src/cards/card.types.js';
 import { recordedEvents } from '../support/events.js';
 import { activeCard, cardIn, CardView, statusChange, usdbAccount } from '../support/cards.js';
-import { customerAccount, kycApprovedCustomer } from '../support/fixtures.js';
+import { customerAccount, kycApprovedCustomer, supportCurrencies } from '../support/fixtures.js';
 import { expectError, invalidFields, startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
 
 /** PATCH /cards/{id}: every rule of the spec's PATCH section. */
@@ -220,10 +220,21 @@ describe('PATCH /cards/{id}: validation (400, all FieldErrors together, before s
 
   it("fundingSource must be the cardholder's own internal account in a card-eligible currency", async () => {
     const p = await TestPlatform.create(t);
-    const { card } = await activeCard(p);
+    await supportCurrencies(p, ['USD', 'EUR']);
+    const { card, customer } = await activeCard(p);
+    const ownEur = await customerAccount(p, customer.id, 'EUR');
     const other = await kycApprovedCustomer(p);
     const othersAccount = await customerAccount(p, other.id);
-    for (const fundingSource of [othersAccount.id, 'InternalAccount:00000000-0000-7000-8000-000000000000', 'Card:x']) {
+    const platformAccount = (
+      (await p.get('/platform/internal-accounts?currency=USD')).body as { data: Array<{ id: string }> }
+    ).data[0].id;
+    for (const fundingSource of [
+      ownEur.id,
+      othersAccount.id,
+      platformAccount,
+      'InternalAccount:00000000-0000-7000-8000-000000000000',
+      'Card:x',
+    ]) {
       expect(invalidFields(await p.patch(`/cards/${card.id}`, { fundingSource }))).toEqual(['fundingSource']);
     }
   });

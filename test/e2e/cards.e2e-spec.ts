@@ -10,8 +10,9 @@ import {
   provisioned,
   statusChange,
   THREE_DS,
+  usdbAccount,
 } from '../support/cards.js';
-import { customerAccount, kycApprovedCustomer, newCustomer } from '../support/fixtures.js';
+import { customerAccount, kycApprovedCustomer, supportCurrencies, newCustomer } from '../support/fixtures.js';
 import { expectError, invalidFields, startTestApp, TestApp, TestPlatform, V } from '../support/test-app.js';
 
 let t: TestApp;
@@ -182,17 +183,7 @@ describe('POST /cards', () => {
 
   it("the funding source must be the cardholder's own internal account in USD or USDB", async () => {
     const p = await TestPlatform.create(t);
-    await p
-      .patch('/config', {
-        supportedCurrencies: ['USD', 'EUR'].map((currencyCode) => ({
-          currencyCode,
-          minAmount: 1,
-          maxAmount: 1000000,
-          requiredCounterpartyFields: [],
-          enabledTransactionTypes: ['CARD'],
-        })),
-      })
-      .expect(200);
+    await supportCurrencies(p, ['USD', 'EUR']);
     const customer = await kycApprovedCustomer(p);
     const other = await kycApprovedCustomer(p);
     const eur = await customerAccount(p, customer.id, 'EUR');
@@ -212,6 +203,15 @@ describe('POST /cards', () => {
     ]) {
       expect(invalidFields(await postCard(p, cardBody(customer.id, fundingSource)))).toEqual(['fundingSource']);
     }
+  });
+
+  it('a USDB funding source makes a USD card', async () => {
+    const p = await TestPlatform.create(t);
+    const customer = await kycApprovedCustomer(p);
+    const usdb = await usdbAccount(t, p, customer.id);
+    const res = await postCard(p, cardBody(customer.id, usdb.id));
+    expect(res.status).toBe(201);
+    expect(res.body).toMatchObject({ fundingSource: usdb.id, currency: 'USD' });
   });
 
   it('an unknown or foreign customer is 404 CUSTOMER_NOT_FOUND', async () => {

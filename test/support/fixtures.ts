@@ -99,3 +99,20 @@ export async function fundedAccount(
   );
   return { customer, account };
 }
+
+/**
+ * Sets the platform's `supportedCurrencies` to these codes (each customer gets an account in
+ * every one of them) with permissive amounts and no counterparty fields.
+ */
+export async function supportCurrencies(p: TestPlatform, codes: string[]): Promise<void> {
+  const res = await p.patch('/config', {
+    supportedCurrencies: codes.map((currencyCode) => ({
+      currencyCode,
+      minAmount: 1,
+      maxAmount: 1000000,
+      requiredCounterpartyFields: [],
+      enabledTransactionTypes: ['CARD'],
+    })),
+  });
+  ok(res, 200, 'PATCH /config supportedCurrencies');
+}

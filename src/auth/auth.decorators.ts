@@ -1,13 +1,20 @@
-import { createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import { applyDecorators, createParamDecorator, ExecutionContext, SetMetadata } from '@nestjs/common';
+import { ApiExtension } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { Permission } from './api-token.entity.js';
 
 export const PUBLIC_KEY = 'auth:public';
 export const PERMISSION_KEY = 'auth:permission';
 export const AGENT_AUTH_KEY = 'auth:agent';
+/** Marks a public operation in the generated document (src/openapi/openapi.ts makes it `security: []`). */
+export const PUBLIC_OPERATION = 'x-public';
 
-/** Opens a route to unauthenticated callers. Everything else is denied by default. */
-export const Public = () => SetMetadata(PUBLIC_KEY, true);
+/**
+ * Opens a route to unauthenticated callers. Everything else is denied by default. The OpenAPI
+ * document says so with `security: []` on the operation (the reference's way), whatever the
+ * controller's own security.
+ */
+export const Public = () => applyDecorators(SetMetadata(PUBLIC_KEY, true), ApiExtension(PUBLIC_OPERATION, true));
 
 /**
  * The permission a platform token needs. Without it: VIEW for reads, MANAGE for writes

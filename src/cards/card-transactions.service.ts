@@ -9,6 +9,7 @@ import { TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
 import { fieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
+import { MetricsService } from '../metrics/metrics.service.js';
 import { OutboxService } from '../outbox/outbox.service.js';
 import { PlatformConfigService } from '../platform-config/platform-config.service.js';
 import { checkAuthorization, effectiveLimits, utcDay } from './card-limits.js';
@@ -72,6 +73,7 @@ export class CardTransactionsService {
     private readonly outbox: OutboxService,
     private readonly issuer: CardIssuer,
     private readonly clock: Clock,
+    private readonly metrics: MetricsService,
   ) {}
 
   /**
@@ -84,7 +86,7 @@ export class CardTransactionsService {
     cardUuid: string,
     body: SandboxCardAuthorizationRequest,
   ): Promise<SandboxCardSimulationResponse> {
-    return this.simulate(platformId, cardUuid, async (m, card, limits) => {
+    const decided = this.simulate(platformId, cardUuid, async (m, card, limits) => {
       if (body.currency.code !== card.currency)
         throw invalidInput([fieldError('currency.code', `the card transacts in ${card.currency}`)]);
       const amount = BigInt(body.amount);
@@ -126,6 +128,13 @@ export class CardTransactionsService {
       }
       await m.insert(CardTransactionEntity, txn);
       return { issuerTransactionToken: issued.issuerTransactionToken, txn, event: true };
+    });
+    // Counted once committed (`card_authorizations_total{outcome="approved"|"declined"}`).
+    return decided.then((res) => {
+      this.metrics.cardAuthorizations.inc({
+        outcome: res.cardTransaction.status === 'DECLINED' ? 'declined' : 'approved',
+      });
+      return res;
     });
   }
 

@@ -2,7 +2,8 @@ import { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { accountInfoComponents } from './account-info-schemas.js';
-import { addStandardErrors } from './api-errors.js';
+import { PUBLIC_OPERATION } from '../auth/auth.decorators.js';
+import { addStandardErrors, operationsOf } from './api-errors.js';
 
 /** The OpenAPI 3 document generated from the controllers and DTOs, finished for client generators. */
 export function buildOpenApiDocument(app: INestApplication, version: string): OpenAPIObject {
@@ -24,6 +25,14 @@ export function buildOpenApiDocument(app: INestApplication, version: string): Op
  * that lint rules ask for.
  */
 export function finishDocument(document: OpenAPIObject): OpenAPIObject {
+  // @Public() routes: `security: []` (no credential), whatever their controller declares.
+  for (const { op } of operationsOf(document)) {
+    const marked = op as unknown as Record<string, unknown>;
+    if (marked[PUBLIC_OPERATION] === true) {
+      op.security = [];
+      delete marked[PUBLIC_OPERATION];
+    }
+  }
   addStandardErrors(document);
   document.components = {
     ...document.components,

@@ -9,6 +9,7 @@ import { CustomerEntity } from '../../customers/customer.entity.js';
 import { LedgerService } from '../../customers/ledger.service.js';
 import { TransactionService } from '../../database/transaction.service.js';
 import { ApiError } from '../../errors/api-error.js';
+import { MetricsService } from '../../metrics/metrics.service.js';
 import { OutboxService } from '../../outbox/outbox.service.js';
 import { FxRatesService } from '../../quotes/fx-rates.service.js';
 import { OutgoingFailureReason, OutgoingTransactionEntity } from '../../quotes/outgoing-transaction.entity.js';
@@ -81,47 +82,61 @@ export class AgentActionsService {
     private readonly outbox: OutboxService,
     private readonly quotes: QuotesService,
     private readonly rates: FxRatesService,
+    private readonly metrics: MetricsService,
   ) {}
+
+  /** Counts an execution's outcome once its transaction committed (`agent_executions_total`). */
+  private counted(view: Promise<AgentActionView>): Promise<AgentActionView> {
+    return view.then((action) => {
+      this.metrics.agentExecutions.inc({ outcome: action.status.toLowerCase() });
+      return action;
+    });
+  }
 
   /** `POST /agents/me/quotes/{quoteId}/execute`. */
   execute(agent: AgentPrincipal, quoteId: string): Promise<AgentActionView> {
-    return this.tx.run(async (m) => {
-      const row = await m.findOne(AgentEntity, {
-        where: { id: agent.agentId, platformId: agent.platformId, deletedAt: IsNull() },
-        lock: { mode: 'pessimistic_write' },
-      });
-      if (!row) throw new ApiError('UNAUTHORIZED', 'Invalid agent access token');
-      if (row.isPaused) {
-        throw new ApiError('FORBIDDEN', 'This agent is paused: it can read but cannot initiate anything until resumed');
-      }
-      const quote = await this.quotes.agentQuote(m, agent, quoteId, 'update');
-      if (quote.status !== 'PENDING' || (await m.exists(AgentActionEntity, { where: { quoteId: quote.id } }))) {
-        throw new ApiError('CONFLICT', `Quote ${formatId('Quote', quote.id)} has already been executed`);
-      }
-      const now = this.clock.now();
-      if (now >= quote.expiresAt) {
-        throw new ApiError(
-          'QUOTE_EXPIRED',
-          `Quote ${formatId('Quote', quote.id)} expired at ${quote.expiresAt.toISOString()}; request a new quote`,
-        );
-      }
-      const decision = this.evaluate(row, quote, now, false);
-      switch (decision.outcome) {
-        case 'DENIED':
-          throw limitExceeded(decision);
-        case 'APPROVAL_REQUIRED': {
-          const action = await this.insertAction(m, row, quote, 'PENDING_APPROVAL', now);
-          const view = await this.renderOne(m, action, now);
-          await this.outbox.write(m, agentActionPendingApproval(row.platformId, view));
-          return view;
+    return this.counted(
+      this.tx.run(async (m) => {
+        const row = await m.findOne(AgentEntity, {
+          where: { id: agent.agentId, platformId: agent.platformId, deletedAt: IsNull() },
+          lock: { mode: 'pessimistic_write' },
+        });
+        if (!row) throw new ApiError('UNAUTHORIZED', 'Invalid agent access token');
+        if (row.isPaused) {
+          throw new ApiError(
+            'FORBIDDEN',
+            'This agent is paused: it can read but cannot initiate anything until resumed',
+          );
         }
-        case 'AUTO': {
-          await this.settle(m, row, quote, decision.usageAfter, now);
-          const action = await this.insertAction(m, row, quote, 'APPROVED', now);
-          return this.renderOne(m, action, now);
+        const quote = await this.quotes.agentQuote(m, agent, quoteId, 'update');
+        if (quote.status !== 'PENDING' || (await m.exists(AgentActionEntity, { where: { quoteId: quote.id } }))) {
+          throw new ApiError('CONFLICT', `Quote ${formatId('Quote', quote.id)} has already been executed`);
         }
-      }
-    });
+        const now = this.clock.now();
+        if (now >= quote.expiresAt) {
+          throw new ApiError(
+            'QUOTE_EXPIRED',
+            `Quote ${formatId('Quote', quote.id)} expired at ${quote.expiresAt.toISOString()}; request a new quote`,
+          );
+        }
+        const decision = this.evaluate(row, quote, now, false);
+        switch (decision.outcome) {
+          case 'DENIED':
+            throw limitExceeded(decision);
+          case 'APPROVAL_REQUIRED': {
+            const action = await this.insertAction(m, row, quote, 'PENDING_APPROVAL', now);
+            const view = await this.renderOne(m, action, now);
+            await this.outbox.write(m, agentActionPendingApproval(row.platformId, view));
+            return view;
+          }
+          case 'AUTO': {
+            await this.settle(m, row, quote, decision.usageAfter, now);
+            const action = await this.insertAction(m, row, quote, 'APPROVED', now);
+            return this.renderOne(m, action, now);
+          }
+        }
+      }),
+    );
   }
 
   /**
@@ -130,33 +145,35 @@ export class AgentActionsService {
    * action FAILED, with a FAILED transaction whose `failureReason` says why (nothing moves).
    */
   approve(platformId: string, agentId: string, actionId: string): Promise<AgentActionView> {
-    return this.tx.run(async (m) => {
-      const row = await m.findOne(AgentEntity, {
-        where: { id: agentId, platformId, deletedAt: IsNull() },
-        lock: { mode: 'pessimistic_write' },
-      });
-      if (!row) throw actionNotFound(actionId);
-      const action = await this.pendingAction(m, platformId, agentId, actionId);
-      const quote = await m.findOneOrFail(QuoteEntity, {
-        where: { id: action.quoteId },
-        lock: { mode: 'pessimistic_write' },
-      });
-      const now = this.clock.now();
+    return this.counted(
+      this.tx.run(async (m) => {
+        const row = await m.findOne(AgentEntity, {
+          where: { id: agentId, platformId, deletedAt: IsNull() },
+          lock: { mode: 'pessimistic_write' },
+        });
+        if (!row) throw actionNotFound(actionId);
+        const action = await this.pendingAction(m, platformId, agentId, actionId);
+        const quote = await m.findOneOrFail(QuoteEntity, {
+          where: { id: action.quoteId },
+          lock: { mode: 'pessimistic_write' },
+        });
+        const now = this.clock.now();
 
-      let failure: OutgoingFailureReason | null = null;
-      if (now >= quote.expiresAt) failure = 'QUOTE_EXPIRED';
-      else {
-        const decision = this.evaluate(row, quote, now, true);
-        if (decision.outcome === 'DENIED') failure = 'LIMIT_EXCEEDED';
-        else if (decision.outcome === 'AUTO')
-          failure = await this.settleOrFail(m, row, quote, decision.usageAfter, now);
-      }
-      if (failure) await this.recordFailure(m, quote, failure, now);
-      action.status = failure ? 'FAILED' : 'APPROVED';
-      action.updatedAt = now;
-      await m.update(AgentActionEntity, { id: action.id }, { status: action.status, updatedAt: now });
-      return this.renderOne(m, action, now);
-    });
+        let failure: OutgoingFailureReason | null = null;
+        if (now >= quote.expiresAt) failure = 'QUOTE_EXPIRED';
+        else {
+          const decision = this.evaluate(row, quote, now, true);
+          if (decision.outcome === 'DENIED') failure = 'LIMIT_EXCEEDED';
+          else if (decision.outcome === 'AUTO')
+            failure = await this.settleOrFail(m, row, quote, decision.usageAfter, now);
+        }
+        if (failure) await this.recordFailure(m, quote, failure, now);
+        action.status = failure ? 'FAILED' : 'APPROVED';
+        action.updatedAt = now;
+        await m.update(AgentActionEntity, { id: action.id }, { status: action.status, updatedAt: now });
+        return this.renderOne(m, action, now);
+      }),
+    );
   }
 
   /** `POST /agents/{agentId}/actions/{actionId}/reject`: nothing executes; the reason is kept. */

@@ -201,7 +201,12 @@ describe.each([
           if (o.kind !== 'Deployment') continue;
           expect(secret('WEBHOOK_KEY_ENCRYPTION_KEY')).toMatchObject({ key: 'WEBHOOK_KEY_ENCRYPTION_KEY' });
           const ports = c.ports as Obj[];
-          expect(ports).toEqual([{ name: 'http', containerPort: Number(config.PORT), protocol: 'TCP' }]);
+          expect(ports).toEqual([
+            { name: 'http', containerPort: Number(config.PORT), protocol: 'TCP' },
+            // Prometheus /metrics on its own port (METRICS_PORT), never the API port.
+            { name: 'metrics', containerPort: Number(config.METRICS_PORT), protocol: 'TCP' },
+          ]);
+          expect(config.METRICS_PORT).not.toBe(config.PORT);
           expect(c.readinessProbe.httpGet).toEqual({ path: '/readyz', port: 'http' });
           expect(c.livenessProbe.httpGet).toEqual({ path: '/healthz', port: 'http' });
           expect(spec.terminationGracePeriodSeconds).toBe(30);

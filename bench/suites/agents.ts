@@ -48,6 +48,45 @@ async function call(ctx: BenchContext, method: string, path: string, body?: unkn
 }
 
 /**
+ * A funded customer, a USD external account and an AUTO agent (CREATE_QUOTES, EXECUTE_QUOTES):
+ * the agent's Bearer header and a $0.01 quote body from the account to the external account.
+ */
+export async function benchAgent(ctx: BenchContext) {
+  const customer = await call(ctx, 'POST', '/customers', { customerType: 'INDIVIDUAL' });
+  const accounts = await call(
+    ctx,
+    'GET',
+    `/customers/internal-accounts?customerId=${String(customer.id)}&currency=USD`,
+  );
+  const account = (accounts.data as Array<{ id: string }>)[0].id;
+  await call(ctx, 'POST', `/sandbox/internal-accounts/${account}/fund`, { amount: 9_000_000_000_000 });
+  const external = await call(ctx, 'POST', '/customers/external-accounts', {
+    customerId: customer.id,
+    currency: 'USD',
+    accountInfo: exampleAccountInfo('USD_ACCOUNT', 7),
+  });
+  const created = await call(ctx, 'POST', '/agents', {
+    name: 'Bench agent',
+    customerId: customer.id,
+    policy: {
+      permissions: ['CREATE_QUOTES', 'EXECUTE_QUOTES'],
+      spendingLimits: { currency: 'USD', perTransactionLimit: 1_000_000 },
+    },
+  });
+  const { agent, deviceCode } = created as { agent: { id: string }; deviceCode: { code: string } };
+  const redeemed = await call(ctx, 'POST', `/agents/device-codes/${deviceCode.code}/redeem`);
+  const bearer = `Bearer ${String(redeemed.accessToken)}`;
+
+  const quoteBody = JSON.stringify({
+    source: { sourceType: 'ACCOUNT', accountId: account },
+    destination: { destinationType: 'ACCOUNT', accountId: external.id },
+    lockedCurrencySide: 'SENDING',
+    lockedCurrencyAmount: 1,
+  });
+  return { customer, account, external, agent, bearer, quoteBody };
+}
+
+/**
  * An agent's quote-and-execute pair (AUTO, no approval) under concurrency: every request of one
  * agent locks its row, so this is the single-agent worst case, serialised on that lock. Beside
  * pgbench running the same statements (PostgreSQL), or the bare app (embedded).
@@ -56,31 +95,7 @@ export const agentExecute: Suite = {
   name: 'agents',
   engines: ['postgres', 'embedded'],
   async run(ctx: BenchContext): Promise<SuiteResult[]> {
-    const customer = await call(ctx, 'POST', '/customers', { customerType: 'INDIVIDUAL' });
-    const accounts = await call(
-      ctx,
-      'GET',
-      `/customers/internal-accounts?customerId=${String(customer.id)}&currency=USD`,
-    );
-    const account = (accounts.data as Array<{ id: string }>)[0].id;
-    await call(ctx, 'POST', `/sandbox/internal-accounts/${account}/fund`, { amount: 9_000_000_000_000 });
-    const external = await call(ctx, 'POST', '/customers/external-accounts', {
-      customerId: customer.id,
-      currency: 'USD',
-      accountInfo: exampleAccountInfo('USD_ACCOUNT', 7),
-    });
-    const created = await call(ctx, 'POST', '/agents', {
-      name: 'Bench agent',
-      customerId: customer.id,
-      policy: {
-        permissions: ['CREATE_QUOTES', 'EXECUTE_QUOTES'],
-        spendingLimits: { currency: 'USD', perTransactionLimit: 1_000_000 },
-      },
-    });
-    const { agent, deviceCode } = created as { agent: { id: string }; deviceCode: { code: string } };
-    const redeemed = await call(ctx, 'POST', `/agents/device-codes/${deviceCode.code}/redeem`);
-    const bearer = `Bearer ${String(redeemed.accessToken)}`;
-
+    const { customer, account, external, agent, bearer, quoteBody } = await benchAgent(ctx);
     const quotePath = `${new URL(ctx.app.baseUrl).pathname}/agents/me/quotes`;
     const pairs = (seconds: number) =>
       autocannonRun({
@@ -88,12 +103,7 @@ export const agentExecute: Suite = {
         authorization: bearer,
         quoteAndExecute: {
           path: quotePath,
-          body: JSON.stringify({
-            source: { sourceType: 'ACCOUNT', accountId: account },
-            destination: { destinationType: 'ACCOUNT', accountId: external.id },
-            lockedCurrencySide: 'SENDING',
-            lockedCurrencyAmount: 1,
-          }),
+          body: quoteBody,
         },
         connections: ctx.connections,
         seconds,

@@ -30,10 +30,10 @@ async function call(ctx: BenchContext, method: string, path: string, body: unkno
   return (await res.json()) as Record<string, unknown>;
 }
 
-/** `CARDS` ACTIVE cards, each of its own funded, KYC-approved customer (platformCardId `bench_<n>`). */
-async function benchCards(ctx: BenchContext): Promise<string[]> {
+/** `count` ACTIVE cards, each of its own funded, KYC-approved customer (platformCardId `bench_<n>`). */
+export async function benchCards(ctx: BenchContext, count = CARDS): Promise<string[]> {
   const ids: string[] = [];
-  for (let n = 1; n <= CARDS; n++) {
+  for (let n = 1; n <= count; n++) {
     const customer = await call(ctx, 'POST', '/customers', {
       customerType: 'INDIVIDUAL',
       platformCustomerId: `bench-card-${Date.now()}-${n}`,

@@ -84,7 +84,7 @@ async function startReceiver() {
 /** BENCH_PROF=<dir>: each worker writes a V8 CPU profile there (`node --cpu-prof`) when it exits. */
 const profileArgs = env.BENCH_PROF ? ['--cpu-prof', `--cpu-prof-dir=${env.BENCH_PROF}`] : [];
 
-async function startWorkers(count: number, url: string, key: string): Promise<ChildProcess[]> {
+export async function startWorkers(count: number, url: string, key: string): Promise<ChildProcess[]> {
   return Promise.all(
     Array.from({ length: count }, async () => {
       const child = spawn(process.execPath, [...profileArgs, MAIN_JS], {
@@ -113,7 +113,7 @@ async function startWorkers(count: number, url: string, key: string): Promise<Ch
   );
 }
 
-async function stopWorkers(children: ChildProcess[]): Promise<void> {
+export async function stopWorkers(children: ChildProcess[]): Promise<void> {
   await Promise.all(
     children.map(async (child) => {
       if (child.exitCode !== null) return;

@@ -35,6 +35,7 @@ export async function startBenchApp(databaseUrl?: string): Promise<BenchApp> {
     ROLE: 'api',
     // One credential drives the whole load: a limit it never reaches, so the limiter's cost is measured.
     RATE_LIMIT_REQUESTS: '1000000',
+    RATE_LIMIT_AGENT_REQUESTS: '1000000', // the agents suite's one agent, the same way
   });
   const db: OpenDatabase = await openDatabase(config);
   await migrate(db.url);

@@ -1,5 +1,6 @@
 import { spendingAgent, quoteBody, customerExternalAccount, Json } from '../support/agent-quotes.js';
 import { agentPolicy, installedAgent } from '../support/agents.js';
+import { MetricsService } from '../../src/metrics/metrics.service.js';
 import { recordedEvents } from '../support/events.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { customerAccount, newCustomer } from '../support/fixtures.js';
@@ -225,6 +226,17 @@ describe('POST /agents/me/quotes', () => {
 });
 
 describe('POST /agents/me/quotes/{quoteId}/execute', () => {
+  it('counts each committed execution in agent_executions_total by the action status', async () => {
+    const counter = t.app.get(MetricsService).agentExecutions;
+    const approved = async () => (await counter.get()).values.find((v) => v.labels.outcome === 'approved')?.value ?? 0;
+    const before = await approved();
+    const p = await platform();
+    const a = await spendingAgent(p, {}, 100_000);
+    const q = await a.quote(1_000);
+    expect((await a.client.post(`/agents/me/quotes/${q.id}/execute`)).status).toBe(200);
+    expect(await approved()).toBe(before + 1);
+  });
+
   it('AUTO: runs at once, debits the source through the ledger, records the transaction and counts the spend', async () => {
     const p = await platform();
     const a = await spendingAgent(p, {}, 100_000);

@@ -1,6 +1,7 @@
 import { parseId } from '../../src/common/ids.js';
 import { LedgerService } from '../../src/customers/ledger.service.js';
 import { TransactionService } from '../../src/database/transaction.service.js';
+import { MetricsService } from '../../src/metrics/metrics.service.js';
 import { authorization, cardWithFunds } from '../support/card-transactions.js';
 import type { TestCard } from '../support/card-transactions.js';
 import { recordedEvents } from '../support/events.js';
@@ -97,6 +98,19 @@ describe('POST /sandbox/cards/{id}/simulate/authorization', () => {
     const [event] = await recordedEvents(p, 'CARD_TRANSACTION.AUTHORIZED');
     expect(event.data).toEqual(res.body.cardTransaction);
     await expectLedgerAgrees(card);
+  });
+
+  it('counts each committed decision in card_authorizations_total by outcome', async () => {
+    const counter = t.app.get(MetricsService).cardAuthorizations;
+    const count = async (outcome: string) =>
+      (await counter.get()).values.find((v) => v.labels.outcome === outcome)?.value ?? 0;
+    const before = { approved: await count('approved'), declined: await count('declined') };
+    const p = await TestPlatform.create(t);
+    const card = await cardWithFunds(p, 10_000);
+    expect(await authorize(p, card, 100)).toMatchObject({ status: 'AUTHORIZED' });
+    expect(await authorize(p, card, 100, 'SHOP-003')).toMatchObject({ status: 'DECLINED' });
+    expect(await count('approved')).toBe(before.approved + 1);
+    expect(await count('declined')).toBe(before.declined + 1);
   });
 
   it('descriptor suffixes: 002 INSUFFICIENT_FUNDS, 003 CARD_NOT_ACTIVE, 005 approved, 006 approved then EXCEPTION at clearing', async () => {

@@ -1,7 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import type { Request, Response } from 'express';
+import express, { type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module.js';
 import { VALIDATOR_OPTIONS } from './common/validate-body.js';
@@ -11,18 +11,17 @@ import { AllExceptionsFilter } from './errors/all-exceptions.filter.js';
 import { ApiError } from './errors/api-error.js';
 import { sendApiError } from './errors/error-response.js';
 import { invalidInput, toFieldErrors } from './errors/validation-errors.js';
-import { answerParserErrors, JsonBodyGuard, requestLogging } from './http-pipeline.js';
+import { answerParserErrors, JsonBodyGuard, RequestDeadlines, requestEntry } from './http-pipeline.js';
 import { InputValidationPipe } from './common/input-validation.pipe.js';
 import { Lifecycle } from './health/lifecycle.js';
-import { httpMetrics } from './metrics/http-metrics.js';
+import { httpObserver } from './metrics/http-metrics.js';
 import { MetricsServer } from './metrics/metrics.server.js';
 import { MetricsService } from './metrics/metrics.service.js';
 import { RateLimitGuard } from './protection/rate-limit.guard.js';
-import { RequestTimeoutInterceptor } from './protection/request-timeout.interceptor.js';
-import { applyProtection } from './protection/security.js';
+import { applyProtection, securityHeaders } from './protection/security.js';
 import { PinoNestLogger } from './logging/logger.js';
 import { setupOpenApi } from './openapi/openapi.js';
-import { sortRoutes } from './route-order.js';
+import { indexRoutes, sortRoutes } from './route-order.js';
 
 /** A ROLE=worker process serves only the health probes; the API is served by ROLE=api or all. */
 function workerOnly(req: Request, res: Response, next: () => void): void {
@@ -50,23 +49,28 @@ export async function createApp(
   // No ETag: the API promises no conditional requests, and hashing every response body costs ~3% of a request.
   app.set('etag', false);
   app.set('query parser', 'extended');
-  app.use(requestLogging(logger));
   const metrics = app.get(MetricsService);
-  app.use(httpMetrics(metrics));
   const lifecycle = app.get(Lifecycle);
-  // Draining (SIGTERM): every answer asks keep-alive clients to reconnect (to another replica).
-  app.use((_req: Request, res: Response, next: () => void) => {
-    if (lifecycle.draining) res.setHeader('Connection', 'close');
-    next();
-  });
+  const deadlines = new RequestDeadlines(config.REQUEST_TIMEOUT_MS);
+  app.getHttpServer().once('close', () => deadlines.stop());
+  app.use(
+    requestEntry({
+      logger,
+      headers: securityHeaders(),
+      observer: httpObserver(metrics),
+      // Draining (SIGTERM): every answer asks keep-alive clients to reconnect (to another replica).
+      draining: () => lifecycle.draining,
+      deadlines,
+    }),
+  );
   applyProtection(app, config);
   if (config.ROLE === 'worker') app.use(workerOnly);
   app.setGlobalPrefix(API_VERSION, { exclude: ['healthz', 'readyz', 'docs', 'docs/{*path}'] });
   app.useGlobalFilters(new AllExceptionsFilter());
   // Guards after the auth guard (an APP_GUARD), in this order: the rate limit (the credential is
-  // known) before the body is read; the timeout interceptor around everything the handler does.
+  // known) before the body is read. No global interceptor: a route without its own runs without
+  // an interceptor chain (the request timeout is the entry middleware's RequestDeadlines).
   app.useGlobalGuards(new RateLimitGuard(config, metrics), new JsonBodyGuard());
-  app.useGlobalInterceptors(new RequestTimeoutInterceptor(config.REQUEST_TIMEOUT_MS));
   app.useGlobalPipes(
     new InputValidationPipe({
       ...VALIDATOR_OPTIONS,
@@ -79,6 +83,7 @@ export async function createApp(
   await app.get(MetricsServer).start();
   // Literal segments before parameters, whatever the module import order (src/route-order.ts).
   sortRoutes(app.getHttpAdapter().getInstance());
+  indexRoutes(app.getHttpAdapter().getInstance(), () => express.Router());
   // Paths outside the version prefix that no route matched: same error shape as everywhere.
   app.use((req: Request, res: Response) =>
     sendApiError(res, new ApiError('NOT_FOUND', `No route ${req.method} ${req.path}`)),

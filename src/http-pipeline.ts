@@ -5,6 +5,7 @@ import type { CanActivate, ExecutionContext } from '@nestjs/common';
 import express, { NextFunction, Request, Response } from 'express';
 import type { Level, Logger } from 'pino';
 import { ApiError } from './errors/api-error.js';
+import { sendApiError } from './errors/error-response.js';
 import { ContextRequest, requestBindings, requestContext } from './logging/logger.js';
 
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -18,39 +19,115 @@ function accessLevel(req: Request, status: number): Level {
   return PROBES.has(req.path) ? 'debug' : 'info';
 }
 
+/** What every response carries whatever it answers (helmet's headers, computed once: see security.ts). */
+export type StaticHeaders = ReadonlyArray<readonly [string, string]>;
+
+/** What the entry middleware records when a response ends. */
+export interface RequestObserver {
+  /** A request started (in flight until `end`). */
+  start(): void;
+  /** It ended: its method, route template (`unmatched` when no route matched), status, seconds. */
+  end(method: string, route: string, status: number, seconds: number): void;
+}
+
+export interface EntryOptions {
+  logger: Logger;
+  headers: StaticHeaders;
+  observer: RequestObserver;
+  /** Answers `Connection: close` while true (draining on SIGTERM). */
+  draining: () => boolean;
+  deadlines: RequestDeadlines;
+}
+
 /**
- * `X-Request-Id` (echoed when the client sent a sane one, generated otherwise) and the access
- * line. The request itself is the request context (`requestContext`), so every line logged while
- * it is served carries `reqId` and, once authenticated, `platformId` (the logger's mixin); the
- * access line carries them too. Nothing per request is built beyond the id: no child logger, and
- * no listener at all when the level drops even error lines.
+ * The one middleware every request passes first, doing in one place (one closure, one `close`
+ * listener) what each request needs before routing: `X-Request-Id` (echoed when the client sent a
+ * sane one, generated otherwise), the security headers, `Connection: close` while draining, its
+ * deadline, and, when it ends, the metrics and the access line. The request itself is the request
+ * context (`requestContext`), so every line logged while it is served carries `reqId` and, once
+ * authenticated, `platformId` (the logger's mixin); the access line carries them too.
  */
-export function requestLogging(logger: Logger) {
+export function requestEntry(options: EntryOptions) {
+  const { logger, headers, observer, draining, deadlines } = options;
   return (req: Request, res: Response, next: NextFunction): void => {
     const sent = req.headers['x-request-id'];
     const id = typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
     (req as ContextRequest).id = id;
     res.setHeader('X-Request-Id', id);
-    if (logger.isLevelEnabled('error')) {
-      const start = performance.now();
-      res.once('close', () => {
-        const level = accessLevel(req, res.statusCode);
-        if (!logger.isLevelEnabled(level)) return;
-        logger[level](
-          {
-            ...requestBindings(req as ContextRequest), // also when the close comes outside the request's context
-            req: { method: req.method, url: req.originalUrl },
-            route: (req.route as { path?: string } | undefined)?.path,
-            res: { status: res.statusCode },
-            responseTime: Math.round(performance.now() - start),
-            ...(res.writableFinished ? {} : { aborted: true }),
-          },
-          'request completed',
-        );
-      });
-    }
+    for (let i = 0; i < headers.length; i++) res.setHeader(headers[i][0], headers[i][1]);
+    if (draining()) res.setHeader('Connection', 'close');
+    const start = performance.now();
+    observer.start();
+    deadlines.add(res);
+    res.once('close', () => {
+      deadlines.delete(res);
+      const path = (req.route as { path?: unknown } | undefined)?.path;
+      const route = typeof path === 'string' ? path : undefined;
+      const elapsed = performance.now() - start;
+      observer.end(req.method, route ?? 'unmatched', res.statusCode, elapsed / 1000);
+      const level = accessLevel(req, res.statusCode);
+      if (!logger.isLevelEnabled(level)) return;
+      logger[level](
+        {
+          ...requestBindings(req as ContextRequest), // also when the close comes outside the request's context
+          req: { method: req.method, url: req.originalUrl },
+          route,
+          res: { status: res.statusCode },
+          responseTime: Math.round(elapsed),
+          ...(res.writableFinished ? {} : { aborted: true }),
+        },
+        'request completed',
+      );
+    });
     requestContext.run(req as ContextRequest, next);
   };
+}
+
+/**
+ * REQUEST_TIMEOUT_MS for serving a request: one timer for the whole process instead of one per
+ * request. Responses are kept in arrival order, so each sweep looks only at the oldest; one still
+ * unanswered at its deadline gets 503 `SERVICE_UNAVAILABLE` (retryable, `Retry-After: 1`), within
+ * a tenth of the timeout. The work already started is not undone (its transaction may still
+ * commit): a retry with the same `Idempotency-Key` is safe; the handler's own answer, when it
+ * comes, is dropped (the exceptions filter ignores a response already sent). Receiving the request
+ * is bounded by the same value (Node's `requestTimeout`, answered 408).
+ */
+export class RequestDeadlines {
+  private readonly open = new Map<Response, number>();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(readonly ms: number) {}
+
+  add(res: Response): void {
+    this.open.set(res, performance.now() + this.ms);
+    if (!this.timer) {
+      this.timer = setInterval(() => this.sweep(), Math.max(10, Math.min(1000, this.ms / 10)));
+      this.timer.unref();
+    }
+  }
+
+  delete(res: Response): void {
+    this.open.delete(res);
+  }
+
+  /** Answers every response past its deadline (all at the front: deadlines grow with arrival). */
+  sweep(now = performance.now()): void {
+    for (const [res, deadline] of this.open) {
+      if (deadline > now) return;
+      this.open.delete(res);
+      sendApiError(
+        res,
+        new ApiError('SERVICE_UNAVAILABLE', `The request was not served within ${this.ms} ms; retry later`, {
+          retryAfterSeconds: 1,
+        }),
+      );
+    }
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+    this.timer = undefined;
+  }
 }
 
 /** Bodies nested deeper than this (arrays and objects) are refused before they are parsed. */

@@ -37,6 +37,12 @@ export class AllExceptionsFilter implements ExceptionFilter {
     const ctx = host.switchToHttp();
     const req = ctx.getRequest<Request & { id?: unknown }>();
     const res = ctx.getResponse<Response>();
+    if (res.headersSent) {
+      // Already answered (a handler finishing after its request's deadline was answered 503):
+      // nothing can be sent, and this is not a failure of the request.
+      this.logger.debug({ requestId: req.id, err: describe(exception) }, 'error after the response was sent');
+      return;
+    }
     sendApiError(res, this.toApiError(exception, req));
   }
 

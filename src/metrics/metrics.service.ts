@@ -37,10 +37,14 @@ export class MetricsService {
     registers: [this.registry],
   });
 
-  readonly httpRequestsInFlight = new Gauge({
+  /** Counted by `httpObserver` as a plain number, published at scrape time. */
+  requestsInFlight = 0;
+
+  readonly httpRequestsInFlight: Gauge = new Gauge({
     name: 'http_requests_in_flight',
     help: 'HTTP requests being served right now',
     registers: [this.registry],
+    collect: () => this.httpRequestsInFlight.set(this.requestsInFlight),
   });
 
   readonly dbPoolConnections = new Gauge({

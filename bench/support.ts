@@ -81,6 +81,8 @@ export async function scratchDatabase(
 
 export interface BenchPlatform {
   platformId: string;
+  /** The token's client id (what the token lookup is keyed by). */
+  clientId: string;
   authorization: string;
 }
 
@@ -88,6 +90,7 @@ export async function benchPlatform(app: BenchApp): Promise<BenchPlatform> {
   const { platform, token } = await app.app.get(PlatformsService).create('Bench');
   return {
     platformId: parseId('Platform', platform.id)!,
+    clientId: token.clientId,
     authorization: `Basic ${Buffer.from(`${token.clientId}:${token.clientSecret}`).toString('base64')}`,
   };
 }
@@ -116,19 +119,25 @@ export interface Suite {
   run(ctx: BenchContext): Promise<SuiteResult[]>;
 }
 
-/** Runs A and B once each as a warm-up (unrecorded), then `rounds` times interleaved A, B, A, B. */
+/**
+ * Runs A and B (and any further references) once each as a warm-up (unrecorded), then `rounds`
+ * times interleaved A, B, A, B (A, B, C, A, B, C with a further reference).
+ */
 export async function interleaved(
   ctx: BenchContext,
   a: (seconds: number) => Promise<Measurement>,
   b: (seconds: number) => Promise<Measurement>,
-): Promise<{ a: Measurement[]; b: Measurement[] }> {
+  ...more: Array<(seconds: number) => Promise<Measurement>>
+): Promise<{ a: Measurement[]; b: Measurement[]; more: Measurement[][] }> {
   const warm = Math.max(1, Math.round(ctx.seconds / 2));
   await a(warm);
   await b(warm);
-  const out = { a: [] as Measurement[], b: [] as Measurement[] };
+  for (const c of more) await c(warm);
+  const out = { a: [] as Measurement[], b: [] as Measurement[], more: more.map(() => [] as Measurement[]) };
   for (let i = 0; i < ctx.rounds; i++) {
     out.a.push(await a(ctx.seconds));
     out.b.push(await b(ctx.seconds));
+    for (const [j, c] of more.entries()) out.more[j].push(await c(ctx.seconds));
   }
   return out;
 }

@@ -13,7 +13,7 @@ import { TokenCache } from './token-cache.js';
 import { hashSecret, newClientId, newSecret, secretMatches } from './secrets.js';
 import type { ApiToken, ApiTokenCreateRequest, ListTokensQuery } from './token.dto.js';
 
-const AUTHENTICATE_SQL =
+export const AUTHENTICATE_SQL =
   'SELECT id, platform_id, permissions, secret_hash FROM api_tokens WHERE client_id = $1 AND revoked_at IS NULL';
 
 const GET_TOKEN_SQL =

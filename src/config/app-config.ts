@@ -70,6 +70,19 @@ export class AppConfig {
   @Max(200)
   DB_POOL_SIZE = 10;
 
+  /**
+   * Hot-path statements (fixed SQL through `TransactionService.query`) are prepared by name once
+   * per connection, so PostgreSQL parses and plans them once rather than on every request. Unset:
+   * on, unless DATABASE_DIRECT_URL says DATABASE_URL goes through a transaction-mode pooler, which
+   * can carry named statements only when it is PgBouncer 1.21+ with `max_prepared_statements` set
+   * (say `true` then); an older pooler would hand the next transaction a server connection where
+   * the name is unknown. The embedded engine never uses them (one session behind every connection).
+   */
+  @IsOptional()
+  @Transform(toBool)
+  @IsBoolean()
+  DB_PREPARED_STATEMENTS?: boolean;
+
   /** Against PostgreSQL, apply pending migrations at boot (under an advisory lock). Always on for the embedded engine. */
   @Transform(toBool)
   @IsBoolean()

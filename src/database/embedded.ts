@@ -1,3 +1,4 @@
+import { SOCKET_DIR_PREFIX } from './embedded-url.js';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, realpathSync, rmSync } from 'node:fs';
 import { createServer, Socket } from 'node:net';
@@ -39,7 +40,7 @@ export async function startEmbeddedDatabase(dataDir: string, maxConnections: num
     realDir = realpathSync(resolve(dataDir));
   }
   const releaseLock = realDir ? await lockDataDir(realDir) : () => Promise.resolve();
-  const socketDir = mkdtempSync(join(tmpdir(), 'payments-pglite-')); // mode 0700
+  const socketDir = mkdtempSync(join(tmpdir(), SOCKET_DIR_PREFIX)); // mode 0700
   const cleanUp = async () => {
     rmSync(socketDir, { recursive: true, force: true });
     await releaseLock();

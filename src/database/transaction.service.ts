@@ -1,10 +1,29 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { Injectable } from '@nestjs/common';
+import { AppConfig } from '../config/app-config.js';
+import { isEmbeddedUrl } from './embedded-url.js';
 import pg from 'pg';
 import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 
 const current = new AsyncLocalStorage<EntityManager>();
+
+/**
+ * Whether hot-path statements are prepared by name (DB_PREPARED_STATEMENTS): on PostgreSQL,
+ * unless said otherwise or DATABASE_DIRECT_URL says DATABASE_URL is a transaction-mode pooler;
+ * never on the embedded engine (one PGlite session serves every connection, so one connection's
+ * name would collide with the next's).
+ */
+export function preparesStatements(
+  config: Pick<AppConfig, 'DATABASE_URL' | 'DATABASE_DIRECT_URL' | 'DB_PREPARED_STATEMENTS'>,
+): boolean {
+  const url = config.DATABASE_URL;
+  if (url === undefined || isEmbeddedUrl(url)) return false;
+  return config.DB_PREPARED_STATEMENTS ?? config.DATABASE_DIRECT_URL === undefined;
+}
+
+/** Distinct statement texts prepared by name (hot paths have a few dozen). */
+const MAX_NAMED = 256;
 
 /**
  * Runs work in one database transaction. A call made while a transaction is already open (for
@@ -13,7 +32,32 @@ const current = new AsyncLocalStorage<EntityManager>();
  */
 @Injectable()
 export class TransactionService {
-  constructor(private readonly dataSource: DataSource) {}
+  /** Statement names by SQL text (DB_PREPARED_STATEMENTS): one name per text, for the process. */
+  private readonly names = new Map<string, string>();
+  private readonly prepare: boolean;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    config: AppConfig,
+  ) {
+    this.prepare = preparesStatements(config);
+  }
+
+  /**
+   * `pg`'s query config: named (parsed and planned once per connection) when prepared statements
+   * are on. Texts past the first MAX_NAMED run unnamed, so a caller passing varying SQL by mistake
+   * cannot grow the server's statement cache without bound.
+   */
+  private statement(text: string, values: unknown[]): pg.QueryConfig {
+    if (!this.prepare) return { text, values };
+    let name = this.names.get(text);
+    if (name === undefined) {
+      if (this.names.size >= MAX_NAMED) return { text, values };
+      name = `hot_${this.names.size + 1}`;
+      this.names.set(text, name);
+    }
+    return { name, text, values };
+  }
 
   run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     const open = current.getStore();
@@ -27,7 +71,8 @@ export class TransactionService {
   }
 
   /**
-   * One fixed-text statement of a hot path, answered as `manager.query` answers it (rows; for
+   * One fixed-text statement of a hot path (fixed: the text is the same on every call, values are
+   * parameters), answered as `manager.query` answers it (rows; for
    * UPDATE and DELETE `[rows, count]`; failures as `QueryFailedError`). In the open transaction when
    * there is one; otherwise straight on a pooled `pg` client, without the query runner and entity
    * manager TypeORM builds around every `manager.query` (the DataSource's logger still sees it).
@@ -40,7 +85,7 @@ export class TransactionService {
     let broken: Error | undefined;
     try {
       this.dataSource.logger.logQuery(sql, parameters);
-      const raw = await client.query(sql, parameters);
+      const raw = await client.query(this.statement(sql, parameters));
       return (raw.command === 'UPDATE' || raw.command === 'DELETE' ? [raw.rows, raw.rowCount] : raw.rows) as T;
     } catch (err) {
       // A statement the server refused leaves the connection usable; anything else discards it.

@@ -1,5 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
-import { compareRoutePaths, listRoutes, shadowedRoutes } from '../../src/route-order.js';
+import { compareRoutePaths, listRoutes, requestKey, routeKey, shadowedRoutes } from '../../src/route-order.js';
 import { startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
 
 const routesOf = (app: INestApplication) => listRoutes(app.getHttpAdapter().getInstance() as object);
@@ -41,5 +41,40 @@ describe('route registration', () => {
   it('orders literal before parameter before wildcard at the first differing segment', () => {
     const sorted = ['/docs/{*path}', '/c/:id', '/c/:id/x', '/c/kyc-link', '/c/:id/:sub', '/c'].sort(compareRoutePaths);
     expect(sorted).toEqual(['/c', '/c/kyc-link', '/c/:id', '/c/:id/x', '/c/:id/:sub', '/docs/{*path}']);
+  });
+});
+
+describe('route index (dispatch by the first two segments)', () => {
+  it('answers exactly as the routes did: any letter case, a trailing slash, a repeated slash, an unknown area', async () => {
+    const p = await TestPlatform.create(t);
+    const ok = await p.get('/tokens');
+    expect(ok.status).toBe(200);
+    const auth = { authorization: p.authorization };
+    // Express matches paths case-insensitively and with an optional trailing slash: still so.
+    for (const path of ['/2025-10-13/TOKENS', '/2025-10-13/Tokens/', '/2025-10-13/tokens/']) {
+      const res = await t.http.get(path).set(auth);
+      expect({ path, status: res.status }).toEqual({ path, status: 200 });
+    }
+    // A repeated slash never matched a route; an unknown area or version neither: 404 in the error shape.
+    for (const path of ['/2025-10-13//tokens', '/2025-10-13/nowhere', '/2024-01-01/tokens', '/nowhere']) {
+      const res = await t.http.get(path).set(auth);
+      expect({ path, status: res.status, code: (res.body as { code?: unknown }).code }).toEqual({
+        path,
+        status: 404,
+        code: 'NOT_FOUND',
+      });
+    }
+    // Outside the version prefix: the probes.
+    expect((await t.http.get('/HEALTHZ')).status).toBe(200);
+  });
+
+  it('keys a route by its first two literal segments, and a request by its first two non-empty ones', () => {
+    expect(routeKey('/2025-10-13/cards/:id')).toBe('2025-10-13/cards');
+    expect(routeKey('/healthz')).toBe('healthz');
+    expect(routeKey('/2025-10-13/:area/x')).toBeNull();
+    expect(routeKey('/docs/{*path}')).toBeNull(); // a wildcard: tried for every key
+    expect(requestKey('/2025-10-13/Cards/abc')).toBe('2025-10-13/cards');
+    expect(requestKey('//2025-10-13///cards')).toBe('2025-10-13/cards');
+    expect(requestKey('/')).toBe('');
   });
 });

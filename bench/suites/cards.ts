@@ -5,8 +5,9 @@ import { renderCard } from '../../src/cards/card.render.js';
 import {
   CardsRepository,
   FIND_CARD_SQL,
+  INSERT_HISTORY_SQL,
   LOCK_CARD_SQL,
-  UPDATE_CARD_WITH_HISTORY_SQL,
+  UPDATE_CARD_SQL,
 } from '../../src/cards/cards.repository.js';
 import { TransactionService } from '../../src/database/transaction.service.js';
 import { OUTBOX_INSERT_SQL } from '../../src/outbox/outbox.service.js';
@@ -42,17 +43,16 @@ async function api(ctx: BenchContext, method: string, path: string, body?: objec
 }
 
 /**
- * The PATCH transaction as pgbench runs it: the same statements as the service (lock, the update
- * with its history row, the outbox write), in one transaction; the card's next status comes from
- * the locked row (`\gset`), unchanged columns are written back as themselves.
- */
-/**
+ * pgbench's reference for the PATCH: the same work in plain SQL, as the issue defines it: BEGIN,
+ * lock the card row (`\gset` its status), update it, insert the history row, insert the outbox row,
+ * COMMIT; each statement the repository's or the outbox's own. The next status is the other of
+ * ACTIVE and FROZEN than the locked row's; unchanged columns are written back as themselves.
  * (pgbench substitutes `:name` even inside quoted literals, so every value with a colon, such as
  * the envelope JSON, the actor and the `Card:` prefix, is a variable: `-D`, sent as a parameter.)
  */
 export function patchScript(): string {
   const lock = pgbenchStatement(LOCK_CARD_SQL, { 1: PGBENCH_CARD, 2: ':platform' }).replace(/;$/, ' \\gset');
-  const update = pgbenchStatement(UPDATE_CARD_WITH_HISTORY_SQL, {
+  const update = pgbenchStatement(UPDATE_CARD_SQL, {
     1: PGBENCH_CARD,
     2: ':platform',
     3: TOGGLED,
@@ -71,14 +71,18 @@ export function patchScript(): string {
     16: 'provisioning_due_at',
     17: 'provisioning_outcome',
     18: 'now()',
-    19: 'gen_random_uuid()',
-    20: ':actor::text',
-    21: ':status::text',
-    22: TOGGLED,
-    23: literal('OTHER'),
-    24: literal('bench toggle'),
-    25: 'NULL',
-    26: 'now()',
+  });
+  const history = pgbenchStatement(INSERT_HISTORY_SQL, {
+    1: 'gen_random_uuid()',
+    2: PGBENCH_CARD,
+    3: ':platform',
+    4: ':actor::text',
+    5: ':status::text',
+    6: TOGGLED,
+    7: literal('OTHER'),
+    8: literal('bench toggle'),
+    9: 'NULL',
+    10: 'now()',
   });
   const outbox = pgbenchStatement(OUTBOX_INSERT_SQL, {
     1: 'gen_random_uuid()',
@@ -88,7 +92,7 @@ export function patchScript(): string {
     5: ':envelope::jsonb',
     6: 'now()',
   });
-  return [`\\set n random(1, ${CARDS})`, 'BEGIN;', lock, update, outbox, 'COMMIT;', ''].join('\n');
+  return [`\\set n random(1, ${CARDS})`, 'BEGIN;', lock, update, history, outbox, 'COMMIT;', ''].join('\n');
 }
 
 /**
@@ -191,7 +195,7 @@ export const cards: Suite = {
         kind: 'pair',
         engine: ctx.app.engine,
         path: `\`PATCH /cards/{id}\` freeze/unfreeze, c=${connections}`,
-        reference: 'pgbench: lock, update + history, outbox, commit',
+        reference: 'pgbench: BEGIN, lock, update, history, outbox, COMMIT',
         ...(connections === 8 ? { target: 0.6 } : {}),
         ...patch,
       });

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { outboxInsertCtes, type PreparedEvent } from '../outbox/outbox.service.js';
 import { CardEntity, CardStatusHistoryEntity } from './card.entity.js';
 
 /** Every `cards` column under the CardEntity member names, for plain queries (`SELECT ${CARD_COLUMNS} FROM cards`). */
@@ -18,8 +19,14 @@ const cardColumnsOf = (alias: string) =>
 
 export const FIND_CARD_SQL = `SELECT ${CARD_COLUMNS} FROM cards WHERE id = $1 AND platform_id = $2`;
 export const LOCK_CARD_SQL = `${FIND_CARD_SQL} FOR UPDATE`;
+/**
+ * FIND_CARD_SQL with the row's version (`xmin`, the transaction that wrote this row version, as
+ * text): a write conditioned on `xmin = <version>` matches only the row as it was read. A
+ * `SELECT ... FOR UPDATE` elsewhere does not change it; any committed UPDATE does.
+ */
+export const FIND_CARD_VERSIONED_SQL = `SELECT ${CARD_COLUMNS}, xmin::text AS "rowVersion" FROM cards WHERE id = $1 AND platform_id = $2`;
 
-/** The columns every write sets: the key ($1, $2), then the mutable ones ($3 to $18, as UPDATE_SQL). */
+/** The columns every write sets: the key ($1, $2), then the mutable ones ($3 to $18, as UPDATE_CARD_SQL). */
 const KEY_AND_MUTABLE_COLUMNS = `id, platform_id, status, status_reason, brand, last4, exp_month, exp_year,
   funding_source_id, funding_detached_at, max_spend_per_transaction, max_spend_per_day, max_transactions_per_day,
   processor_ref, issuer_ref, provisioning_due_at, provisioning_outcome, updated_at`;
@@ -29,32 +36,91 @@ const INSERT_SQL = `
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $22, $23, $24)`;
 
 /** Writes every mutable column of a card (the identity, holder, capabilities and creation time never change). */
-const UPDATE_SQL = `
+export const UPDATE_CARD_SQL = `
   UPDATE cards SET status = $3, status_reason = $4, brand = $5, last4 = $6, exp_month = $7, exp_year = $8,
     funding_source_id = $9, funding_detached_at = $10, max_spend_per_transaction = $11, max_spend_per_day = $12,
     max_transactions_per_day = $13, processor_ref = $14, issuer_ref = $15, provisioning_due_at = $16,
     provisioning_outcome = $17, updated_at = $18
   WHERE id = $1 AND platform_id = $2`;
 
+const HISTORY_INSERT = `INSERT INTO card_status_history
+    (id, card_id, platform_id, actor, from_status, to_status, substatus, reason, status_reason, created_at)`;
+
+/**
+ * The history row of the card a CTE `source` returned (`RETURNING id`), for a statement whose $2 is
+ * the platform: id, actor, from, to, substatus, reason, statusReason, createdAt are `$first` on.
+ */
+const historyOf = (source: string, first: number) => {
+  const $ = (i: number) => `$${first + i}`;
+  return `${HISTORY_INSERT}
+  SELECT ${$(0)}, ${source}.id, $2, ${$(1)}, ${$(2)}, ${$(3)}, ${$(4)}, ${$(5)}, ${$(6)}, ${$(7)} FROM ${source}`;
+};
+
 /** The UPDATE and its status-history row in one statement (one round trip for a status change). */
 export const UPDATE_CARD_WITH_HISTORY_SQL = `
-  WITH changed AS (${UPDATE_SQL} RETURNING id)
-  INSERT INTO card_status_history
-    (id, card_id, platform_id, actor, from_status, to_status, substatus, reason, status_reason, created_at)
-  SELECT $19, changed.id, $2, $20, $21, $22, $23, $24, $25, $26 FROM changed`;
+  WITH changed AS (${UPDATE_CARD_SQL} RETURNING id)
+  ${historyOf('changed', 19)}`;
+
+/** UPDATE_CARD_SQL only where the row is still the version read ($19, FIND_CARD_VERSIONED_SQL's). */
+const UPDATE_IF_VERSION = `${UPDATE_CARD_SQL} AND xmin = $19::xid RETURNING id`;
+
+/** A change without a status (limits, funding source) of the card as read: one row when written, none when it changed since. */
+export const UPDATE_CARD_IF_VERSION_SQL = `
+  WITH changed AS (${UPDATE_IF_VERSION})
+  SELECT id FROM changed`;
+
+/**
+ * A status change of the card as read, in one (autocommit, so atomic) statement: the UPDATE, its
+ * history row ($20 to $27) and its CARD.STATUS_CHANGE outbox event ($28 to $33, the outbox's own
+ * CTEs), the last two only for the row the UPDATE matched. One row when written, none (and nothing
+ * written) when the card changed since it was read.
+ */
+export const TRANSITION_CARD_IF_VERSION_SQL = `
+  WITH changed AS (${UPDATE_IF_VERSION}),
+  history AS (${historyOf('changed', 20)}),
+  ${outboxInsertCtes('changed', 27)}
+  SELECT id FROM changed`;
 
 const HISTORY_COLUMNS = `id, card_id AS "cardId", platform_id AS "platformId", actor, from_status AS "fromStatus",
   to_status AS "toStatus", substatus, reason, status_reason AS "statusReason", created_at AS "createdAt"`;
 
-const INSERT_HISTORY_SQL = `
-  INSERT INTO card_status_history
-    (id, card_id, platform_id, actor, from_status, to_status, substatus, reason, status_reason, created_at)
+export const INSERT_HISTORY_SQL = `
+  ${HISTORY_INSERT}
   VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`;
 
 /** Live (not CLOSED) cards of the platform, and of the cardholder among them. */
 const COUNT_LIVE_SQL = `
   SELECT count(*)::int AS platform, count(*) FILTER (WHERE customer_id = $2)::int AS customer
   FROM cards WHERE platform_id = $1 AND status <> 'CLOSED'`;
+
+/** The history entry's values after its card and platform (the parameters of `historyOf`). */
+const historyValues = (h: CardStatusHistoryEntity): unknown[] => [
+  h.id,
+  h.actor,
+  h.fromStatus,
+  h.toStatus,
+  h.substatus,
+  h.reason,
+  h.statusReason,
+  h.createdAt,
+];
+
+/** What runs a statement: an EntityManager, or TransactionService (its open transaction, else autocommit on the pool). */
+export interface Statements {
+  query<T>(sql: string, parameters: unknown[]): Promise<T>;
+}
+
+/** A card as read, with the version a conditioned write (`updateIfVersion`) checks. */
+export interface VersionedCard {
+  card: CardEntity;
+  version: string;
+}
+
+/** A status change to store with the card: its history entry and its event (`OutboxService.prepare`). */
+export interface CardTransitionWrite {
+  history: CardStatusHistoryEntity;
+  event: PreparedEvent;
+}
 
 /** The values of KEY_AND_MUTABLE_COLUMNS (the parameters $1 to $18 of every write). */
 function keyAndMutableValues(c: CardEntity): unknown[] {
@@ -91,6 +157,40 @@ export class CardsRepository {
     return row ?? null;
   }
 
+  /** The card and its row version (see FIND_CARD_VERSIONED_SQL); null when unknown or another platform's. */
+  async findVersioned(q: Statements, platformId: string, cardUuid: string): Promise<VersionedCard | null> {
+    const [row] = await q.query<Array<CardEntity & { rowVersion: string }>>(FIND_CARD_VERSIONED_SQL, [
+      cardUuid,
+      platformId,
+    ]);
+    if (!row) return null;
+    const { rowVersion, ...card } = row;
+    return { card, version: rowVersion };
+  }
+
+  /**
+   * Stores the card's mutable columns as `update` does, but only if the row is still at `version`
+   * (`findVersioned`), in one statement; for a status change with its history entry and its outbox
+   * event in the same statement (all or nothing). Run outside a transaction it commits by itself.
+   * False when the card changed since it was read: nothing was written.
+   */
+  async updateIfVersion(
+    q: Statements,
+    c: CardEntity,
+    version: string,
+    transition?: CardTransitionWrite,
+  ): Promise<boolean> {
+    const params = [...keyAndMutableValues(c), version];
+    const rows = transition
+      ? await q.query<unknown[]>(TRANSITION_CARD_IF_VERSION_SQL, [
+          ...params,
+          ...historyValues(transition.history),
+          ...transition.event.parameters,
+        ])
+      : await q.query<unknown[]>(UPDATE_CARD_IF_VERSION_SQL, params);
+    return rows.length === 1;
+  }
+
   /** The card, locked FOR UPDATE until the caller's transaction ends; null when unknown or another platform's. */
   async lockForUpdate(m: EntityManager, platformId: string, cardUuid: string): Promise<CardEntity | null> {
     const [row] = await m.query<CardEntity[]>(LOCK_CARD_SQL, [cardUuid, platformId]);
@@ -116,20 +216,10 @@ export class CardsRepository {
   async update(m: EntityManager, c: CardEntity, history?: CardStatusHistoryEntity): Promise<void> {
     const params = keyAndMutableValues(c);
     if (!history) {
-      await m.query(UPDATE_SQL, params);
+      await m.query(UPDATE_CARD_SQL, params);
       return;
     }
-    await m.query(UPDATE_CARD_WITH_HISTORY_SQL, [
-      ...params,
-      history.id,
-      history.actor,
-      history.fromStatus,
-      history.toStatus,
-      history.substatus,
-      history.reason,
-      history.statusReason,
-      history.createdAt,
-    ]);
+    await m.query(UPDATE_CARD_WITH_HISTORY_SQL, [...params, ...historyValues(history)]);
   }
 
   async addHistory(m: EntityManager, h: CardStatusHistoryEntity): Promise<void> {

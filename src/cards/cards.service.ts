@@ -12,7 +12,7 @@ import { TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
 import { fieldError, type FieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
-import { OutboxService } from '../outbox/outbox.service.js';
+import { OutboxService, type OutboxWrite } from '../outbox/outbox.service.js';
 import { PlatformConfigService } from '../platform-config/platform-config.service.js';
 import type { Card, CardStatusHistoryEntry, ListCardsQuery } from './card.dto.js';
 import { CardEntity, CardStatusHistoryEntity } from './card.entity.js';
@@ -46,6 +46,21 @@ export interface StatusChange {
   substatus: CardSubstatus | null;
   reason: string | null;
   statusReason: CardStatusReason | null;
+}
+
+/**
+ * How many times a PATCH reads the card and writes on the condition that it did not change since
+ * (see `CardsService.update`) before it falls back to locking the card.
+ */
+export const PATCH_OPTIMISTIC_ATTEMPTS = 3;
+
+/** A judged PATCH: the card after it, its rendering, whether anything is written, and for a status change the history entry and event. */
+interface PatchPlan {
+  next: CardEntity;
+  view: Card;
+  write: boolean;
+  history: CardStatusHistoryEntity | null;
+  event: OutboxWrite<'CARD.STATUS_CHANGE'> | null;
 }
 
 const hasError = (errors: FieldError[], field: string) => errors.some((e) => e.field === field);
@@ -179,69 +194,103 @@ export class CardsService {
   }
 
   /**
-   * PATCH /cards/{id}: the card is locked FOR UPDATE; every FieldError comes together and before
-   * the state is judged (409); then the change, its history entry and, for a status transition,
-   * exactly one CARD.STATUS_CHANGE, all in this transaction.
+   * PATCH /cards/{id}, in two round trips on the common path: the card is read (with its row
+   * version) without a transaction; every FieldError comes together and before the state is judged
+   * (409); then one statement writes the change, its history entry and, for a status transition,
+   * exactly one CARD.STATUS_CHANGE, only if the card is still the version read. When it changed in
+   * between (the statement matched nothing, so wrote nothing), the PATCH reads and judges again (a
+   * concurrent freeze then answers 409); after PATCH_OPTIMISTIC_ATTEMPTS such conflicts it locks
+   * the card FOR UPDATE and does the same in a transaction, so it always gets through.
    */
   async update(principal: PlatformPrincipal, cardUuid: string, body: unknown): Promise<Card> {
-    const { value, errors } = validateBody(CardUpdateRequest, body);
+    const request = validateBody(CardUpdateRequest, body);
     const platformId = principal.platformId;
+    for (let attempt = 0; attempt < PATCH_OPTIMISTIC_ATTEMPTS; attempt++) {
+      const read = await this.cards.findVersioned(this.tx, platformId, cardUuid);
+      if (!read) throw cardNotFound(cardUuid);
+      const plan = await this.planPatch(this.tx.manager, principal, read.card, request);
+      if (!plan.write) return plan.view;
+      const transition =
+        plan.history && plan.event ? { history: plan.history, event: this.outbox.prepare(plan.event) } : undefined;
+      if (await this.cards.updateIfVersion(this.tx, plan.next, read.version, transition)) return plan.view;
+    }
     return this.tx.run(async (m) => {
       const card = await this.cards.lockForUpdate(m, platformId, cardUuid);
       if (!card) throw cardNotFound(cardUuid);
-      if (!hasError(errors, 'body')) {
-        // Rule 3 needs the program only for a fundingSource with a status.
-        const decisionMaker =
-          value.fundingSource !== undefined && value.status !== undefined
-            ? (await this.settings.cardSettings(m, platformId)).cardProgram.authorizationDecisionMaker
-            : 'SERVICE';
-        errors.push(...patchRuleErrors(value, card.cardCapabilities, decisionMaker));
-      }
-      const fundingUuid =
-        value.fundingSource === undefined || hasError(errors, 'fundingSource')
-          ? null
-          : parseId('InternalAccount', value.fundingSource);
-      if (fundingUuid) {
-        const problem = fundingSourceProblem(
-          await this.fundingAccount(m, platformId, fundingUuid),
-          card.customerId,
-          card.currency,
-        );
-        if (problem) errors.push(fieldError('fundingSource', problem));
-      }
-      if (errors.length) throw invalidInput(errors);
+      const plan = await this.planPatch(m, principal, card, request);
+      if (plan.write) await this.cards.update(m, plan.next, plan.history ?? undefined);
+      if (plan.event) await this.outbox.write(m, plan.event);
+      return plan.view;
+    });
+  }
 
-      const refusal = judgePatch(card.status, value.status);
-      if (refusal) throw new ApiError(refusal, refusalReason(refusal, card.status, value.status));
+  /**
+   * What a PATCH does to `card` as read: the FieldErrors (thrown together), then the state's 409,
+   * then the issuer calls, then the card after the change (and for a status change its history
+   * entry and event). Nothing is written here. The issuer calls come before the write: when the
+   * write finds the card changed and the PATCH is judged again, they may be made again, which is
+   * harmless (each sets a state: the status, the password).
+   */
+  private async planPatch(
+    m: EntityManager,
+    principal: PlatformPrincipal,
+    card: CardEntity,
+    request: { value: CardUpdateRequest; errors: FieldError[] },
+  ): Promise<PatchPlan> {
+    const { value } = request;
+    const errors = [...request.errors];
+    const platformId = principal.platformId;
+    if (!hasError(errors, 'body')) {
+      // Rule 3 needs the program only for a fundingSource with a status.
+      const decisionMaker =
+        value.fundingSource !== undefined && value.status !== undefined
+          ? (await this.settings.cardSettings(m, platformId)).cardProgram.authorizationDecisionMaker
+          : 'SERVICE';
+      errors.push(...patchRuleErrors(value, card.cardCapabilities, decisionMaker));
+    }
+    const fundingUuid =
+      value.fundingSource === undefined || hasError(errors, 'fundingSource')
+        ? null
+        : parseId('InternalAccount', value.fundingSource);
+    if (fundingUuid) {
+      const problem = fundingSourceProblem(
+        await this.fundingAccount(m, platformId, fundingUuid),
+        card.customerId,
+        card.currency,
+      );
+      if (problem) errors.push(fieldError('fundingSource', problem));
+    }
+    if (errors.length) throw invalidInput(errors);
 
-      const now = this.clock.now();
-      const before = card.status;
-      const next: CardEntity = { ...card };
-      if (fundingUuid) next.fundingSourceId = fundingUuid;
-      for (const f of LIMIT_FIELDS) {
-        const limit = value[f];
-        if (limit === undefined) continue;
-        if (f === 'maxTransactionsPerDay') next.maxTransactionsPerDay = limit;
-        else next[f] = limit === null ? null : String(limit);
-      }
-      if (value.threeDSecurePassword !== undefined)
-        await this.issuer.setThreeDSecurePassword(card, value.threeDSecurePassword);
-      const onlyPassword = value.threeDSecurePassword !== undefined;
-      if (value.status === undefined) {
-        if (!onlyPassword) {
-          next.updatedAt = now;
-          await this.cards.update(m, next);
-        }
-        return renderCard(next);
-      }
-      await this.issuer.changeStatus(card, {
-        status: value.status,
-        substatus: value.substatus!,
-        reason: value.reason!,
-      });
-      const statusReason = value.status === 'CLOSED' ? 'CLOSED_BY_PLATFORM' : null;
-      return this.transition(
-        m,
+    const refusal = judgePatch(card.status, value.status);
+    if (refusal) throw new ApiError(refusal, refusalReason(refusal, card.status, value.status));
+
+    const now = this.clock.now();
+    const before = card.status;
+    const next: CardEntity = { ...card };
+    if (fundingUuid) next.fundingSourceId = fundingUuid;
+    for (const f of LIMIT_FIELDS) {
+      const limit = value[f];
+      if (limit === undefined) continue;
+      if (f === 'maxTransactionsPerDay') next.maxTransactionsPerDay = limit;
+      else next[f] = limit === null ? null : String(limit);
+    }
+    if (value.threeDSecurePassword !== undefined)
+      await this.issuer.setThreeDSecurePassword(card, value.threeDSecurePassword);
+    const onlyPassword = value.threeDSecurePassword !== undefined;
+    if (value.status === undefined) {
+      // A password-only change writes nothing (the card did not change, not even updatedAt).
+      if (!onlyPassword) next.updatedAt = now;
+      return { next, view: renderCard(next), write: !onlyPassword, history: null, event: null };
+    }
+    await this.issuer.changeStatus(card, {
+      status: value.status,
+      substatus: value.substatus!,
+      reason: value.reason!,
+    });
+    const statusReason = value.status === 'CLOSED' ? 'CLOSED_BY_PLATFORM' : null;
+    return {
+      ...this.transitioned(
         next,
         {
           to: value.status,
@@ -251,14 +300,15 @@ export class CardsService {
           statusReason,
         },
         before,
-      );
-    });
+      ),
+      write: true,
+    };
   }
 
   /**
    * Moves a (locked) card to `change.to` and stores every other change made to `card`: its history
    * entry and exactly one CARD.STATUS_CHANGE with the card after the change. Closing ends the
-   * funding binding. Used by PATCH and by provisioning.
+   * funding binding. Used by provisioning (PATCH writes the same through `planPatch`).
    */
   async transition(
     m: EntityManager,
@@ -266,6 +316,18 @@ export class CardsService {
     change: StatusChange,
     from: CardStatus = card.status,
   ): Promise<Card> {
+    const { next, history, view, event } = this.transitioned(card, change, from);
+    await this.cards.update(m, next, history);
+    await this.outbox.write(m, event);
+    return view;
+  }
+
+  /** The card after `change` (now), its history entry and its CARD.STATUS_CHANGE; nothing written. */
+  private transitioned(
+    card: CardEntity,
+    change: StatusChange,
+    from: CardStatus,
+  ): { next: CardEntity; view: Card; history: CardStatusHistoryEntity; event: OutboxWrite<'CARD.STATUS_CHANGE'> } {
     const now = this.clock.now();
     const next: CardEntity = { ...card, status: change.to, statusReason: change.statusReason, updatedAt: now };
     if (change.to === 'CLOSED') {
@@ -273,10 +335,13 @@ export class CardsService {
       next.provisioningDueAt = null;
       next.provisioningOutcome = null;
     }
-    await this.cards.update(m, next, this.historyEntry(next, from, change, now));
     const view = renderCard(next);
-    await this.outbox.write(m, cardStatusChange(next.platformId, view));
-    return view;
+    return {
+      next,
+      view,
+      history: this.historyEntry(next, from, change, now),
+      event: cardStatusChange(next.platformId, view),
+    };
   }
 
   private historyEntry(

@@ -7,20 +7,58 @@ import type { WebhookEnvelope, WebhookType } from './webhook-types.js';
 /** The NOTIFY channel a committed event wakes the workers on. */
 export const OUTBOX_CHANNEL = 'outbox_events';
 
+/** How many parameters the outbox write takes: event uuid, platform, type, aggregate, envelope JSON, now. */
+export const OUTBOX_PARAMETERS = 6;
+
+/**
+ * The two parts of the outbox write, with the parameter numbers shifted by `offset`: the upsert of
+ * the aggregate's counter (a row per row of `source`, or one row when `source` is null), and the
+ * event insert that takes its number from `counter` (and wakes the workers at commit).
+ */
+const counterUpsert = (offset: number, source: string | null) => {
+  const [platform, aggregate] = [offset + 2, offset + 4];
+  const values = source
+    ? `SELECT $${platform}, $${aggregate}, 1 FROM ${source}`
+    : `VALUES ($${platform}, $${aggregate}, 1)`;
+  return `INSERT INTO outbox_aggregates (platform_id, aggregate_id, last_seq) ${values}
+     ON CONFLICT (platform_id, aggregate_id) DO UPDATE SET last_seq = outbox_aggregates.last_seq + 1
+     RETURNING last_seq`;
+};
+const eventInsert = (offset: number, counter: string) => {
+  const $ = (n: number) => `$${offset + n}`;
+  return `INSERT INTO outbox_events
+     (id, platform_id, type, aggregate_id, seq, body, status, attempt_count, next_attempt_at, retrying_since, created_at)
+   SELECT ${$(1)}, ${$(2)}, ${$(3)}, ${$(4)}, ${counter}.last_seq, ${$(5)}, 'PENDING', 0, ${$(6)}, ${$(6)}, ${$(6)}
+   FROM ${counter}, (SELECT pg_notify('${OUTBOX_CHANNEL}', '')) AS wake
+   RETURNING seq`;
+};
+
 /**
  * The outbox write (see `OutboxService.write`): $1 event uuid, $2 platform, $3 type, $4 aggregate,
- * $5 envelope JSON, $6 now. Exported for benchmarks that replay a producer's SQL in pgbench.
+ * $5 envelope JSON, $6 now (`OutboxService.prepare(...).parameters`). Exported for benchmarks that
+ * replay a producer's SQL in pgbench.
  */
 export const OUTBOX_INSERT_SQL = `WITH counter AS (
-     INSERT INTO outbox_aggregates (platform_id, aggregate_id, last_seq) VALUES ($2, $4, 1)
-     ON CONFLICT (platform_id, aggregate_id) DO UPDATE SET last_seq = outbox_aggregates.last_seq + 1
-     RETURNING last_seq
+     ${counterUpsert(0, null)}
    )
-   INSERT INTO outbox_events
-     (id, platform_id, type, aggregate_id, seq, body, status, attempt_count, next_attempt_at, retrying_since, created_at)
-   SELECT $1, $2, $3, $4, counter.last_seq, $5, 'PENDING', 0, $6, $6, $6
-   FROM counter, (SELECT pg_notify('${OUTBOX_CHANNEL}', '')) AS wake
-   RETURNING seq`;
+   ${eventInsert(0, 'counter')}`;
+
+/**
+ * The outbox write as two CTEs (`outbox_counter`, `outbox_event`) for a producer's own statement,
+ * written only for a row of the producer's CTE `source` (at most one row: e.g. an
+ * `UPDATE ... WHERE <condition> RETURNING` that matched), so the state change and its event are
+ * one statement, both or neither. Its parameters are `$offset+1` to `$offset+6`, in the order of
+ * OUTBOX_INSERT_SQL's (`OutboxService.prepare(...).parameters`). Append it to the producer's
+ * `WITH` list; build the text once (a module constant), not per request.
+ */
+export function outboxInsertCtes(source: string, offset: number): string {
+  return `outbox_counter AS (
+     ${counterUpsert(offset, source)}
+   ),
+   outbox_event AS (
+     ${eventInsert(offset, 'outbox_counter')}
+   )`;
+}
 
 /**
  * What each event type carries as `data` (types without an entry carry any object). Areas add
@@ -39,6 +77,13 @@ export interface OutboxWrite<T extends WebhookType = WebhookType> {
   /** The resource the event is about (its public id, e.g. `Card:<uuid>`): delivery is in order per aggregate. */
   aggregateId: string;
   data: WebhookData<T>;
+}
+
+/** An event ready to write: `parameters` are OUTBOX_INSERT_SQL's ($1 to $6). */
+export interface PreparedEvent {
+  uuid: string;
+  envelope: WebhookEnvelope;
+  parameters: unknown[];
 }
 
 export interface WrittenEvent {
@@ -67,6 +112,17 @@ export class OutboxService {
     if (!m.queryRunner?.isTransactionActive) {
       throw new Error('OutboxService.write must run inside the producer transaction');
     }
+    const event = this.prepare(input);
+    const rows = await m.query<Array<{ seq: string }>>(OUTBOX_INSERT_SQL, event.parameters);
+    return { uuid: event.uuid, envelope: event.envelope, seq: Number(rows[0].seq) };
+  }
+
+  /**
+   * The event as `write` would append it (its id, its envelope stamped now), with the parameters of
+   * OUTBOX_INSERT_SQL, for a producer that writes it in a statement of its own through
+   * `outboxInsertCtes` (the event then commits with that statement, or not at all).
+   */
+  prepare<T extends WebhookType>(input: OutboxWrite<T>): PreparedEvent {
     const uuid = newUuid();
     const now = this.clock.now();
     const envelope: WebhookEnvelope = {
@@ -75,14 +131,10 @@ export class OutboxService {
       timestamp: now.toISOString(),
       data: input.data,
     };
-    const rows = await m.query<Array<{ seq: string }>>(OUTBOX_INSERT_SQL, [
+    return {
       uuid,
-      input.platformId,
-      input.type,
-      input.aggregateId,
-      JSON.stringify(envelope),
-      now,
-    ]);
-    return { uuid, envelope, seq: Number(rows[0].seq) };
+      envelope,
+      parameters: [uuid, input.platformId, input.type, input.aggregateId, JSON.stringify(envelope), now],
+    };
   }
 }

@@ -2,6 +2,7 @@ import { TokenCache } from '../../src/auth/token-cache.js';
 import { startTestApp, TestApp, TestPlatform, V } from '../support/test-app.js';
 import { StatementCounter } from '../support/statement-counter.js';
 import { usdAccountBody } from '../support/fixtures.js';
+import { activeCard, statusChange } from '../support/cards.js';
 import { terminateConnections } from '../support/isolated-database.js';
 
 /** The hot paths' statement counts (issue 12): a count that creeps back fails here. */
@@ -73,6 +74,27 @@ describe('statements per request', () => {
     ]);
     const replay = await counter.during(() => post(201));
     expect(replay).toEqual(['START TRANSACTION', expect.stringMatching(/pg_try_advisory_xact_lock/), 'COMMIT']);
+  });
+
+  it('PATCH /cards/{id} runs 2 (token cached): the read, then one statement for the card, its history and its event', async () => {
+    const p = await TestPlatform.create(t);
+    const { card } = await activeCard(p);
+    await p.get('/config').expect(200);
+    const freeze = await counter.during(() => p.patch(`/cards/${card.id}`, statusChange('FROZEN')).expect(200));
+    expect(freeze).toEqual([
+      expect.stringMatching(/^SELECT .* xmin::text AS "rowVersion" FROM cards WHERE id = \$1 AND platform_id = \$2$/),
+      expect.stringMatching(
+        /^WITH changed AS \( UPDATE cards .* AND xmin = \$19::xid RETURNING id\), history AS \(INSERT INTO card_status_history .* outbox_event AS \( INSERT INTO outbox_events .*\) SELECT id FROM changed$/,
+      ),
+    ]);
+    // A change without a status: the same two, without history and event.
+    const limit = await counter.during(() => p.patch(`/cards/${card.id}`, { maxSpendPerDay: 500 }).expect(200));
+    expect(limit).toEqual([
+      expect.stringMatching(/ FROM cards WHERE id = \$1 AND platform_id = \$2$/),
+      expect.stringMatching(
+        /^WITH changed AS \( UPDATE cards .* AND xmin = \$19::xid RETURNING id\) SELECT id FROM changed$/,
+      ),
+    ]);
   });
 
   it('a wrong secret never hits the cache', async () => {

@@ -152,8 +152,8 @@ function keyAndMutableValues(c: CardEntity): unknown[] {
  */
 @Injectable()
 export class CardsRepository {
-  async find(m: EntityManager, platformId: string, cardUuid: string): Promise<CardEntity | null> {
-    const [row] = await m.query<CardEntity[]>(FIND_CARD_SQL, [cardUuid, platformId]);
+  async find(q: Statements, platformId: string, cardUuid: string): Promise<CardEntity | null> {
+    const [row] = await q.query<CardEntity[]>(FIND_CARD_SQL, [cardUuid, platformId]);
     return row ?? null;
   }
 

@@ -171,7 +171,7 @@ export class CardsService {
   }
 
   async get(platformId: string, cardUuid: string): Promise<Card> {
-    const card = await this.cards.find(this.tx.manager, platformId, cardUuid);
+    const card = await this.cards.find(this.tx, platformId, cardUuid); // one fixed statement, prepared
     if (!card) throw cardNotFound(cardUuid);
     return renderCard(card);
   }

@@ -1,7 +1,8 @@
 import { parseId } from '../../src/common/ids.js';
 import { exampleAccountInfo } from '../../src/external-accounts/variants/index.js';
 import { autocannonRun } from '../lib/http.js';
-import { pgbenchRun } from '../lib/pgbench.js';
+import { OUTBOX_INSERT_SQL } from '../../src/outbox/outbox.service.js';
+import { literal, pgbenchRun, pgbenchStatement } from '../lib/pgbench.js';
 import type { SuiteResult } from '../lib/report.js';
 import { BenchContext, interleaved, Suite } from '../support.js';
 
@@ -27,7 +28,14 @@ SELECT id FROM internal_accounts WHERE id = ANY(ARRAY[:account]::uuid[]) ORDER B
 SELECT * FROM internal_accounts WHERE id = :account FOR UPDATE;
 INSERT INTO ledger_entries (id, account_id, platform_id, seq, amount, balance_after, reason, reference, created_at) SELECT gen_random_uuid(), id, platform_id, ledger_seq + 1, -1, balance - 1, 'AGENT_QUOTE_EXECUTION', 'Transaction:' || :tx, now() FROM internal_accounts WHERE id = :account;
 UPDATE internal_accounts SET balance = balance - 1, ledger_seq = ledger_seq + 1, updated_at = now() WHERE id = :account;
-WITH counter AS (INSERT INTO outbox_aggregates (platform_id, aggregate_id, last_seq) VALUES (:platform, 'InternalAccount:' || :account, 1) ON CONFLICT (platform_id, aggregate_id) DO UPDATE SET last_seq = outbox_aggregates.last_seq + 1 RETURNING last_seq) INSERT INTO outbox_events (id, platform_id, type, aggregate_id, seq, body, status, attempt_count, next_attempt_at, retrying_since, created_at) SELECT gen_random_uuid(), :platform, 'INTERNAL_ACCOUNT.BALANCE_UPDATED', 'InternalAccount:' || :account, counter.last_seq, '{}', 'PENDING', 0, now(), now(), now() FROM counter;
+${pgbenchStatement(OUTBOX_INSERT_SQL, {
+  1: 'gen_random_uuid()',
+  2: ':platform',
+  3: literal('INTERNAL_ACCOUNT.BALANCE_UPDATED'),
+  4: "'InternalAccount:' || :account",
+  5: "'{}'",
+  6: 'now()',
+})}
 INSERT INTO outgoing_transactions (id, platform_id, customer_id, agent_id, quote_id, status, source_account_id, destination_kind, destination_account_id, sent_amount, sending_currency, received_amount, receiving_currency, exchange_rate, fees, rate_details, settled_at, created_at, updated_at) VALUES (:tx, :platform, :customer, :agent, :quote, 'COMPLETED', :account, 'ExternalAccount', :external, 1, 'USD', 1, 'USD', 1, 0, '{}', now(), now(), now());
 UPDATE quotes SET status = 'COMPLETED', updated_at = now() WHERE id = :quote;
 UPDATE agents SET daily_transaction_count = daily_transaction_count + 1, daily_spend = daily_spend + 1, monthly_spend = monthly_spend + 1 WHERE id = :agent;

@@ -13,7 +13,8 @@ import { DAY_USAGE_SQL } from '../../src/cards/card-transactions.service.js';
 import { formatId, newUuid } from '../../src/common/ids.js';
 import { TransactionService } from '../../src/database/transaction.service.js';
 import { autocannonRun } from '../lib/http.js';
-import { pgbenchRun, pgbenchStatement } from '../lib/pgbench.js';
+import { OUTBOX_INSERT_SQL } from '../../src/outbox/outbox.service.js';
+import { literal, pgbenchRun, pgbenchStatement } from '../lib/pgbench.js';
 import type { SuiteResult, TableResult } from '../lib/report.js';
 import { BenchContext, interleaved, Suite } from '../support.js';
 
@@ -87,13 +88,16 @@ export async function benchCards(ctx: BenchContext, count = CARDS): Promise<stri
   return ids;
 }
 
-/** The outbox write as OutboxService.write sends it, with a small constant body. */
+/** The outbox write as OutboxService.write sends it (its own SQL), with a small constant body. */
 const outboxWrite = (type: string, aggregate: string) =>
-  `WITH counter AS (INSERT INTO outbox_aggregates (platform_id, aggregate_id, last_seq) VALUES (:platform, ${aggregate}, 1)
-   ON CONFLICT (platform_id, aggregate_id) DO UPDATE SET last_seq = outbox_aggregates.last_seq + 1 RETURNING last_seq)
-   INSERT INTO outbox_events (id, platform_id, type, aggregate_id, seq, body, status, attempt_count, next_attempt_at, retrying_since, created_at)
-   SELECT gen_random_uuid(), :platform, '${type}', ${aggregate}, counter.last_seq, '{"id":"bench"}', 'PENDING', 0, now(), now(), now()
-   FROM counter, (SELECT pg_notify('outbox_events', '')) AS wake RETURNING seq;`.replace(/\s+/g, ' ');
+  pgbenchStatement(OUTBOX_INSERT_SQL, {
+    1: 'gen_random_uuid()',
+    2: ':platform',
+    3: literal(type),
+    4: aggregate,
+    5: `'{"id":"bench"}'`,
+    6: 'now()',
+  });
 
 function script(): string {
   return [

@@ -6,14 +6,17 @@ import { isAccessTokenFormat } from './agent-credentials.js';
 import { renderPolicy } from './agent-policy.js';
 
 /**
- * The live token with its agent, in one statement: a revoked (superseded) token or a deleted
- * agent finds nothing. Not cached: pausing, deleting and policy changes act on the very next
- * request on every replica, at the cost of this one indexed lookup per agent request.
+ * The live token with its agent, in one statement: a revoked (superseded) token, a deleted agent
+ * or an agent whose customer was deleted finds nothing. Not cached: pausing, deleting and policy
+ * changes act on the very next request on every replica, at the cost of this one indexed lookup
+ * per agent request.
  */
 export const AUTHENTICATE_AGENT_SQL = `
   SELECT t.token_hash, a.id AS agent_id, a.platform_id, a.customer_id, a.is_paused, a.policy
-    FROM agent_access_tokens t JOIN agents a ON a.id = t.agent_id
-   WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND a.deleted_at IS NULL`;
+    FROM agent_access_tokens t
+    JOIN agents a ON a.id = t.agent_id
+    JOIN customers c ON c.id = a.customer_id
+   WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND a.deleted_at IS NULL AND c.deleted_at IS NULL`;
 
 interface Row {
   token_hash: Buffer;
@@ -34,7 +37,7 @@ export class AgentTokenAuthenticator implements AgentAuthenticatorPort {
 
   async authenticate(token: string): Promise<AgentPrincipal | null> {
     if (!isAccessTokenFormat(token)) return null;
-    const [row] = await this.tx.manager.query<Row[]>(AUTHENTICATE_AGENT_SQL, [hashSecret(token)]);
+    const [row] = await this.tx.query<Row[]>(AUTHENTICATE_AGENT_SQL, [hashSecret(token)]); // fixed SQL, prepared
     // Found by its hash; compared again in constant time (the lookup itself only saw a hash).
     const ok = secretMatches(token, row?.token_hash ?? DUMMY_HASH);
     if (!row || !ok) return null;

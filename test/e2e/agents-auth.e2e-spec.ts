@@ -173,6 +173,16 @@ describe('one guard, two schemes', () => {
     expectError(await client.get('/agents/me/internal-accounts'), 401, 'UNAUTHORIZED');
   });
 
+  it('deleting the agent’s customer cuts its token at once (401); the agent stays listed', async () => {
+    const p = await TestPlatform.create(t);
+    const { client, agent, customer } = await installedAgent(p);
+    expect((await client.get('/agents/me')).status).toBe(200);
+    expect((await p.delete(`/customers/${customer.id}`)).status).toBe(200);
+    expectError(await client.get('/agents/me'), 401, 'UNAUTHORIZED');
+    expectError(await client.post('/agents/me/quotes', {}), 401, 'UNAUTHORIZED');
+    expect((await p.get(`/agents/${agent.id}`)).status).toBe(200);
+  });
+
   it('a superseded token is 401: a later redemption for the agent replaces it', async () => {
     const p = await TestPlatform.create(t);
     const { client, agent } = await installedAgent(p);

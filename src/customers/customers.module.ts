@@ -3,6 +3,7 @@ import { OutboxModule } from '../outbox/outbox.module.js';
 import { PlatformConfigModule } from '../platform-config/platform-config.module.js';
 import { CustomersController } from './customers.controller.js';
 import { CustomersService } from './customers.service.js';
+import { IdentifierSeal } from './identifier-seal.js';
 import { InternalAccountsController } from './internal-accounts.controller.js';
 import { InternalAccountsService } from './internal-accounts.service.js';
 import { LedgerService } from './ledger.service.js';
@@ -15,7 +16,7 @@ import { LedgerService } from './ledger.service.js';
   imports: [PlatformConfigModule, OutboxModule],
   // InternalAccountsController first: its `customers/internal-accounts` must be matched before `customers/:customerId`.
   controllers: [InternalAccountsController, CustomersController],
-  providers: [CustomersService, InternalAccountsService, LedgerService],
+  providers: [CustomersService, InternalAccountsService, LedgerService, IdentifierSeal],
   exports: [CustomersService, InternalAccountsService, LedgerService],
 })
 export class CustomersModule {}

@@ -24,6 +24,7 @@ import { kycStatusChanged } from './customer-events.js';
 import type { CustomerView, ListCustomersQuery } from './customer.dto.js';
 import { CustomerEntity } from './customer.entity.js';
 import type { EndUserTermsConsent, KycStatus } from './customer.types.js';
+import { IdentifierSeal } from './identifier-seal.js';
 import { InternalAccountsService } from './internal-accounts.service.js';
 
 /** Domain of generated UMA addresses when the platform has no `umaDomain` (reserved TLD: never routable). */
@@ -115,6 +116,7 @@ export class CustomersService {
     private readonly outbox: OutboxService,
     private readonly config: PlatformConfigService,
     private readonly clock: Clock,
+    private readonly identifiers: IdentifierSeal,
   ) {}
 
   /**
@@ -170,7 +172,7 @@ export class CustomersService {
         phoneNumber: request.phoneNumber ?? null,
         umaAddress: request.umaAddress ?? `$c${id.replaceAll('-', '')}@${config.umaDomain ?? FALLBACK_UMA_DOMAIN}`,
         profile: profileOf(request),
-        identifier,
+        identifier: this.identifiers.seal(identifier),
         endUserTermsConsent: request.endUserTermsConsent
           ? (plain(request.endUserTermsConsent) as unknown as EndUserTermsConsent)
           : null,
@@ -260,7 +262,7 @@ export class CustomersService {
             endUserTermsConsent: row.endUserTermsConsent,
             profile: row.profile as QueryDeepPartialEntity<CustomerEntity>['profile'],
             updatedAt: row.updatedAt,
-            ...('identifier' in patch ? { identifier } : {}),
+            ...('identifier' in patch ? { identifier: this.identifiers.seal(identifier) } : {}),
           },
         );
       } catch (error) {
@@ -303,6 +305,6 @@ export class CustomersService {
 
   private async storedIdentifier(m: EntityManager, id: string): Promise<string | null> {
     const row = await m.findOne(CustomerEntity, { where: { id }, select: { id: true, identifier: true } });
-    return row?.identifier ?? null;
+    return this.identifiers.open(row?.identifier ?? null);
   }
 }

@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { individual } from '../support/customers.js';
 import { startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
 
 /** Issue 10 item 1: no secret rests in plain text, not even in a stored idempotent replay. */
@@ -35,4 +36,34 @@ it('POST /tokens with an Idempotency-Key stores its replay encrypted, and the re
   expect(again.status).toBe(201);
   expect(again.headers['idempotent-replayed']).toBe('true');
   expect(again.body).toEqual(first.body);
+});
+
+it("a customer's SSN / ITIN is stored sealed, and a plain one left by an earlier version is sealed at startup", async () => {
+  const p = await TestPlatform.create(t);
+  const ssn = '123-45-6789';
+  const body = individual({ idType: 'SSN', identifier: ssn, countryOfIssuance: 'US' });
+  const created = await p.post('/customers', body);
+  expect(created.status).toBe(201);
+  const id = (created.body as { id: string }).id.replace(/^Customer:/, '');
+  const stored = async () =>
+    (await db.query<{ identifier: string }>('SELECT identifier FROM customers WHERE id = $1', [id])).rows[0].identifier;
+  expect(await stored()).not.toContain('6789');
+  expect(await stored()).toMatch(/^v1\./);
+  // The sealed number still takes part in the rules across fields: ITIN needs a number starting with 9.
+  const path = `/customers/${(created.body as { id: string }).id}`;
+  const refused = await p.patch(path, { customerType: 'INDIVIDUAL', idType: 'ITIN' });
+  expect(refused.status).toBe(400);
+  expect(JSON.stringify(refused.body)).toContain('identifier');
+  expect(JSON.stringify(refused.body)).not.toContain('6789');
+
+  // A row written in plain text (as an earlier version did) is sealed when an application starts.
+  await db.query('UPDATE customers SET identifier = $2 WHERE id = $1', [id, ssn]);
+  const next = await startTestApp();
+  try {
+    expect(await stored()).toMatch(/^v1\./);
+    expect((await p.patch(path, { customerType: 'INDIVIDUAL', idType: 'ITIN' })).status).toBe(400);
+    expect((await p.patch(path, { customerType: 'INDIVIDUAL', idType: 'SSN' })).status).toBe(200);
+  } finally {
+    await next.close();
+  }
 });

@@ -32,7 +32,8 @@ export interface RequestObserver {
 
 export interface EntryOptions {
   logger: Logger;
-  headers: StaticHeaders;
+  /** Security headers: `api` on every answer, `docs` instead under `/docs` (an HTML page). */
+  headers: { api: StaticHeaders; docs: StaticHeaders };
   observer: RequestObserver;
   /** Answers `Connection: close` while true (draining on SIGTERM). */
   draining: () => boolean;
@@ -54,7 +55,8 @@ export function requestEntry(options: EntryOptions) {
     const id = typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
     (req as ContextRequest).id = id;
     res.setHeader('X-Request-Id', id);
-    for (let i = 0; i < headers.length; i++) res.setHeader(headers[i][0], headers[i][1]);
+    const security = req.url.startsWith('/docs') ? headers.docs : headers.api;
+    for (let i = 0; i < security.length; i++) res.setHeader(security[i][0], security[i][1]);
     if (draining()) res.setHeader('Connection', 'close');
     const start = performance.now();
     observer.start();

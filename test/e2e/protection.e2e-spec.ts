@@ -63,15 +63,25 @@ describe('rate limiting per credential', () => {
 });
 
 describe('security headers and CORS', () => {
-  it('sends helmet’s headers on API answers and errors alike', async () => {
+  it('sends the API’s security headers on answers and errors alike, and helmet’s defaults on /docs', async () => {
     const p = await TestPlatform.create(open);
-    for (const res of [await p.get('/tokens'), await open.http.get(`${V}/tokens`), await open.http.get('/healthz')]) {
+    const answers = [await p.get('/tokens'), await open.http.get(`${V}/tokens`), await open.http.get('/healthz')];
+    for (const res of answers) {
       expect(res.headers['x-content-type-options']).toBe('nosniff');
       expect(res.headers['strict-transport-security']).toMatch(/max-age=/);
       expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
-      expect(res.headers['content-security-policy']).toMatch(/default-src 'self'/);
+      expect(res.headers['content-security-policy']).toBe("default-src 'none';frame-ancestors 'none'");
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+      // Headers that only steer how a browser runs an HTML page are not sent on JSON answers.
+      expect(res.headers['x-xss-protection']).toBeUndefined();
+      expect(res.headers['x-dns-prefetch-control']).toBeUndefined();
       expect(res.headers['x-powered-by']).toBeUndefined();
     }
+    const docs = await open.http.get('/docs/');
+    expect(docs.status).toBe(200);
+    expect(docs.headers['content-security-policy']).toMatch(/default-src 'self'/);
+    expect(docs.headers['x-xss-protection']).toBe('0');
   });
 
   it('answers no CORS headers unless CORS_ORIGINS is set', async () => {

@@ -160,6 +160,7 @@ async function run(ctx: BenchContext): Promise<SuiteResult[]> {
   const url = parsed.toString();
   const key = randomBytes(32).toString('base64');
   const receiver = await startReceiver();
+  await migrate(url);
   const app = await NestFactory.createApplicationContext(
     AppModule.forRoot(
       loadConfig({
@@ -175,7 +176,6 @@ async function run(ctx: BenchContext): Promise<SuiteResult[]> {
     { logger: false },
   );
   try {
-    await migrate(url);
     const tx = app.get(TransactionService);
     const outbox = app.get(OutboxService);
     const { platform } = await app.get(PlatformsService).create('Bench');

@@ -37,7 +37,14 @@ export class IdentifierSeal implements OnApplicationBootstrap {
     return US_TAX_ID_PATTERN.test(stored) ? stored : decryptSecret(stored, this.key);
   }
 
+  /** Never stops the start: until a later start seals them, plain rows are read as they are. */
   async onApplicationBootstrap(): Promise<void> {
+    await this.resealLegacy().catch((err: unknown) =>
+      this.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'identifiers not resealed'),
+    );
+  }
+
+  private async resealLegacy(): Promise<void> {
     let sealed = 0;
     for (;;) {
       const rows = await this.tx.manager.query<Array<{ id: string; identifier: string }>>(

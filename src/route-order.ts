@@ -45,9 +45,11 @@ export function compareRoutePaths(a: string, b: string): number {
 
 const isRoute = (layer: RouteLayer) => typeof layer.route?.path === 'string';
 
-/** Sorts each run of consecutive route layers of the Express app's router (stable). */
-export function sortRoutes(app: object): void {
-  const stack = (app as ExpressLike).router.stack;
+/**
+ * Replaces each run of consecutive route layers of `stack` (middleware stays where it is) with
+ * what `replace` makes of it.
+ */
+function replaceRouteRuns(stack: RouteLayer[], replace: (run: RouteLayer[]) => RouteLayer[]): void {
   let start = 0;
   while (start < stack.length) {
     if (!isRoute(stack[start])) {
@@ -56,12 +58,17 @@ export function sortRoutes(app: object): void {
     }
     let end = start;
     while (end < stack.length && isRoute(stack[end])) end++;
-    const run = stack
-      .slice(start, end)
-      .sort((x, y) => compareRoutePaths(x.route!.path as string, y.route!.path as string));
-    stack.splice(start, run.length, ...run);
-    start = end;
+    const replacement = replace(stack.slice(start, end));
+    stack.splice(start, end - start, ...replacement);
+    start += replacement.length;
   }
+}
+
+/** Sorts each run of consecutive route layers of the Express app's router (stable). */
+export function sortRoutes(app: object): void {
+  replaceRouteRuns((app as ExpressLike).router.stack, (run) =>
+    run.sort((x, y) => compareRoutePaths(x.route!.path as string, y.route!.path as string)),
+  );
 }
 
 /** Every route, in the order Express tries them. */
@@ -152,16 +159,7 @@ interface RouterLike {
  */
 export function indexRoutes(app: object, newRouter: () => object): void {
   const makeRouter = newRouter as () => RouterLike;
-  const stack = (app as ExpressLike).router.stack;
-  let start = 0;
-  while (start < stack.length) {
-    if (!isRoute(stack[start])) {
-      start++;
-      continue;
-    }
-    let end = start;
-    while (end < stack.length && isRoute(stack[end])) end++;
-    const run = stack.slice(start, end);
+  replaceRouteRuns((app as ExpressLike).router.stack, (run) => {
     const keys = new Set(run.map((l) => routeKey(l.route!.path as string)).filter((k): k is string => k !== null));
     const routerOf = (key: string | null): RouterLike => {
       const router = makeRouter();
@@ -184,7 +182,6 @@ export function indexRoutes(app: object, newRouter: () => object): void {
     });
     const dispatch = holder.stack[0];
     dispatch.routeRun = run;
-    stack.splice(start, run.length, dispatch);
-    start++;
-  }
+    return [dispatch];
+  });
 }

@@ -93,7 +93,7 @@ const COUNT_LIVE_SQL = `
   SELECT count(*)::int AS platform, count(*) FILTER (WHERE customer_id = $2)::int AS customer
   FROM cards WHERE platform_id = $1 AND status <> 'CLOSED'`;
 
-/** The history entry's values after its card and platform (the parameters of `historyOf`). */
+/** The history entry's values but its card and platform (the parameters of `historyOf`: id, then actor on). */
 const historyValues = (h: CardStatusHistoryEntity): unknown[] => [
   h.id,
   h.actor,
@@ -223,18 +223,8 @@ export class CardsRepository {
   }
 
   async addHistory(m: EntityManager, h: CardStatusHistoryEntity): Promise<void> {
-    await m.query(INSERT_HISTORY_SQL, [
-      h.id,
-      h.cardId,
-      h.platformId,
-      h.actor,
-      h.fromStatus,
-      h.toStatus,
-      h.substatus,
-      h.reason,
-      h.statusReason,
-      h.createdAt,
-    ]);
+    const [id, ...rest] = historyValues(h);
+    await m.query(INSERT_HISTORY_SQL, [id, h.cardId, h.platformId, ...rest]);
   }
 
   /**

@@ -16,6 +16,16 @@ const SETTINGS_TABLES = [
   { selector: 'TemplateElement[value.raw=/\\b(platform_configs|webhook_signing_keys)\\b/]', message: tablesMessage },
 ];
 
+const SETTINGS_IMPORTS = {
+  group: ['**/platform-config/platform-config.entity.js', '**/platform-config/webhook-keys.service.js'],
+  message: 'Platform settings are read and written through PlatformConfigService.',
+};
+const CIPHER_IMPORTS = ['node:crypto', 'crypto'].map((name) => ({
+  name,
+  importNames: ['createCipheriv', 'createDecipheriv', 'Cipheriv', 'Decipheriv'],
+  message: 'Secrets are sealed and opened by SecretBox (src/secrets/), the only place that encrypts.',
+}));
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'coverage/**', '**/*.js'] },
   js.configs.recommended,
@@ -39,23 +49,23 @@ export default tseslint.config(
     rules: { 'no-restricted-syntax': ['error', ...ONE_CLOCK] },
   },
   {
+    // Secrets have one home: only src/secrets/ encrypts (the next block repeats this where it applies too).
+    files: ['src/**/*.ts'],
+    ignores: ['src/secrets/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: CIPHER_IMPORTS }] },
+  },
+  {
     // Platform settings have one owner: only src/platform-config/ touches their tables.
     files: ['src/**/*.ts'],
     ignores: ['src/common/clock.ts', 'src/platform-config/**', 'src/database/**'],
     rules: {
       'no-restricted-syntax': ['error', ...ONE_CLOCK, ...SETTINGS_TABLES],
-      'no-restricted-imports': [
-        'error',
-        {
-          patterns: [
-            {
-              group: ['**/platform-config/platform-config.entity.js', '**/platform-config/webhook-keys.service.js'],
-              message: 'Platform settings are read and written through PlatformConfigService.',
-            },
-          ],
-        },
-      ],
+      'no-restricted-imports': ['error', { paths: CIPHER_IMPORTS, patterns: [SETTINGS_IMPORTS] }],
     },
+  },
+  {
+    files: ['src/secrets/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [SETTINGS_IMPORTS] }] },
   },
   {
     files: ['test/**/*.ts', 'bench/**/*.ts'],

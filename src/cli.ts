@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { parseArgs } from 'node:util';
 import { AppModule } from './app.module.js';
 import { loadConfig } from './config/app-config.js';
-import { checkWebhookKeyConfig } from './config/webhook-key.js';
+import { checkKeyEncryptionKeyConfig } from './secrets/key-encryption-key.js';
 import { describeStartupError } from './common/startup-error.js';
 import { migrate, openDatabase } from './database/open-database.js';
 import { createRootLogger, PinoNestLogger } from './logging/logger.js';
@@ -36,7 +36,7 @@ async function main(argv: string[]): Promise<number> {
         process.stderr.write(`--name is required (1 to 255 characters)\n${USAGE}\n`);
         return 2;
       }
-      checkWebhookKeyConfig(config); // fail fast on a missing key, before touching the database
+      checkKeyEncryptionKeyConfig(config); // fail fast on a missing key, before touching the database
       const db = await openDatabase(config);
       try {
         await migrate(db.sessionUrl);

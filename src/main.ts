@@ -1,17 +1,17 @@
 import 'reflect-metadata';
 import { createApp, API_VERSION } from './app.factory.js';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config.js';
-import { checkWebhookKeyConfig } from './config/webhook-key.js';
 import { describeStartupError } from './common/startup-error.js';
 import { migrate, openDatabase } from './database/open-database.js';
 import { gracefulShutdown } from './health/shutdown.js';
 import { createRootLogger } from './logging/logger.js';
 import { PlatformsService } from './platforms/platforms.service.js';
+import { checkKeyEncryptionKeyConfig } from './secrets/key-encryption-key.js';
 
 function configOrExit(): AppConfig {
   try {
     const config = loadConfig(process.env);
-    checkWebhookKeyConfig(config); // fail fast: PostgreSQL without WEBHOOK_KEY_ENCRYPTION_KEY
+    checkKeyEncryptionKeyConfig(config); // fail fast: PostgreSQL without WEBHOOK_KEY_ENCRYPTION_KEY
     return config;
   } catch (error) {
     if (error instanceof ConfigError) {

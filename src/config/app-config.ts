@@ -90,7 +90,7 @@ export class AppConfig {
 
   /**
    * The key-encryption key (32 bytes, base64 or hex): encrypts every secret at rest. Required
-   * with DATABASE_URL; the embedded engine generates one beside its data dir (see webhook-key.ts).
+   * with DATABASE_URL; the embedded engine generates one beside its data dir (see src/secrets/key-encryption-key.ts).
    */
   @IsOptional()
   @Matches(/^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, {

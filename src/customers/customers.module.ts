@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { OutboxModule } from '../outbox/outbox.module.js';
 import { PlatformConfigModule } from '../platform-config/platform-config.module.js';
+import { SecretsModule } from '../secrets/secrets.module.js';
 import { CustomersController } from './customers.controller.js';
 import { CustomersService } from './customers.service.js';
 import { IdentifierSeal } from './identifier-seal.js';
@@ -13,7 +14,7 @@ import { LedgerService } from './ledger.service.js';
  * `CustomersService.requireActive`, `InternalAccountsService.find` and `LedgerService.post`.
  */
 @Module({
-  imports: [PlatformConfigModule, OutboxModule],
+  imports: [PlatformConfigModule, OutboxModule, SecretsModule],
   // InternalAccountsController first: its `customers/internal-accounts` must be matched before `customers/:customerId`.
   controllers: [InternalAccountsController, CustomersController],
   providers: [CustomersService, InternalAccountsService, LedgerService, IdentifierSeal],

@@ -1,8 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { AppConfig } from '../config/app-config.js';
-import { resolveWebhookKey } from '../config/webhook-key.js';
 import { TransactionService } from '../database/transaction.service.js';
-import { decryptSecret, encryptSecret } from '../outbox/signing/grid-signature.js';
+import { SecretBox } from '../secrets/secret-box.js';
 import { US_TAX_ID_PATTERN } from './customer.dto.js';
 
 /** Rows written before identifiers were sealed hold the number itself (`###-##-####`). */
@@ -10,8 +8,8 @@ const LEGACY_PLAINTEXT = `identifier ~ '^[0-9]{3}-[0-9]{2}-[0-9]{4}$'`;
 const RESEAL_BATCH = 500;
 
 /**
- * A customer's SSN / ITIN (`identifier`, write-only) at rest: sealed with AES-256-GCM under the
- * key-encryption key (`WEBHOOK_KEY_ENCRYPTION_KEY`, as webhook secrets and idempotent replays),
+ * A customer's SSN / ITIN (`identifier`, write-only) at rest: sealed by `SecretBox` (src/secrets/,
+ * as webhook secrets and idempotent replays),
  * opened only to check rules across fields on an update; never returned. Rows stored in plain
  * text by an earlier version are sealed when the application starts (every replica tries; each
  * row is rewritten only while it still holds the plain number), and read as they are until then.
@@ -19,22 +17,19 @@ const RESEAL_BATCH = 500;
 @Injectable()
 export class IdentifierSeal implements OnApplicationBootstrap {
   private readonly logger = new Logger(IdentifierSeal.name);
-  private readonly key: Buffer;
 
   constructor(
-    config: AppConfig,
+    private readonly box: SecretBox,
     private readonly tx: TransactionService,
-  ) {
-    this.key = resolveWebhookKey(config);
-  }
+  ) {}
 
   seal(identifier: string | null): string | null {
-    return identifier === null ? null : encryptSecret(identifier, this.key);
+    return identifier === null ? null : this.box.seal(identifier);
   }
 
   open(stored: string | null): string | null {
     if (stored === null) return null;
-    return US_TAX_ID_PATTERN.test(stored) ? stored : decryptSecret(stored, this.key);
+    return US_TAX_ID_PATTERN.test(stored) ? stored : this.box.open(stored);
   }
 
   /** Never stops the start: until a later start seals them, plain rows are read as they are. */

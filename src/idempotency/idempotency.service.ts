@@ -3,10 +3,8 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { EntityManager } from 'typeorm';
-import { AppConfig } from '../config/app-config.js';
-import { resolveWebhookKey } from '../config/webhook-key.js';
 import { ApiError } from '../errors/api-error.js';
-import { decryptSecret, encryptSecret } from '../outbox/signing/grid-signature.js';
+import { SecretBox } from '../secrets/secret-box.js';
 import { IdempotencyKeyEntity } from './idempotency-key.entity.js';
 
 /** Records are honoured for 24 hours; an older key may be used again. */
@@ -143,19 +141,15 @@ export const inProgress = () =>
  * - same key, different request: 409 CONFLICT;
  * - same key while the first request is still running: 409 CONFLICT, retryable.
  * Failed requests roll back and leave no record, so they may be retried with the same key.
- * Every stored response body is encrypted with the key-encryption key (AES-256-GCM): a replay may
+ * Every stored response body is sealed by `SecretBox` (AES-256-GCM, src/secrets/): a replay may
  * carry a secret (`POST /tokens` answers a `clientSecret`), and no secret rests in plain text.
  */
 @Injectable()
 export class IdempotencyService {
-  private readonly key: Buffer;
-
   constructor(
-    config: AppConfig,
+    private readonly box: SecretBox,
     private readonly clock: Clock,
-  ) {
-    this.key = resolveWebhookKey(config);
-  }
+  ) {}
 
   fingerprint(method: string, path: string, body: unknown): string {
     return createHash('sha256')
@@ -259,16 +253,16 @@ export class IdempotencyService {
     if (inserted.length === 0) throw inProgress();
   }
 
-  /** The stored form of a response body: `{"sealed": <AES-256-GCM of its JSON>}` (jsonb), or null. */
+  /** The stored form of a response body: `{"sealed": <SecretBox.seal of its JSON>}` (jsonb), or null. */
   private sealBody(body: unknown): string | null {
     if (body === undefined) return null;
-    return JSON.stringify({ [SEALED]: encryptSecret(JSON.stringify(body), this.key) });
+    return JSON.stringify({ [SEALED]: this.box.seal(JSON.stringify(body)) });
   }
 
   /** Inverse of `sealBody`; a record stored before encryption (plain JSON) is returned as it is. */
   private openBody(stored: unknown): unknown {
     if (stored && typeof stored === 'object' && typeof (stored as Record<string, unknown>)[SEALED] === 'string') {
-      return JSON.parse(decryptSecret((stored as Record<string, string>)[SEALED], this.key)) as unknown;
+      return JSON.parse(this.box.open((stored as Record<string, string>)[SEALED])) as unknown;
     }
     return stored;
   }

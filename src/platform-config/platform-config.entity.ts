@@ -76,7 +76,7 @@ export class WebhookSigningKeysEntity {
   @Column('text', { name: 'public_key' })
   publicKey: string;
 
-  /** PKCS8 PEM private key, encrypted (`encryptSecret`). */
+  /** PKCS8 PEM private key, sealed (`SecretBox.seal`). */
   @Column('text', { name: 'private_key_enc' })
   privateKeyEnc: string;
 

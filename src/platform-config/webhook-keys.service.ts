@@ -1,13 +1,11 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { createPrivateKey, KeyObject } from 'node:crypto';
 import { EntityManager, In } from 'typeorm';
 import { Clock } from '../common/clock.js';
-import { decryptSecret, encryptSecret, generateWebhookKeyPair } from '../outbox/signing/grid-signature.js';
+import { generateWebhookKeyPair } from '../outbox/signing/grid-signature.js';
 import { newWebhookSecret } from '../outbox/signing/standard-webhooks.js';
+import { SecretBox } from '../secrets/secret-box.js';
 import { WebhookSigningKeysEntity } from './platform-config.entity.js';
-
-/** Injection token of the 32-byte server key that encrypts signing keys and secrets at rest. */
-export const WEBHOOK_KEY = Symbol('WEBHOOK_KEY');
 
 /** After a rotation the previous secret keeps signing for this long. */
 export const SECRET_ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
@@ -23,8 +21,8 @@ const CACHE_LIMIT = 10_000;
 
 /**
  * Each platform's ECDSA P-256 key pair (X-Grid-Signature) and Standard Webhooks secret. Private
- * parts are stored encrypted (AES-256-GCM with the server key); decrypted values are cached by
- * ciphertext, so a rotation is seen at once and nothing stale is ever used.
+ * parts are stored sealed (`SecretBox`, src/secrets/); opened values are cached by sealed
+ * value, so a rotation is seen at once and nothing stale is ever used.
  */
 @Injectable()
 export class WebhookKeysService {
@@ -32,7 +30,7 @@ export class WebhookKeysService {
   private readonly privateKeys = new Map<string, KeyObject>();
 
   constructor(
-    @Inject(WEBHOOK_KEY) private readonly key: Buffer,
+    private readonly box: SecretBox,
     private readonly clock: Clock,
   ) {}
 
@@ -47,8 +45,8 @@ export class WebhookKeysService {
       .values({
         platformId,
         publicKey: publicKeyPem,
-        privateKeyEnc: encryptSecret(privateKeyPem, this.key),
-        secretEnc: encryptSecret(newWebhookSecret(), this.key),
+        privateKeyEnc: this.box.seal(privateKeyPem),
+        secretEnc: this.box.seal(newWebhookSecret()),
         previousSecretEnc: null,
         previousSecretExpiresAt: null,
         createdAt: now,
@@ -88,7 +86,7 @@ export class WebhookKeysService {
     const now = this.clock.now();
     row.previousSecretEnc = row.secretEnc;
     row.previousSecretExpiresAt = new Date(now.getTime() + SECRET_ROTATION_OVERLAP_MS);
-    row.secretEnc = encryptSecret(newWebhookSecret(), this.key);
+    row.secretEnc = this.box.seal(newWebhookSecret());
     row.updatedAt = now;
     await m.save(WebhookSigningKeysEntity, row);
     return row;
@@ -115,7 +113,7 @@ export class WebhookKeysService {
   private privateKey(ciphertext: string): KeyObject {
     let key = this.privateKeys.get(ciphertext);
     if (!key) {
-      key = createPrivateKey(decryptSecret(ciphertext, this.key));
+      key = createPrivateKey(this.box.open(ciphertext));
       remember(this.privateKeys, ciphertext, key);
     }
     return key;
@@ -124,7 +122,7 @@ export class WebhookKeysService {
   private decrypt(ciphertext: string): string {
     let plain = this.decrypted.get(ciphertext);
     if (plain === undefined) {
-      plain = decryptSecret(ciphertext, this.key);
+      plain = this.box.open(ciphertext);
       remember(this.decrypted, ciphertext, plain);
     }
     return plain;

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, createSign, generateKeyPairSync, KeyObject, randomBytes } from 'node:crypto';
+import { createSign, generateKeyPairSync, KeyObject } from 'node:crypto';
 
 /**
  * `X-Grid-Signature`: ECDSA P-256 over SHA-256 of the exact raw body, DER-encoded, base64.
@@ -8,7 +8,7 @@ import { createCipheriv, createDecipheriv, createSign, generateKeyPairSync, KeyO
 export interface WebhookKeyPair {
   /** SPKI PEM: handed to receivers. */
   publicKeyPem: string;
-  /** PKCS8 PEM: keep secret (store it encrypted with `encryptSecret`). */
+  /** PKCS8 PEM: keep secret (stored sealed by `SecretBox`, src/secrets/). */
   privateKeyPem: string;
 }
 
@@ -27,36 +27,4 @@ export function signGridBody(rawBody: string | Buffer, privateKey: string | KeyO
   signer.update(rawBody); // strings are hashed as their UTF-8 bytes, as the receiver does
   signer.end();
   return signer.sign(privateKey, 'base64'); // DER is Node's default ECDSA encoding
-}
-
-// --- At-rest encryption of secrets (private keys, whsec_ secrets): AES-256-GCM ---
-
-const VERSION = 'v1';
-const IV_BYTES = 12;
-const TAG_BYTES = 16;
-
-function checkKey(key: Buffer): void {
-  if (key.length !== 32) throw new Error('secret encryption key must be 32 bytes');
-}
-
-/** Returns `v1.<iv b64>.<tag b64>.<ciphertext b64>`, with a fresh random IV each call. */
-export function encryptSecret(plaintext: string, key: Buffer): string {
-  checkKey(key);
-  const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv('aes-256-gcm', key, iv);
-  const ct = Buffer.concat([cipher.update(plaintext, 'utf8'), cipher.final()]);
-  const tag = cipher.getAuthTag();
-  return [VERSION, iv.toString('base64'), tag.toString('base64'), ct.toString('base64')].join('.');
-}
-
-/** Inverse of `encryptSecret`; throws on a malformed, tampered or wrong-key input. */
-export function decryptSecret(ciphertext: string, key: Buffer): string {
-  checkKey(key);
-  const parts = ciphertext.split('.');
-  if (parts.length !== 4 || parts[0] !== VERSION) throw new Error('unsupported encrypted secret format');
-  const [iv, tag, ct] = parts.slice(1).map((p) => Buffer.from(p, 'base64'));
-  if (iv.length !== IV_BYTES || tag.length !== TAG_BYTES) throw new Error('malformed encrypted secret');
-  const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: TAG_BYTES });
-  decipher.setAuthTag(tag);
-  return Buffer.concat([decipher.update(ct), decipher.final()]).toString('utf8'); // final() throws if tampered
 }

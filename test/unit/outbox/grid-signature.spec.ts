@@ -1,10 +1,5 @@
 import * as crypto from 'node:crypto';
-import {
-  decryptSecret,
-  encryptSecret,
-  generateWebhookKeyPair,
-  signGridBody,
-} from '../../../src/outbox/signing/grid-signature.js';
+import { generateWebhookKeyPair, signGridBody } from '../../../src/outbox/signing/grid-signature.js';
 import { referenceNodeVerify } from '../../support/signatures.js';
 
 describe('X-Grid-Signature', () => {
@@ -53,43 +48,5 @@ describe('X-Grid-Signature', () => {
     const header = signGridBody(body, privateKeyPem);
     expect(referenceNodeVerify(header, body.replace('TEST', 'TEST '), publicKeyPem)).toBe(false);
     expect(referenceNodeVerify(header, body, generateWebhookKeyPair().publicKeyPem)).toBe(false);
-  });
-});
-
-describe('encryptSecret / decryptSecret', () => {
-  const key = crypto.randomBytes(32);
-
-  it('round-trips, with a fresh IV each time', () => {
-    const plaintext = generateWebhookKeyPair().privateKeyPem;
-    const a = encryptSecret(plaintext, key);
-    const b = encryptSecret(plaintext, key);
-    expect(a).toMatch(/^v1\.[A-Za-z0-9+/=]+\.[A-Za-z0-9+/=]+\.[A-Za-z0-9+/=]+$/);
-    expect(a).not.toBe(b);
-    expect(decryptSecret(a, key)).toBe(plaintext);
-    expect(decryptSecret(b, key)).toBe(plaintext);
-  });
-
-  it('round-trips an empty string', () => {
-    expect(decryptSecret(encryptSecret('', key), key)).toBe('');
-  });
-
-  it('throws on tampered ciphertext, tag or IV', () => {
-    const [v, iv, tag, ct] = encryptSecret('whsec_abc', key).split('.');
-    const flip = (b64: string) => {
-      const buf = Buffer.from(b64, 'base64');
-      buf[0] ^= 1;
-      return buf.toString('base64');
-    };
-    expect(() => decryptSecret([v, iv, tag, flip(ct)].join('.'), key)).toThrow();
-    expect(() => decryptSecret([v, iv, flip(tag), ct].join('.'), key)).toThrow();
-    expect(() => decryptSecret([v, flip(iv), tag, ct].join('.'), key)).toThrow();
-  });
-
-  it('throws with the wrong key, a malformed value or a bad key length', () => {
-    const encrypted = encryptSecret('whsec_abc', key);
-    expect(() => decryptSecret(encrypted, crypto.randomBytes(32))).toThrow();
-    expect(() => decryptSecret('v2' + encrypted.slice(2), key)).toThrow();
-    expect(() => decryptSecret('not-encrypted', key)).toThrow();
-    expect(() => encryptSecret('x', crypto.randomBytes(16))).toThrow('32 bytes');
   });
 });

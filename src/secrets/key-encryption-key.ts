@@ -1,11 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, linkSync, mkdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { AppConfig, ConfigError } from './app-config.js';
+import { AppConfig, ConfigError } from '../config/app-config.js';
+import { sealingKey } from './envelope.js';
+import { KeyRing } from './key-ring.js';
 
 /**
- * The key-encryption key: encrypts every secret at rest (AES-256-GCM): webhook private keys,
- * `whsec_` secrets, stored idempotent replays.
+ * The key-encryption key: seals every secret at rest (AES-256-GCM, see envelope.ts): webhook
+ * private keys, `whsec_` secrets, stored idempotent replays, customers' SSN / ITIN.
  * - `WEBHOOK_KEY_ENCRYPTION_KEY` when set (32 bytes, base64 or hex).
  * - Embedded engine without it: generated once and kept beside the data dir (`<real dir>.webhook-key`,
  *   mode 0600), so it survives restarts with the data; `memory://` gets a throwaway key. Resolve
@@ -13,7 +15,7 @@ import { AppConfig, ConfigError } from './app-config.js';
  * - PostgreSQL without it: a ConfigError at boot (a key generated per replica would make each
  *   replica unable to read what the others wrote).
  */
-export function resolveWebhookKey(config: AppConfig): Buffer {
+export function resolveKeyEncryptionKey(config: AppConfig): Buffer {
   let key = resolved.get(config);
   if (!key) {
     key = readKey(config);
@@ -24,7 +26,15 @@ export function resolveWebhookKey(config: AppConfig): Buffer {
 
 const resolved = new WeakMap<AppConfig, Buffer>();
 
-export function parseWebhookKey(value: string): Buffer {
+/**
+ * The keys that seal and open secrets: today the one key-encryption key, under the id derived
+ * from it (envelope.ts `deriveKeyId`).
+ */
+export function loadKeyRing(config: AppConfig): KeyRing {
+  return new KeyRing([sealingKey(resolveKeyEncryptionKey(config))]);
+}
+
+export function parseKeyEncryptionKey(value: string): Buffer {
   return /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, 'hex') : Buffer.from(value, 'base64');
 }
 
@@ -33,7 +43,7 @@ export function parseWebhookKey(value: string): Buffer {
  * path that names the dir (a symlink too) finds the one key; one an older version kept beside a
  * symlinked path is still read.
  */
-export function embeddedWebhookKeyPath(dataDir: string): string {
+export function embeddedKeyFilePath(dataDir: string): string {
   const named = resolve(dataDir);
   let real = named;
   try {
@@ -50,12 +60,12 @@ export function embeddedWebhookKeyPath(dataDir: string): string {
  * Fails fast, without touching any file, when the key cannot be had: PostgreSQL without
  * WEBHOOK_KEY_ENCRYPTION_KEY. Entry points call it before opening the database.
  */
-export function checkWebhookKeyConfig(config: AppConfig): void {
+export function checkKeyEncryptionKeyConfig(config: AppConfig): void {
   if (!config.WEBHOOK_KEY_ENCRYPTION_KEY && !config.embedded) readKey(config);
 }
 
 function readKey(config: AppConfig): Buffer {
-  if (config.WEBHOOK_KEY_ENCRYPTION_KEY) return parseWebhookKey(config.WEBHOOK_KEY_ENCRYPTION_KEY);
+  if (config.WEBHOOK_KEY_ENCRYPTION_KEY) return parseKeyEncryptionKey(config.WEBHOOK_KEY_ENCRYPTION_KEY);
   if (!config.embedded) {
     throw new ConfigError([
       'WEBHOOK_KEY_ENCRYPTION_KEY=null: required with DATABASE_URL (32 bytes as base64 or hex, the same on every ' +
@@ -63,7 +73,7 @@ function readKey(config: AppConfig): Buffer {
     ]);
   }
   if (config.PGLITE_DATA_DIR.startsWith('memory://')) return randomBytes(32);
-  return readOrCreateKeyFile(embeddedWebhookKeyPath(config.PGLITE_DATA_DIR));
+  return readOrCreateKeyFile(embeddedKeyFilePath(config.PGLITE_DATA_DIR));
 }
 
 /** Reads the key file, creating it atomically (write a temp file, then link: never half-written). */
@@ -93,7 +103,7 @@ function tryRead(path: string): Buffer | null {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
-  const key = parseWebhookKey(text);
+  const key = parseKeyEncryptionKey(text);
   if (key.length !== 32) throw new Error(`${path} does not hold a 32-byte base64 key`);
   return key;
 }

@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { AppConfig } from '../config/app-config.js';
+import { loadKeyRing } from './key-encryption-key.js';
+import { KeyRing } from './key-ring.js';
+import { SecretBox } from './secret-box.js';
+
+/**
+ * Secrets at rest: the key-encryption key (loaded when the application is built, so after the
+ * entry point has locked the embedded data dir) and `SecretBox`. Imported by the areas that keep
+ * secrets: platform config, customers, idempotency.
+ */
+@Module({
+  providers: [
+    { provide: KeyRing, useFactory: (config: AppConfig) => loadKeyRing(config), inject: [AppConfig] },
+    SecretBox,
+  ],
+  exports: [SecretBox],
+})
+export class SecretsModule {}

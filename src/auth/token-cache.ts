@@ -3,11 +3,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { LRUCache } from 'lru-cache';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
-import {
-  listenUrl,
-  NotificationListener,
-  notificationsReachOtherConnections,
-} from '../outbox/notification-listener.js';
+import { listenUrl, NotificationListener, notificationsReachOtherConnections } from '../database/notifications.js';
 import type { PlatformPrincipal } from './auth.decorators.js';
 import { secretMatches } from './secrets.js';
 

@@ -7,7 +7,7 @@ import { Clock } from '../common/clock.js';
 import { AppConfig } from '../config/app-config.js';
 import { Runtime } from '../config/config.module.js';
 import { WebhookSender } from './delivery/webhook-sender.js';
-import { listenUrl, NotificationListener, notificationsReachOtherConnections } from './notification-listener.js';
+import { listenUrl, NotificationListener, notificationsReachOtherConnections } from '../database/notifications.js';
 import { OUTBOX_CHANNEL } from './outbox.service.js';
 import { ClaimedDelivery, ClaimedEvent, CompletedAttempt, OutboxStore } from './outbox.store.js';
 import type { WebhookEventStatus } from './webhook-types.js';

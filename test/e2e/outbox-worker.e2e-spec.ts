@@ -3,7 +3,7 @@ import { SystemClock } from '../../src/common/clock.js';
 import { EventEmitter2 } from '@nestjs/event-emitter';
 import { formatId, newUuid, parseId } from '../../src/common/ids.js';
 import { TransactionService } from '../../src/database/transaction.service.js';
-import { NotificationListener } from '../../src/outbox/notification-listener.js';
+import { NotificationListener } from '../../src/database/notifications.js';
 import {
   OUTBOX_LEASES_RENEWED,
   OUTBOX_RECORDED,

@@ -25,3 +25,13 @@ it('no file outside src/secrets/ seals or opens a value', () => {
   );
   expect(offenders.map((f) => f.path)).toEqual([]);
 });
+
+it('no file outside src/database/ opens a LISTEN connection', () => {
+  const offenders = outside('database').filter((f) => /['"`]\s*LISTEN\s/.test(f.text));
+  expect(offenders.map((f) => f.path)).toEqual([]);
+  expect(
+    sources()
+      .filter((f) => /['"`]\s*LISTEN\s/.test(f.text))
+      .map((f) => f.path),
+  ).toEqual(['database/notifications.ts']);
+});

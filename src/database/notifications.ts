@@ -19,7 +19,8 @@ export interface NotificationHandlers {
 
 /**
  * A dedicated connection LISTENing on one channel. Reconnects after any error or end. Used by the
- * outbox worker (wake-ups) and the token cache (revocations).
+ * outbox worker (wake-ups) and the token cache (revocations); the only place that LISTENs (the
+ * senders NOTIFY with `pg_notify` in their own transactions).
  */
 export class NotificationListener {
   private readonly logger: Logger;
@@ -32,7 +33,8 @@ export class NotificationListener {
     private readonly url: string,
     private readonly channel: string,
     private readonly handlers: NotificationHandlers,
-    context = 'outbox',
+    /** The logger context of its lines (the area it serves). */
+    context = 'database',
     /** The connection's `application_name` (lets an operator, or a test, find it in pg_stat_activity). */
     private readonly applicationName?: string,
   ) {

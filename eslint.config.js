@@ -68,6 +68,24 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [SETTINGS_IMPORTS] }] },
   },
   {
+    // The ground floor knows no feature: src/errors/ imports nothing of the application's but itself.
+    files: ['src/errors/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: CIPHER_IMPORTS,
+          patterns: [
+            {
+              group: ['../*'],
+              message: 'src/errors/ names no area: areas add their codes in src/error-catalogue.ts.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
     files: ['test/**/*.ts', 'bench/**/*.ts'],
     rules: {
       '@typescript-eslint/no-unsafe-member-access': 'off',

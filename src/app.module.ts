@@ -11,6 +11,7 @@ import { AppOptions, ConfigModule } from './config/config.module.js';
 import { CustomersSandboxModule } from './customers/customers-sandbox.module.js';
 import { CustomersModule } from './customers/customers.module.js';
 import { DatabaseModule } from './database/database.module.js';
+import './error-catalogue.js'; // installs the one error catalogue (every area's codes) before any error is answered
 import { HealthModule } from './health/health.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { IdempotencyModule } from './idempotency/idempotency.module.js';

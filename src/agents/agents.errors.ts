@@ -1,6 +1,6 @@
 /**
  * Error codes of the agents area and their HTTP status; merged into the one catalogue
- * (src/errors/api-error.ts). An unknown agent or device code is the core `NOT_FOUND` (the
+ * (src/error-catalogue.ts). An unknown agent or device code is the core `NOT_FOUND` (the
  * reference's Error404 has no agent code); a paused agent or a missing policy permission is the
  * core `FORBIDDEN`.
  */

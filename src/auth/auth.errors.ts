@@ -1,4 +1,4 @@
-/** Error codes of the auth area and their HTTP status; merged into the one catalogue (src/errors/api-error.ts). */
+/** Error codes of the auth area and their HTTP status; merged into the one catalogue (src/error-catalogue.ts). */
 export const AUTH_ERRORS = {
   TOKEN_NOT_FOUND: 404,
 } as const;

@@ -1,6 +1,6 @@
 /**
  * Error codes of the cards area and their HTTP status; merged into the one catalogue
- * (src/errors/api-error.ts). An unknown card, or another platform's, is the core 404 `NOT_FOUND`
+ * (src/error-catalogue.ts). An unknown card, or another platform's, is the core 404 `NOT_FOUND`
  * (the reference's Error404): there is no card-specific not-found code.
  */
 export const CARDS_ERRORS = {

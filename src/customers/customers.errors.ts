@@ -1,4 +1,4 @@
-/** Error codes of the customers area and their HTTP status; merged into the one catalogue (src/errors/api-error.ts). */
+/** Error codes of the customers area and their HTTP status; merged into the one catalogue (src/error-catalogue.ts). */
 export const CUSTOMERS_ERRORS = {
   CUSTOMER_NOT_FOUND: 404,
   /** The reference's Error410: the customer exists (GET answers) but is deleted. */

@@ -1,16 +1,3 @@
-import { AGENTS_ERRORS } from '../agents/agents.errors.js';
-import { AUTH_ERRORS } from '../auth/auth.errors.js';
-import { CARDS_ERRORS } from '../cards/cards.errors.js';
-import { CUSTOMERS_ERRORS } from '../customers/customers.errors.js';
-import { EXTERNAL_ACCOUNTS_ERRORS } from '../external-accounts/external-accounts.errors.js';
-import { OUTBOX_ERRORS } from '../outbox/outbox.errors.js';
-import { QUOTES_ERRORS } from '../quotes/quotes.errors.js';
-
-/**
- * The one domain exception. Services throw `new ApiError('CUSTOMER_DELETED', 'Customer ... has
- * been deleted')`; the global filter renders `{code, reason, details}` with the status from the
- * catalogue.
- */
 /** Codes any area may answer with (HTTP-level and generic ones). */
 export const CORE_ERRORS = {
   INVALID_INPUT: 400,
@@ -35,33 +22,33 @@ export const CORE_ERRORS = {
   SERVICE_UNAVAILABLE: 503,
 } as const;
 
+type CoreErrors = typeof CORE_ERRORS;
+
 /**
- * Each area declares its own codes in its folder (`<area>/<area>.errors.ts`); a new area adds
- * its table here. A code is declared once (test/unit/foundation/error-catalogue.spec.ts).
+ * The one catalogue's type: every code the API answers with, and its HTTP status. Here it holds
+ * the core codes; each area declares its own in its folder (`<area>/<area>.errors.ts`) and
+ * src/error-catalogue.ts, beside app.module.ts, adds them by declaration merging, so this floor
+ * names no area and `new ApiError(code, ...)` still accepts only declared codes.
  */
-export const AREA_ERRORS = [
-  AUTH_ERRORS,
-  CUSTOMERS_ERRORS,
-  EXTERNAL_ACCOUNTS_ERRORS,
-  OUTBOX_ERRORS,
-  CARDS_ERRORS,
-  AGENTS_ERRORS,
-  QUOTES_ERRORS,
-] as const;
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- extended by src/error-catalogue.ts
+export interface ErrorCatalogue extends CoreErrors {}
 
-/** The one catalogue: every code the API answers with, and its HTTP status. */
-export const ERROR_STATUS = {
-  ...CORE_ERRORS,
-  ...AUTH_ERRORS,
-  ...CUSTOMERS_ERRORS,
-  ...EXTERNAL_ACCOUNTS_ERRORS,
-  ...OUTBOX_ERRORS,
-  ...CARDS_ERRORS,
-  ...AGENTS_ERRORS,
-  ...QUOTES_ERRORS,
-} as const;
+export type ErrorCode = keyof ErrorCatalogue;
 
-export type ErrorCode = keyof typeof ERROR_STATUS;
+let catalogue: Readonly<Record<string, number>> = CORE_ERRORS;
+
+/**
+ * Installs the whole catalogue (core and areas' codes with their statuses): src/error-catalogue.ts
+ * does it when imported (app.module.ts imports it), before any request is answered.
+ */
+export function registerErrorCatalogue(table: Readonly<Record<ErrorCode, number>>): void {
+  catalogue = table;
+}
+
+/** The catalogue in use: every code and its HTTP status (for the OpenAPI document's error schemas). */
+export function errorCatalogue(): Readonly<Record<ErrorCode, number>> {
+  return catalogue;
+}
 
 export interface ApiErrorOptions {
   details?: Record<string, unknown>;
@@ -71,6 +58,11 @@ export interface ApiErrorOptions {
   headers?: Record<string, string>;
 }
 
+/**
+ * The one domain exception. Services throw `new ApiError('CUSTOMER_DELETED', 'Customer ... has
+ * been deleted')`; the global filter renders `{code, reason, details}` with the status from the
+ * catalogue.
+ */
 export class ApiError extends Error {
   readonly status: number;
 
@@ -80,7 +72,11 @@ export class ApiError extends Error {
     readonly options: ApiErrorOptions = {},
   ) {
     super(`${code}: ${reason}`);
-    this.status = ERROR_STATUS[code];
+    const status = catalogue[code];
+    if (status === undefined) {
+      throw new Error(`error code ${code} is not in the installed catalogue (import src/error-catalogue.ts)`);
+    }
+    this.status = status;
   }
 
   get details(): Record<string, unknown> | undefined {

@@ -1,4 +1,4 @@
-/** Error codes of the external-accounts area and their HTTP status; merged into the one catalogue (src/errors/api-error.ts). */
+/** Error codes of the external-accounts area and their HTTP status; merged into the one catalogue (src/error-catalogue.ts). */
 export const EXTERNAL_ACCOUNTS_ERRORS = {
   DUPLICATE_EXTERNAL_ACCOUNT: 409,
 } as const;

@@ -1,12 +1,12 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiResponse } from '@nestjs/swagger';
 import type { OpenAPIObject, OperationObject, PathItemObject, ResponseObject, SchemaObject } from '@nestjs/swagger';
-import { ERROR_STATUS } from '../errors/api-error.js';
+import { errorCatalogue } from '../errors/api-error.js';
 
 /**
  * Error responses in the OpenAPI document. Every non-2xx body is `{code, reason, details?}`: the
  * document has one `Error` schema and, per HTTP status the catalogue uses, an `Error<status>` whose
- * `code` lists that status's codes (from `ERROR_STATUS`, so an area's new codes appear by
+ * `code` lists that status's codes (from the installed catalogue, src/error-catalogue.ts, so an area's new codes appear by
  * themselves).
  *
  * The errors every route can answer are added to each operation by `addStandardErrors` (400 with
@@ -46,7 +46,7 @@ export const ApiErrors = (...statuses: number[]) =>
 /** `Error` and one `Error<status>` per status given, its `code` enum from the catalogue. */
 export function errorSchemas(statuses: Iterable<number>): Record<string, SchemaObject> {
   const byStatus = new Map<number, string[]>([...statuses].map((status) => [status, []]));
-  for (const [code, status] of Object.entries(ERROR_STATUS)) byStatus.get(status)?.push(code);
+  for (const [code, status] of Object.entries(errorCatalogue())) byStatus.get(status)?.push(code);
   const schemas: Record<string, SchemaObject> = {
     Error: {
       type: 'object',

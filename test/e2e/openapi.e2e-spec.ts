@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { generateApi } from 'swagger-typescript-api';
+import { ERROR_STATUS } from '../../src/error-catalogue.js';
 import { usdAccountBody } from '../support/fixtures.js';
 import { startTestApp, TestPlatform, V, type TestApp } from '../support/test-app.js';
 
@@ -147,6 +148,18 @@ describe('OpenAPI document', () => {
     expect(error404).toContain('NOT_FOUND');
     expect(error404).toContain('ACCOUNT_NOT_FOUND');
     expect(JSON.stringify(doc.components.schemas.Error400)).toContain('INVALID_INPUT');
+    // Exactly the catalogue's codes (src/error-catalogue.ts) of each status, no more, no fewer.
+    const statuses = Object.keys(doc.components.schemas).filter((name) => /^Error\d{3}$/.test(name));
+    expect(statuses.length).toBeGreaterThan(5);
+    for (const name of statuses) {
+      const status = Number(name.slice('Error'.length));
+      const listed = JSON.stringify(doc.components.schemas[name]).match(/"enum":(\[[^\]]*\])/)?.[1];
+      const codes = Object.entries(ERROR_STATUS)
+        .filter(([, s]) => s === status)
+        .map(([code]) => code)
+        .sort();
+      expect({ name, codes: listed ? (JSON.parse(listed) as string[]) : [] }).toEqual({ name, codes });
+    }
   });
 
   it('describes accountInfo as a discriminated oneOf of the 49 variants, in requests and responses', () => {

@@ -1,5 +1,6 @@
 import type { ArgumentsHost } from '@nestjs/common';
 import { AllExceptionsFilter } from '../../../src/errors/all-exceptions.filter.js';
+import '../../../src/error-catalogue.js'; // installs the areas' codes (UMA_ADDRESS_EXISTS)
 import { ApiError } from '../../../src/errors/api-error.js';
 import { Logger } from '@nestjs/common';
 

@@ -35,3 +35,10 @@ it('no file outside src/database/ opens a LISTEN connection', () => {
       .map((f) => f.path),
   ).toEqual(['database/notifications.ts']);
 });
+
+it('nothing in src/errors/ imports a feature folder: the catalogue is composed in src/error-catalogue.ts', () => {
+  const imports = sources()
+    .filter((f) => f.path.startsWith('errors/'))
+    .flatMap((f) => [...f.text.matchAll(/from '(\.[^']*)'/g)].map((m) => `${f.path}: ${m[1]}`));
+  expect(imports.filter((line) => !/: \.\/[^/]+$/.test(line))).toEqual([]);
+});

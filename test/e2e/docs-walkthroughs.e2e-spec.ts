@@ -61,9 +61,9 @@ async function startService(dataDir: string): Promise<Service> {
   });
   let out = '';
   let err = '';
-  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
   const credentials = await new Promise<{ clientId: string; clientSecret: string }>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const id = /clientId:\s+(\S+)/.exec(out);
       const secret = /clientSecret:\s+(\S+)/.exec(out);
@@ -110,8 +110,8 @@ async function stop(child: ChildProcess): Promise<void> {
       });
       let stdout = '';
       let stderr = '';
-      bash.stdout!.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-      bash.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      bash.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+      bash.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
       try {
         const [code] = (await once(bash, 'exit')) as [number | null];
         const outputs = blockOutputs(stdout, blocks.length);

@@ -139,6 +139,6 @@ async function stop(child: ChildProcess): Promise<void> {
         fs.rmSync(dir, { recursive: true, force: true });
       }
     },
-    180_000,
+    300_000,
   );
 });

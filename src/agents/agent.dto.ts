@@ -28,7 +28,7 @@ export class AgentCreateRequest {
   @IdField('Customer', { description: 'The customer the agent acts for' })
   customerId: string;
 
-  @NestedField(() => AgentPolicyRequest, { description: 'The policy; see the README for the defaults' })
+  @NestedField(() => AgentPolicyRequest, { description: 'The policy; see docs/agents.md for the defaults' })
   policy: AgentPolicyRequest;
 }
 

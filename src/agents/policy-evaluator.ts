@@ -3,7 +3,7 @@
  * amount, the account and "now" (no I/O, no clock of its own). `AgentExecutionService` calls it
  * with the agent row locked, so the decision and the counters it updates are atomic.
  *
- * Rules (README, Agents: policy evaluation):
+ * Rules (docs/agents.md: Quotes, execution under the policy, approvals):
  * - counters reset by UTC date and month (`currentUsage` of agent-policy.ts): counters of a past
  *   UTC day or month count as zero;
  * - hard limits, each "exactly at the limit is allowed, one unit over is refused": the policy's

@@ -11,6 +11,7 @@ import {
   Min,
   validateSync,
 } from 'class-validator';
+import { Doc } from './variable-doc.js';
 
 const toBool = ({ value }: { value: unknown }): unknown =>
   value === 'true' ? true : value === 'false' ? false : value;
@@ -26,44 +27,49 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 
 /**
  * The whole process configuration, read from the environment once at boot (`loadConfig`).
- * Nothing else in the codebase reads `process.env`.
+ * Nothing else in the codebase reads `process.env`. Each variable's `@Doc` and validators are what
+ * docs/configuration.md's table is generated from (`npm run docs:config`; a unit test fails when it is stale).
  */
 export class AppConfig {
+  @Doc('HTTP port (`0` picks a free one).')
   @Transform(toInt)
   @IsInt()
   @Min(0)
   @Max(65535)
   PORT = 3000;
 
-  /** PostgreSQL URL. Unset: the embedded PGlite engine. */
+  @Doc('PostgreSQL URL (`postgres://...`). Unset: the embedded PGlite engine.')
   @IsOptional()
   @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// or postgresql:// URL' })
   DATABASE_URL?: string;
 
-  /**
-   * A direct (session) PostgreSQL URL for what needs a session: the LISTEN connections and the
-   * migration advisory lock. Set it when DATABASE_URL goes through a transaction-mode pooler
-   * (PgBouncer); unset: DATABASE_URL serves both.
-   */
+  @Doc(
+    'A direct (session) PostgreSQL URL for what needs a session: the LISTEN connections (webhook wake-ups, token revocations) and the migration advisory lock. Set it when `DATABASE_URL` goes through a transaction-mode pooler (PgBouncer, see [Deployment](deployment.md#past-one-database)); unset, `DATABASE_URL` serves both.',
+  )
   @IsOptional()
   @Matches(/^postgres(ql)?:\/\//, { message: 'must be a postgres:// or postgresql:// URL' })
   DATABASE_DIRECT_URL?: string;
 
-  /** Where the embedded engine keeps its files; `memory://` for a throwaway database. */
+  @Doc('Where the embedded engine keeps its files; `memory://` for a throwaway database.')
   @IsString()
   PGLITE_DATA_DIR = './.data/pglite';
 
+  @Doc('The level of the JSON log lines on stdout (see [Logs](operations.md#logs)).')
   @IsIn(LOG_LEVELS)
   LOG_LEVEL: LogLevel = 'info';
 
+  @Doc(
+    '`api` (HTTP API, no delivery), `worker` (webhook delivery; serves only `/healthz` and `/readyz`) or `all` (both).',
+  )
   @IsIn(ROLES)
   ROLE: Role = 'all';
 
-  /** `false` removes every /sandbox route. */
+  @Doc('`false` removes every sandbox route (see [Sandbox routes](sandbox.md)).')
   @Transform(toBool)
   @IsBoolean()
   SANDBOX = true;
 
+  @Doc('Connections in the pool.')
   @Transform(toInt)
   @IsInt()
   @Min(1)
@@ -78,91 +84,94 @@ export class AppConfig {
    * (say `true` then); an older pooler would hand the next transaction a server connection where
    * the name is unknown. The embedded engine never uses them (one session behind every connection).
    */
+  @Doc(
+    'Hot-path statements prepared by name once per connection (parsed and planned once). Behind a transaction-mode pooler only with PgBouncer 1.21+ and `max_prepared_statements` (then `true`); never on the embedded engine.',
+    { default: 'on with PostgreSQL, off with `DATABASE_DIRECT_URL`' },
+  )
   @IsOptional()
   @Transform(toBool)
   @IsBoolean()
   DB_PREPARED_STATEMENTS?: boolean;
 
-  /** Against PostgreSQL, apply pending migrations at boot (under an advisory lock). Always on for the embedded engine. */
+  @Doc('Against PostgreSQL, apply pending migrations at boot under an advisory lock. The embedded engine always does.')
   @Transform(toBool)
   @IsBoolean()
   MIGRATIONS_RUN = false;
 
-  /**
-   * The key-encryption key (32 bytes, base64 or hex): encrypts every secret at rest. Required
-   * with DATABASE_URL; the embedded engine generates one beside its data dir (see src/secrets/key-encryption-key.ts).
-   */
+  @Doc(
+    "The key-encryption key, the same on every replica. Encrypts every secret at rest (AES-256-GCM): each platform's webhook private key and `whsec_` secrets, and stored idempotent replays (which may hold a `clientSecret`). **Required with `DATABASE_URL`** (boot stops with a message naming it); make one with `openssl rand -base64 32`. The embedded engine without it generates one once and keeps it beside the data dir's real path (`<realpath of PGLITE_DATA_DIR>.webhook-key`, mode 0600, created only once the data dir is locked); losing that file makes the stored keys and replays unreadable.",
+  )
   @IsOptional()
   @Matches(/^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, {
     message: 'must be 32 bytes as base64 (44 characters) or hex (64 characters)',
   })
   WEBHOOK_KEY_ENCRYPTION_KEY?: string;
 
-  /**
-   * Deliver webhooks to loopback, private and link-local addresses. Unset: on only on the embedded
-   * engine with SANDBOX (a developer's machine); with DATABASE_URL only `true` allows them, whatever
-   * SANDBOX says (`POST /sandbox/webhooks/test` answers the target's response: an SSRF otherwise).
-   */
+  @Doc(
+    "`true` lets webhooks go to loopback, private, link-local and metadata addresses; `false` refuses them (checked after DNS resolution). **With `DATABASE_URL` private targets need `true` explicitly, whatever `SANDBOX` says**: `POST /sandbox/webhooks/test` answers the first 1 KiB of the target's response, so allowing them lets any MANAGE token read internal HTTP services.",
+    { default: '`true` on the embedded engine with `SANDBOX=true`, else `false`' },
+  )
   @IsOptional()
   @Transform(toBool)
   @IsBoolean()
   WEBHOOK_ALLOW_PRIVATE_TARGETS?: boolean;
 
-  /** Webhook deliveries in flight at once per worker process. */
+  @Doc('Webhook deliveries in flight at once per worker process.')
   @Transform(toInt)
   @IsInt()
   @Min(1)
   @Max(1000)
   OUTBOX_CONCURRENCY = 16;
 
-  /** The worker's backstop poll for due events (retries, missed notifications), in ms. */
+  @Doc(
+    "The worker's backstop poll for due events (retries, missed notifications); on the embedded engine the only wake-up.",
+  )
   @Transform(toInt)
   @IsInt()
   @Min(10)
   @Max(1000)
   OUTBOX_POLL_INTERVAL_MS = 1000;
 
-  /** Verified API credentials kept in memory (per process, LRU); `0` turns the cache off. */
+  @Doc(
+    'Verified API credentials kept in memory per process (LRU); `0` turns the cache off (it is always off with `ROLE=worker`).',
+  )
   @Transform(toInt)
   @IsInt()
   @Min(0)
   @Max(1_000_000)
   TOKEN_CACHE_SIZE = 10_000;
 
-  /**
-   * How long a verified credential stays cached, in ms. Revocations evict at once on every replica
-   * (LISTEN/NOTIFY); this bounds staleness only while that notification connection is down.
-   */
+  @Doc(
+    'How long a verified credential stays cached (`0` turns it off). A revocation evicts at once on every replica; the TTL bounds staleness only while the notification connection is down.',
+  )
   @Transform(toInt)
   @IsInt()
   @Min(0)
   @Max(60_000)
   TOKEN_CACHE_TTL_MS = 5_000;
 
-  /**
-   * Webhook requests in flight at once per endpoint (per worker process), so one slow receiver
-   * cannot take every slot; each endpoint also holds at most this many more claimed ahead.
-   */
+  @Doc(
+    "Webhook requests in flight at once to one endpoint, per worker process; each endpoint also has at most this many more claimed ahead. Keeps one slow receiver from taking every slot (see [Webhooks, the worker](webhooks.md#the-worker)); it also caps one endpoint's throughput per worker at this many divided by the receiver's response time.",
+  )
   @Transform(toInt)
   @IsInt()
   @Min(1)
   @Max(1000)
   OUTBOX_ENDPOINT_CONCURRENCY = 8;
 
-  /**
-   * How long a claim on an event lasts, in ms. The worker renews the leases it holds every third
-   * of this while it works, so a dead worker's events are taken over within about this long.
-   */
+  @Doc(
+    "How long a worker's claim on an event lasts. The worker renews the leases it holds every third of this while it works, so a worker that dies (`kill -9`, lost node) has its events taken over by another within about this long plus one poll interval.",
+  )
   @Transform(toInt)
   @IsInt()
   @Min(1000)
   @Max(600_000)
   OUTBOX_LEASE_MS = 15_000;
 
-  /**
-   * Port of the Prometheus `/metrics` endpoint, on a listener of its own (never the API port, so
-   * it is not public by accident). Unset: no metrics endpoint; `0` picks a free port.
-   */
+  @Doc(
+    'Port of the Prometheus `GET /metrics` listener, separate from `PORT` so metrics are never public by accident (see [Observability](operations.md#observability)); `0` picks a free one. Suggested: `9464`, reachable only from the scraper (NetworkPolicy).',
+    { default: 'unset (off)' },
+  )
   @IsOptional()
   @Transform(toInt)
   @IsInt()
@@ -170,109 +179,108 @@ export class AppConfig {
   @Max(65535)
   METRICS_PORT?: number;
 
-  /** Address the metrics listener binds (default all interfaces, for the in-cluster scraper). */
+  @Doc('Address the metrics listener binds (`127.0.0.1` keeps it on the host).')
   @IsString()
   METRICS_HOST = '0.0.0.0';
 
-  /**
-   * Requests per credential (API token, or agent) per RATE_LIMIT_WINDOW_MS, counted per replica;
-   * `0` turns rate limiting off.
-   */
+  @Doc(
+    'Requests per API token per `RATE_LIMIT_WINDOW_MS`, **per replica** (see [Protection](operations.md#protection)); `0` turns it off.',
+  )
   @Transform(toInt)
   @IsInt()
   @Min(0)
   @Max(1_000_000)
   RATE_LIMIT_REQUESTS = 100;
 
-  /** The same for an agent's own credential (agents call on their own; a tighter budget). */
+  @Doc('The same per agent credential (agents call on their own; a tighter budget).')
   @Transform(toInt)
   @IsInt()
   @Min(0)
   @Max(1_000_000)
   RATE_LIMIT_AGENT_REQUESTS = 20;
 
-  /** The rate limit's window, in ms. */
+  @Doc("The rate limit's window.")
   @Transform(toInt)
   @IsInt()
   @Min(100)
   @Max(3_600_000)
   RATE_LIMIT_WINDOW_MS = 1_000;
 
-  /**
-   * Longest a request may take: receiving it (Node's server timeout, answered 408) and handling it
-   * (answered 503, retryable; an idempotent retry is safe).
-   */
+  @Doc(
+    'Longest a request may take to arrive (then 408 `REQUEST_TIMEOUT`) and to be handled (then 503 `SERVICE_UNAVAILABLE`, retryable; an idempotent retry is safe).',
+  )
   @Transform(toInt)
   @IsInt()
   @Min(100)
   @Max(600_000)
   REQUEST_TIMEOUT_MS = 30_000;
 
-  /** Origins allowed to call cross-origin (comma-separated, or `*`). Unset: CORS off (no CORS headers). */
+  @Doc('Comma-separated origins allowed to call from a browser (`*` for any). Unset: no CORS headers at all.', {
+    default: 'unset (CORS off)',
+  })
   @IsOptional()
   @IsString()
   CORS_ORIGINS?: string;
 
-  /**
-   * On SIGTERM/SIGINT, how long readiness answers 503 while the server keeps serving, so the load
-   * balancer stops sending new requests before the listener closes.
-   */
+  @Doc(
+    'On SIGTERM/SIGINT, how long readiness answers 503 while requests are still served, so the load balancer stops routing here first. Kubernetes: `5000`.',
+  )
   @Transform(toInt)
   @IsInt()
   @Min(0)
   @Max(600_000)
   SHUTDOWN_DRAIN_DELAY_MS = 0;
 
-  /**
-   * On SIGTERM/SIGINT, the whole time shutdown may take (drain delay included): in-flight requests
-   * finish, the worker finishes or releases its deliveries, the pool closes. Keep it below the
-   * orchestrator's kill deadline (Kubernetes terminationGracePeriodSeconds).
-   */
+  @Doc(
+    "The whole shutdown's budget (drain delay included): in-flight requests finish, the worker finishes or releases its deliveries, the pool closes; past it the process exits 1. Keep it below `terminationGracePeriodSeconds` (30 s there).",
+  )
   @Transform(toInt)
   @IsInt()
   @Min(1000)
   @Max(600_000)
   SHUTDOWN_GRACE_MS = 25_000;
 
-  /** How long an agent quote can be executed after it is created, in seconds. */
+  @Doc("How long an agent's quote can be executed after it is created.")
   @Transform(toInt)
   @IsInt()
   @Min(10)
   @Max(86_400)
   QUOTE_TTL_SECONDS = 300;
 
-  /**
-   * The exchange-rate table quotes price from: units of each currency per 1 USD, `CODE=rate`
-   * comma-separated (cross rates go through USD). A currency not listed cannot be quoted against
-   * another currency (same-currency quotes are always 1:1).
-   */
+  @Doc(
+    'The rate table cross-currency quotes price from: units of each currency per 1 USD (cross rates go through USD). A currency not listed cannot be quoted against another currency; same-currency quotes are always 1:1 (see [Agents, quotes](agents.md#quotes-execution-under-the-policy-approvals)).',
+  )
   @Matches(/^[A-Z]{3,5}=\d+(\.\d+)?(,[A-Z]{3,5}=\d+(\.\d+)?)*$/, {
     message: 'must be CODE=rate pairs separated by commas, e.g. EUR=0.92,GBP=0.79',
   })
   FX_RATES = 'EUR=0.92,GBP=0.79,CAD=1.37,MXN=17.2,BRL=5.4,INR=92.5,JPY=150,PHP=58,NGN=1550,USDC=1,BTC=0.000011';
 
-  /** How long a rate read from the table is reused before it is read again (the spec's "about 5 minutes"). */
+  @Doc('How long a rate read from the table is reused before it is read again (the spec\'s "about 5 minutes").')
   @Transform(toInt)
   @IsInt()
   @Min(0)
   @Max(3_600)
   FX_RATE_CACHE_SECONDS = 300;
 
-  /** Fixed fee of a cross-currency quote, in minor units of the sending currency (rateDetails.serviceApiFixedFee). */
+  @Doc('Fixed fee of a cross-currency quote, minor units of the sending currency (`rateDetails.serviceApiFixedFee`).')
   @Transform(toInt)
   @IsInt()
   @Min(0)
   @Max(1_000_000)
   QUOTE_FIXED_FEE = 10;
 
-  /** Variable fee rate of a cross-currency quote, a fraction of the sending amount (rateDetails.serviceApiVariableFeeRate). */
+  @Doc(
+    'Variable fee of a cross-currency quote, a fraction of the sending amount (`rateDetails.serviceApiVariableFeeRate`).',
+  )
   @Transform(toNumber)
   @IsNumber({}, { message: 'must be a number' })
   @Min(0)
   @Max(0.5)
   QUOTE_VARIABLE_FEE_RATE = 0.003;
 
-  /** How long an agent's device code can be redeemed, in seconds (default 24 hours). */
+  @Doc(
+    "How long an agent's device code can be redeemed (default 24 hours; see [Agents, device codes](agents.md#device-codes)).",
+  )
   @Transform(toInt)
   @IsInt()
   @Min(60)
@@ -299,7 +307,9 @@ const OPTIONAL_VARIABLES = [
 ];
 
 /** Every environment variable the service reads (deploy manifests are checked against it). */
-export const CONFIG_VARIABLES: readonly string[] = [...Object.keys(new AppConfig()), ...OPTIONAL_VARIABLES];
+export const CONFIG_VARIABLES: readonly string[] = [
+  ...new Set([...Object.keys(new AppConfig()), ...OPTIONAL_VARIABLES]),
+];
 
 export class ConfigError extends Error {
   constructor(readonly problems: string[]) {

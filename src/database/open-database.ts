@@ -34,7 +34,7 @@ export function describeDatabase(config: AppConfig): Record<string, string> {
     const url = new URL(config.DATABASE_URL);
     return {
       engine: 'postgresql',
-      host: url.hostname || 'localhost',
+      host: decodeURIComponent(url.hostname) || 'localhost', // a Unix socket dir is percent-encoded
       port: url.port || '5432',
       database: decodeURIComponent(url.pathname.replace(/^\//, '')) || '(default)',
     };

@@ -60,7 +60,13 @@ export function createRootLogger(level: LogLevel, destination: 1 | 2 | Destinati
  * Nest's own start-up narration (one line per module, controller and route: ~115 at start) is
  * logged at `debug`; its warnings and errors keep their level.
  */
-const FRAMEWORK_CONTEXTS = new Set(['NestFactory', 'NestApplication', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer']);
+const FRAMEWORK_CONTEXTS = new Set([
+  'NestFactory',
+  'NestApplication',
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+]);
 
 /** Routes Nest's own `Logger` calls into pino. */
 export class PinoNestLogger implements LoggerService {

@@ -7,12 +7,12 @@
 # ideally with an @sha256 digest from your registry).
 ARG NODE_IMAGE=node:24.11.1-bookworm-slim
 
-# 1. Build: every dependency (TypeScript, Nest CLI), then compile to dist/.
+# 1. Build: every dependency (TypeScript among them), then compile to dist/ (tsc).
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --ignore-scripts
-COPY tsconfig.json tsconfig.build.json nest-cli.json ormconfig.ts ./
+COPY tsconfig.json tsconfig.build.json ormconfig.ts ./
 COPY src ./src
 COPY bench ./bench
 RUN npm run build

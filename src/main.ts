@@ -1,8 +1,9 @@
 import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
 import { createApp, API_VERSION } from './app.factory.js';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config.js';
 import { describeStartupError } from './common/startup-error.js';
-import { migrate, openDatabase } from './database/open-database.js';
+import { describeDatabase, migrate, openDatabase } from './database/open-database.js';
 import { gracefulShutdown } from './health/shutdown.js';
 import { createRootLogger } from './logging/logger.js';
 import { PlatformsService } from './platforms/platforms.service.js';
@@ -22,13 +23,31 @@ function configOrExit(): AppConfig {
   }
 }
 
+/** The service's name and version (package.json sits two levels above dist/src/, in the image too). */
+function packageInfo(): { name: string; version: string } {
+  return JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    name: string;
+    version: string;
+  };
+}
+
+/**
+ * At LOG_LEVEL=info a start prints a handful of lines: what starts (version, engine, role), the
+ * migrations applied, what each role started, where it listens, and on an empty embedded database
+ * the credentials banner, last. Nest's per-module and per-route lines are at debug.
+ */
 async function main(): Promise<void> {
   const config = configOrExit();
   const logger = createRootLogger(config.LOG_LEVEL);
+  const { name, version } = packageInfo();
+  logger.info(
+    { version, node: process.version, role: config.ROLE, ...describeDatabase(config) },
+    `starting ${name} ${version}`,
+  );
   const db = await openDatabase(config);
   if (db.embedded || config.MIGRATIONS_RUN) {
     const applied = await migrate(db.sessionUrl);
-    if (applied.length) logger.info({ applied }, 'migrations applied');
+    logger.info({ applied }, applied.length ? 'migrations applied' : 'no pending migrations');
   }
   const app = await createApp(config, db.url, logger);
   await app.listen(config.PORT);
@@ -41,6 +60,8 @@ async function main(): Promise<void> {
 
   if (db.embedded && (await app.get(PlatformsService).count()) === 0) {
     const { platform, token } = await app.get(PlatformsService).create('Sandbox platform');
+    // The log lines written so far reach stdout first: the banner is the last thing a start prints.
+    await new Promise<void>((resolve) => logger.flush(() => resolve()));
     process.stdout.write(
       [
         '',
@@ -49,7 +70,6 @@ async function main(): Promise<void> {
         `  clientSecret: ${token.clientSecret}`,
         'Try:',
         `  curl -u '${token.clientId}:${token.clientSecret}' ${base}/${API_VERSION}/tokens`,
-        '',
       ].join('\n') + '\n',
     );
   }

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { AppConfig } from '../config/app-config.js';
 import { createDataSource, runMigrations } from './data-source.js';
 import { startEmbeddedDatabase } from './embedded.js';
@@ -18,6 +19,28 @@ export async function openDatabase(config: AppConfig): Promise<OpenDatabase> {
   }
   const db = await startEmbeddedDatabase(config.PGLITE_DATA_DIR, config.DB_POOL_SIZE + 8);
   return { url: db.url, sessionUrl: db.url, embedded: true, stop: () => db.stop() };
+}
+
+/**
+ * Which database a process uses, fit for a log line: the embedded engine and its data dir, or
+ * PostgreSQL's host, port and database. Never the user, password or query parameters of the URL.
+ */
+export function describeDatabase(config: AppConfig): Record<string, string> {
+  if (!config.DATABASE_URL) {
+    const dir = config.PGLITE_DATA_DIR;
+    return { engine: 'embedded', dataDir: dir.startsWith('memory://') ? dir : path.resolve(dir) };
+  }
+  try {
+    const url = new URL(config.DATABASE_URL);
+    return {
+      engine: 'postgresql',
+      host: decodeURIComponent(url.hostname) || 'localhost', // a Unix socket dir is percent-encoded
+      port: url.port || '5432',
+      database: decodeURIComponent(url.pathname.replace(/^\//, '')) || '(default)',
+    };
+  } catch {
+    return { engine: 'postgresql' }; // not a URL Node parses: name nothing rather than echo it
+  }
 }
 
 /** Applies pending migrations with a short-lived DataSource of its own; returns their names. */

@@ -56,12 +56,25 @@ export function createRootLogger(level: LogLevel, destination: 1 | 2 | Destinati
   );
 }
 
+/**
+ * Nest's own start-up narration (one line per module, controller and route: ~115 at start) is
+ * logged at `debug`; its warnings and errors keep their level.
+ */
+const FRAMEWORK_CONTEXTS = new Set([
+  'NestFactory',
+  'NestApplication',
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+]);
+
 /** Routes Nest's own `Logger` calls into pino. */
 export class PinoNestLogger implements LoggerService {
   constructor(private readonly logger: Logger) {}
 
   log(message: unknown, ...rest: unknown[]): void {
-    this.write('info', message, rest);
+    const context = rest[rest.length - 1];
+    this.write(typeof context === 'string' && FRAMEWORK_CONTEXTS.has(context) ? 'debug' : 'info', message, rest);
   }
   error(message: unknown, ...rest: unknown[]): void {
     this.write('error', message, rest);

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import pg, { escapeLiteral } from 'pg';
 import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
 import type { AttemptDecision } from './delivery/retry-policy.js';
@@ -92,9 +93,10 @@ export class OutboxStore {
     quota: { perPlatform: number; held?: ReadonlyMap<string, number> } = { perPlatform: limit },
   ): Promise<ClaimedDelivery[]> {
     const held = [...(quota.held ?? new Map<string, number>())];
-    // One connection, three statements handed to the driver at once: it sends each as soon as the
-    // previous one is answered, with no turn of this process's event loop in between (a busy
-    // worker's loop made the claim's five round trips take 5+ ms; the query itself takes 0.5).
+    // One round trip: the transaction, its settings, the claim and the commit travel as one
+    // simple-protocol query string (which carries no parameters: the values are written in as
+    // escaped literals). A busy worker's event loop made the claim's five round trips take 5+ ms
+    // (the query itself takes 0.5), and pg deprecates queuing several queries on one client.
     //
     // Each platform's due events must be walked in time order, stopping after its quota. Right
     // after a burst of writes the table's statistics are stale (autoanalyze runs at most once a
@@ -106,32 +108,39 @@ export class OutboxStore {
     // The commit need not wait for its WAL flush (synchronous_commit, this transaction only): a
     // claim lost to a database crash only leaves its events unleased, to be claimed again (at
     // least once), and its lost token keeps the holder's outcome from applying (fencing).
-    const runner = this.dataSource.createQueryRunner();
-    let rows: ClaimedRow[];
-    let targets: Map<string, DeliveryTarget>;
-    try {
-      await runner.connect();
-      const begin: Promise<unknown> = runner.query(
-        `BEGIN; SET LOCAL enable_bitmapscan = off; SET LOCAL jit = off; SET LOCAL synchronous_commit = off`,
-      );
-      const claim = runner.query(
-        `WITH RECURSIVE platforms AS (
+    const text = (v: string) => escapeLiteral(v);
+    const int = (n: number) => {
+      if (!Number.isSafeInteger(n)) throw new TypeError(`not an integer: ${n}`);
+      return String(n);
+    };
+    const at = (d: Date) => `${text(d.toISOString())}::timestamptz`;
+    const [$1, $2, $3, $4, $5, $6, $7] = [
+      at(now),
+      int(limit),
+      `${int(quota.perPlatform)}::int`,
+      `ARRAY[${held.map(([platformId]) => text(platformId)).join(',')}]::uuid[]`,
+      `ARRAY[${held.map(([, count]) => int(count)).join(',')}]::int[]`,
+      at(this.leaseEnd(now)),
+      `${text(randomUUID())}::uuid`,
+    ];
+    const sql = `BEGIN; SET LOCAL enable_bitmapscan = off; SET LOCAL jit = off; SET LOCAL synchronous_commit = off;
+      WITH RECURSIVE platforms AS (
          (SELECT e.platform_id FROM outbox_events e WHERE e.status = 'PENDING' ORDER BY e.platform_id LIMIT 1)
          UNION ALL
          SELECT (SELECT e.platform_id FROM outbox_events e
                  WHERE e.status = 'PENDING' AND e.platform_id > p.platform_id ORDER BY e.platform_id LIMIT 1)
          FROM platforms p WHERE p.platform_id IS NOT NULL
        ), quota AS (
-         SELECT p.platform_id, greatest($3::int - coalesce(h.held, 0), 0) AS n
-         FROM platforms p LEFT JOIN unnest($4::uuid[], $5::int[]) AS h(platform_id, held) USING (platform_id)
+         SELECT p.platform_id, greatest(${$3} - coalesce(h.held, 0), 0) AS n
+         FROM platforms p LEFT JOIN unnest(${$4}, ${$5}) AS h(platform_id, held) USING (platform_id)
          WHERE p.platform_id IS NOT NULL
        ), heads AS (
          SELECT c.id, c.next_attempt_at,
                 row_number() OVER (PARTITION BY c.platform_id ORDER BY c.next_attempt_at, c.id) AS turn
          FROM quota q CROSS JOIN LATERAL (
            SELECT e.id, e.platform_id, e.next_attempt_at FROM outbox_events e
-           WHERE e.platform_id = q.platform_id AND e.status = 'PENDING' AND e.next_attempt_at <= $1
-             AND (e.locked_until IS NULL OR e.locked_until <= $1)
+           WHERE e.platform_id = q.platform_id AND e.status = 'PENDING' AND e.next_attempt_at <= ${$1}
+             AND (e.locked_until IS NULL OR e.locked_until <= ${$1})
              AND e.seq = (
                -- Pending, spelled as outbox_events_unsettled_seq's predicate: no other index fits.
                SELECT min(p.seq) FROM outbox_events p
@@ -141,46 +150,39 @@ export class OutboxStore {
            LIMIT q.n
          ) c
        ), dealt AS (
-         SELECT * FROM heads ORDER BY turn, next_attempt_at, id LIMIT 2 * $2
+         SELECT * FROM heads ORDER BY turn, next_attempt_at, id LIMIT 2 * ${$2}
        ), due AS (
          SELECT e.id FROM dealt h JOIN outbox_events e ON e.id = h.id
-         WHERE e.status = 'PENDING' AND (e.locked_until IS NULL OR e.locked_until <= $1)
+         WHERE e.status = 'PENDING' AND (e.locked_until IS NULL OR e.locked_until <= ${$1})
          ORDER BY h.turn, h.next_attempt_at, h.id
-         LIMIT $2
+         LIMIT ${$2}
          FOR UPDATE OF e SKIP LOCKED
        ), claimed AS (
-         UPDATE outbox_events e SET locked_until = $6, lock_token = $7
+         UPDATE outbox_events e SET locked_until = ${$6}, lock_token = ${$7}
          FROM due WHERE e.id = due.id
          RETURNING ${RETURNING}
        )
-       SELECT * FROM claimed`,
-        [
-          now,
-          limit,
-          quota.perPlatform,
-          held.map(([platformId]) => platformId),
-          held.map(([, count]) => count),
-          this.leaseEnd(now),
-          randomUUID(),
-        ],
-      ) as Promise<ClaimedRow[]>;
-      const commit: Promise<unknown> = runner.query(`COMMIT`);
-      // The platforms' endpoints and keys are looked up (on another connection) while it commits.
-      const lookup = claim.then((claimed) =>
-        this.settings.webhookTargets(
-          this.dataSource.manager,
-          claimed.map((r) => r.platform_id),
-        ),
-      );
-      // A failed claim aborts the transaction, and COMMIT then rolls it back.
-      [, rows, , targets] = await Promise.all([begin, claim, commit, lookup]);
+       SELECT * FROM claimed;
+      COMMIT`;
+    const runner = this.dataSource.createQueryRunner();
+    let rows: ClaimedRow[];
+    try {
+      // The driver's client itself: TypeORM's query() keeps only a single statement's result.
+      const client = (await runner.connect()) as pg.PoolClient;
+      const results = (await client.query(sql)) as unknown as pg.QueryResult[];
+      rows = results.find((r) => r.command === 'SELECT')!.rows as ClaimedRow[];
     } catch (error) {
-      // Never hand a connection back to the pool inside a transaction.
+      // A failed claim leaves the transaction open (aborted): never hand it back to the pool so.
       await runner.query(`ROLLBACK`).catch(() => undefined);
       throw error;
     } finally {
       await runner.release();
     }
+    // The platforms' endpoints and keys, on another connection.
+    const targets = await this.settings.webhookTargets(
+      this.dataSource.manager,
+      rows.map((r) => r.platform_id),
+    );
     return rows.map((row) => ({ event: toClaimed(row), target: targets.get(row.platform_id)! }));
   }
 

@@ -14,6 +14,9 @@ export type LogLine = Record<string, unknown> & { msg?: string };
  */
 export class ChildServer {
   readonly lines: LogLine[] = [];
+  /** Every stdout line as printed (log lines and anything else, e.g. the credentials banner). */
+  readonly output: string[] = [];
+  private outputWaiters: Array<{ test: (text: string) => boolean; resolve: (text: string) => void }> = [];
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   private waiters: Array<{ test: (l: LogLine) => boolean; resolve: (l: LogLine) => void }> = [];
   private stderr = '';
@@ -26,6 +29,8 @@ export class ChildServer {
       while ((nl = buffered.indexOf('\n')) >= 0) {
         const text = buffered.slice(0, nl);
         buffered = buffered.slice(nl + 1);
+        this.output.push(text);
+        this.outputWaiters = this.outputWaiters.filter((w) => (w.test(text) ? (w.resolve(text), false) : true));
         if (!text.startsWith('{')) continue;
         const line = JSON.parse(text) as LogLine;
         this.lines.push(line);
@@ -63,6 +68,18 @@ export class ChildServer {
       this.waiters.push({ test, resolve });
       void this.exited.then(({ code }) =>
         reject(new Error(`exited (${code}) before logging ${what}: ${this.stderr.slice(-2000)}`)),
+      );
+    });
+  }
+
+  /** The first stdout line (already printed or to come) that passes `test`. */
+  waitForOutput(test: (text: string) => boolean, what: string): Promise<string> {
+    const seen = this.output.find(test);
+    if (seen !== undefined) return Promise.resolve(seen);
+    return new Promise((resolve, reject) => {
+      this.outputWaiters.push({ test, resolve });
+      void this.exited.then(({ code }) =>
+        reject(new Error(`exited (${code}) before printing ${what}: ${this.stderr.slice(-2000)}`)),
       );
     });
   }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createPrivateKey, KeyObject } from 'node:crypto';
 import { EntityManager, In } from 'typeorm';
-import { Clock } from '../common/clock.js';
+import { RealClock } from '../common/clock.js';
 import { decryptSecret, encryptSecret, generateWebhookKeyPair } from '../outbox/signing/grid-signature.js';
 import { newWebhookSecret } from '../outbox/signing/standard-webhooks.js';
 import { WebhookSigningKeysEntity } from './platform-config.entity.js';
@@ -33,7 +33,7 @@ export class WebhookKeysService {
 
   constructor(
     @Inject(WEBHOOK_KEY) private readonly key: Buffer,
-    private readonly clock: Clock,
+    private readonly clock: RealClock,
   ) {}
 
   /** Generates the platform's keys (in its creation transaction); a no-op when it has them. */

@@ -72,6 +72,12 @@ export function enterPlatformClock(offsets: ClockOffsets | null | undefined, pla
   if (offset !== 0 || store.clockOffsetMs !== undefined) store.clockOffsetMs = offset;
 }
 
+/** Moves the current request to a new offset (only the advance of the request's own clock does). */
+export function repinPlatformClock(offsetMs: number): void {
+  const store = requestContext.getStore() as ClockContext | undefined;
+  if (store) store.clockOffsetMs = offsetMs;
+}
+
 let ambient: Clock = new SystemClock();
 
 /**

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { RealClock } from '../common/clock.js';
+import { RealClock, repinPlatformClock } from '../common/clock.js';
 import { formatId, newUuid } from '../common/ids.js';
 import { Page, paginate } from '../common/pagination.js';
 import { validateBody } from '../common/validate-body.js';
@@ -86,9 +86,14 @@ export class SandboxClockService {
         createdAt: now,
       });
       await this.offsets.announce(m, platformId, next);
+      // Applied here only once committed (under an Idempotency-Key, the interceptor's transaction
+      // commits after this handler): a rolled-back advance never moves this process's clock.
+      this.tx.afterCommit(m, () => this.offsets.advanced(platformId, next));
       return { now, next };
     });
-    this.offsets.advanced(platformId, result.next);
+    // The rest of this request runs at the new time: its idempotency record is stamped with it, so
+    // a replay within the key's lifetime (24 hours of the platform's time) finds it.
+    repinPlatformClock(result.next);
     return render(result.now, result.next);
   }
 

@@ -118,14 +118,19 @@ describe('GET /sandbox/clock and POST /sandbox/clock/advance', () => {
   it('is idempotent with an Idempotency-Key: a replay answers the same and does not move the clock again', async () => {
     const p = await platform();
     const key = randomUUID();
-    const first = await p.post('/sandbox/clock/advance', { seconds: 3_600 }).set('Idempotency-Key', key);
-    const again = await p.post('/sandbox/clock/advance', { seconds: 3_600 }).set('Idempotency-Key', key);
+    // Two days: more than the key's 24 hours, which run on the platform's time (the advance's
+    // record is stamped at the new time, so the replay still finds it).
+    const first = await p.post('/sandbox/clock/advance', { seconds: 2 * 86_400 }).set('Idempotency-Key', key);
+    const again = await p.post('/sandbox/clock/advance', { seconds: 2 * 86_400 }).set('Idempotency-Key', key);
     expect(first.status).toBe(200);
     expect(again.status).toBe(200);
+    expect(again.headers['idempotent-replayed']).toBe('true');
     expect(again.body).toEqual(first.body);
-    expect((await p.get('/sandbox/clock')).body.offsetSeconds).toBe(3_600);
+    expect((await p.get('/sandbox/clock')).body.offsetSeconds).toBe(2 * 86_400);
     expect((await p.get('/sandbox/clock/advances')).body.totalCount).toBe(1);
     expectError(await p.post('/sandbox/clock/advance', { seconds: 60 }).set('Idempotency-Key', key), 409, 'CONFLICT');
+    // Applied after its commit: the platform's next request runs at the new time.
+    expect((await newCustomer(p)).createdAt).toBe(iso(new Date(clock.now().getTime() + 2 * DAY_MS)));
   });
 
   it('refuses every bad body with its FieldError (400 INVALID_INPUT), and a token without MANAGE (403)', async () => {

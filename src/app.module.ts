@@ -21,6 +21,7 @@ import { PlatformConfigModule } from './platform-config/platform-config.module.j
 import { OutboxSandboxModule } from './outbox/outbox-sandbox.module.js';
 import { OutboxModule } from './outbox/outbox.module.js';
 import { PlatformsModule } from './platforms/platforms.module.js';
+import { SandboxClockModule } from './sandbox-clock/sandbox-clock.module.js';
 
 @Module({})
 export class AppModule {
@@ -48,7 +49,13 @@ export class AppModule {
         AgentActionsModule,
         // Each area's sandbox-only routes (its <area>-sandbox.module.ts): with SANDBOX=false they do not exist (404).
         ...(config.SANDBOX
-          ? [CustomersSandboxModule, ExternalAccountsSandboxModule, OutboxSandboxModule, CardsSandboxModule]
+          ? [
+              CustomersSandboxModule,
+              ExternalAccountsSandboxModule,
+              OutboxSandboxModule,
+              CardsSandboxModule,
+              SandboxClockModule,
+            ]
           : []),
       ],
     };

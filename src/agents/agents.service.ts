@@ -1,7 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { EntityManager, IsNull } from 'typeorm';
 import type { AgentPrincipal } from '../auth/auth.decorators.js';
-import { Clock } from '../common/clock.js';
+import { Clock, ClockOffsets, enterPlatformClock } from '../common/clock.js';
 import { formatId, newUuid, parseId } from '../common/ids.js';
 import { isRecord } from '../common/objects.js';
 import { Page, paginate } from '../common/pagination.js';
@@ -94,6 +94,8 @@ export class AgentsService {
     private readonly customers: CustomersService,
     private readonly clock: Clock,
     config: AppConfig,
+    /** SANDBOX=true only: the public redemption reads the code's platform's test clock. */
+    @Optional() private readonly clockOffsets?: ClockOffsets,
   ) {
     this.deviceCodeTtlMs = config.AGENT_DEVICE_CODE_TTL_SECONDS * 1000;
   }
@@ -261,6 +263,8 @@ export class AgentsService {
         lock: { mode: 'pessimistic_write' },
       });
       if (!agent) throw deviceCodeNotFound();
+      // A public route: the code's platform is known only now (its test clock, in the sandbox).
+      enterPlatformClock(this.clockOffsets, agent.platformId);
       const row = await m.findOne(AgentDeviceCodeEntity, {
         where: { id: found.id },
         lock: { mode: 'pessimistic_write' },

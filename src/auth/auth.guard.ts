@@ -1,5 +1,6 @@
-import { CanActivate, ExecutionContext, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable, OnApplicationBootstrap, Optional } from '@nestjs/common';
 import { ModuleRef, Reflector } from '@nestjs/core';
+import { ClockOffsets, enterPlatformClock } from '../common/clock.js';
 import { ApiError } from '../errors/api-error.js';
 import type { Permission } from './api-token.entity.js';
 import {
@@ -44,6 +45,8 @@ export class AuthGuard implements CanActivate, OnApplicationBootstrap {
     private readonly reflector: Reflector,
     private readonly tokens: TokensService,
     private readonly moduleRef: ModuleRef,
+    /** SANDBOX=true only: each request reads its platform's test clock offset once, here. */
+    @Optional() private readonly clockOffsets?: ClockOffsets,
   ) {}
 
   /** The agents module's authenticator, when that module is part of the app (else agent routes are 401). */
@@ -62,6 +65,7 @@ export class AuthGuard implements CanActivate, OnApplicationBootstrap {
     const agentRoute = route.agentAuth;
     if (agentRoute) {
       req.principal = await this.authenticateAgent(req, agentRoute);
+      enterPlatformClock(this.clockOffsets, req.principal.platformId);
       return true;
     }
 
@@ -70,6 +74,7 @@ export class AuthGuard implements CanActivate, OnApplicationBootstrap {
     const principal = await this.tokens.authenticate(credentials.id, credentials.secret);
     if (!principal) throw unauthorized('Invalid API credentials');
     req.principal = principal;
+    enterPlatformClock(this.clockOffsets, principal.platformId);
 
     const required = route.permission ?? (req.method === 'GET' || req.method === 'HEAD' ? 'VIEW' : 'MANAGE');
     if (!principal.permissions.includes(required)) {

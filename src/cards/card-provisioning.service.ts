@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { Clock } from '../common/clock.js';
+import { RealClock } from '../common/clock.js';
 import { Runtime } from '../config/config.module.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
@@ -41,7 +41,7 @@ export class CardProvisioningService implements OnApplicationBootstrap, BeforeAp
     private readonly cards: CardsRepository,
     private readonly service: CardsService,
     private readonly issuer: CardIssuer,
-    private readonly clock: Clock,
+    private readonly clock: RealClock,
     private readonly runtime: Runtime,
   ) {}
 

@@ -1,5 +1,5 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { bindAmbientClock, Clock, SystemClock } from '../common/clock.js';
+import { bindAmbientClock, Clock, PlatformClock, RealClock, SystemClock } from '../common/clock.js';
 import { AppConfig } from './app-config.js';
 
 /** How this process runs, beyond the environment: set by the entry point (or a test). */
@@ -15,21 +15,25 @@ export class Runtime {
   constructor(readonly runWorker: boolean) {}
 }
 
-/** Makes the boot-time validated `AppConfig`, the `Clock` and the `Runtime` injectable everywhere. */
+/** Makes the boot-time validated `AppConfig`, the `Clock`, the `RealClock` and the `Runtime` injectable everywhere. */
 @Global()
 @Module({})
 export class ConfigModule {
   static forRoot(config: AppConfig, options: AppOptions = {}): DynamicModule {
-    const clock = options.clock ?? new SystemClock();
+    const base = options.clock ?? new SystemClock();
+    // Business time follows a sandbox platform's test clock (SANDBOX=true only); infrastructure
+    // reads `RealClock`, the same source never offset. With SANDBOX=false both are the base clock.
+    const clock = config.SANDBOX ? new PlatformClock(base) : base;
     bindAmbientClock(clock);
     return {
       module: ConfigModule,
       providers: [
         { provide: AppConfig, useValue: config },
         { provide: Clock, useValue: clock },
+        { provide: RealClock, useValue: base },
         { provide: Runtime, useValue: new Runtime(options.runWorker ?? config.ROLE !== 'api') },
       ],
-      exports: [AppConfig, Clock, Runtime],
+      exports: [AppConfig, Clock, RealClock, Runtime],
     };
   }
 }

@@ -25,6 +25,8 @@ import { CardTransactions1767227110000 } from './migrations/1767227110000-CardTr
 import { Agents1767227200000 } from './migrations/1767227200000-Agents.js';
 import { AgentQuotes1767227300000 } from './migrations/1767227300000-AgentQuotes.js';
 import { OutboxAggregateType1767227450000 } from './migrations/1767227450000-OutboxAggregateType.js';
+import { SandboxClocks1767227500000 } from './migrations/1767227500000-SandboxClocks.js';
+import { SandboxClockAdvanceEntity } from '../sandbox-clock/sandbox-clock.entity.js';
 
 /** Every entity and migration, listed once: the app, the CLI and ormconfig.ts use these lists. */
 export const ENTITIES = [
@@ -50,6 +52,7 @@ export const ENTITIES = [
   QuoteEntity,
   AgentActionEntity,
   OutgoingTransactionEntity,
+  SandboxClockAdvanceEntity,
 ];
 export const MIGRATIONS = [
   Foundation1767225600000,
@@ -65,4 +68,5 @@ export const MIGRATIONS = [
   Agents1767227200000,
   AgentQuotes1767227300000,
   OutboxAggregateType1767227450000,
+  SandboxClocks1767227500000,
 ];

@@ -35,6 +35,8 @@ export class TransactionService {
   /** Statement names by SQL text (DB_PREPARED_STATEMENTS): one name per text, for the process. */
   private readonly names = new Map<string, string>();
   private readonly prepare: boolean;
+  /** `afterCommit` callbacks of the open transactions, by their manager. */
+  private readonly committed = new WeakMap<EntityManager, Array<() => void>>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -62,7 +64,29 @@ export class TransactionService {
   run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     const open = current.getStore();
     if (open) return work(open);
-    return this.dataSource.transaction((manager) => current.run(manager, () => work(manager)));
+    let tx: EntityManager | undefined;
+    return this.dataSource
+      .transaction((manager) => {
+        tx = manager;
+        return current.run(manager, () => work(manager));
+      })
+      .then((value) => {
+        const after = this.committed.get(tx!);
+        if (after) for (const callback of after) callback();
+        return value;
+      });
+  }
+
+  /**
+   * Runs `callback` once the transaction of `m` (the outermost one, when `run` calls were nested,
+   * e.g. under the idempotency interceptor) has committed; never when it rolls back. At once when
+   * `m` is not in a transaction run by this service.
+   */
+  afterCommit(m: EntityManager, callback: () => void): void {
+    if (!m.queryRunner?.isTransactionActive) return callback();
+    const after = this.committed.get(m);
+    if (after) after.push(callback);
+    else this.committed.set(m, [callback]);
   }
 
   /** The open transaction's manager, or the pool's for a plain read. */

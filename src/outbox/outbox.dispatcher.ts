@@ -3,7 +3,7 @@ import { EventEmitter2 } from '@nestjs/event-emitter';
 import { setTimeout as delay } from 'node:timers/promises';
 import { DataSource } from 'typeorm';
 import { formatId } from '../common/ids.js';
-import { Clock } from '../common/clock.js';
+import { RealClock } from '../common/clock.js';
 import { AppConfig } from '../config/app-config.js';
 import { Runtime } from '../config/config.module.js';
 import { WebhookSender } from './delivery/webhook-sender.js';
@@ -116,7 +116,7 @@ export class OutboxDispatcher implements OnApplicationBootstrap, BeforeApplicati
     private readonly runtime: Runtime,
     private readonly store: OutboxStore,
     private readonly sender: WebhookSender,
-    private readonly clock: Clock,
+    private readonly clock: RealClock,
     private readonly dataSource: DataSource,
     private readonly events: EventEmitter2,
   ) {

@@ -1,6 +1,6 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { OnEvent } from '@nestjs/event-emitter';
-import { Clock } from '../common/clock.js';
+import { RealClock } from '../common/clock.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { OUTBOX_RECORDED, type OutboxRecorded } from './outbox.dispatcher.js';
 import { OutboxStore } from './outbox.store.js';
@@ -15,7 +15,7 @@ export class OutboxMetrics implements OnModuleInit {
   constructor(
     private readonly metrics: MetricsService,
     private readonly store: OutboxStore,
-    private readonly clock: Clock,
+    private readonly clock: RealClock,
   ) {}
 
   onModuleInit(): void {

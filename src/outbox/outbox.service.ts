@@ -1,14 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { Clock } from '../common/clock.js';
+import { Clock, RealClock } from '../common/clock.js';
 import { formatId, newUuid } from '../common/ids.js';
 import type { WebhookEnvelope, WebhookType } from './webhook-types.js';
 
 /** The NOTIFY channel a committed event wakes the workers on. */
 export const OUTBOX_CHANNEL = 'outbox_events';
 
-/** How many parameters the outbox write takes: event uuid, platform, type, aggregate, envelope JSON, now. */
-export const OUTBOX_PARAMETERS = 6;
+/**
+ * How many parameters the outbox write takes: event uuid, platform, type, aggregate, envelope JSON,
+ * due (real time: the worker's schedule), createdAt (the platform's time, as the envelope's timestamp).
+ */
+export const OUTBOX_PARAMETERS = 7;
 
 /**
  * The two parts of the outbox write, with the parameter numbers shifted by `offset`: the upsert of
@@ -28,14 +31,14 @@ const eventInsert = (offset: number, counter: string) => {
   const $ = (n: number) => `$${offset + n}`;
   return `INSERT INTO outbox_events
      (id, platform_id, type, aggregate_id, seq, body, status, attempt_count, next_attempt_at, retrying_since, created_at)
-   SELECT ${$(1)}, ${$(2)}, ${$(3)}, ${$(4)}, ${counter}.last_seq, ${$(5)}, 'PENDING', 0, ${$(6)}, ${$(6)}, ${$(6)}
+   SELECT ${$(1)}, ${$(2)}, ${$(3)}, ${$(4)}, ${counter}.last_seq, ${$(5)}, 'PENDING', 0, ${$(6)}, ${$(6)}, ${$(7)}
    FROM ${counter}, (SELECT pg_notify('${OUTBOX_CHANNEL}', '')) AS wake
    RETURNING seq`;
 };
 
 /**
  * The outbox write (see `OutboxService.write`): $1 event uuid, $2 platform, $3 type, $4 aggregate,
- * $5 envelope JSON, $6 now (`OutboxService.prepare(...).parameters`). Exported for benchmarks that
+ * $5 envelope JSON, $6 due (real time), $7 created at (the platform's time) (`OutboxService.prepare(...).parameters`). Exported for benchmarks that
  * replay a producer's SQL in pgbench.
  */
 export const OUTBOX_INSERT_SQL = `WITH counter AS (
@@ -47,7 +50,7 @@ export const OUTBOX_INSERT_SQL = `WITH counter AS (
  * The outbox write as two CTEs (`outbox_counter`, `outbox_event`) for a producer's own statement,
  * written only for a row of the producer's CTE `source` (at most one row: e.g. an
  * `UPDATE ... WHERE <condition> RETURNING` that matched), so the state change and its event are
- * one statement, both or neither. Its parameters are `$offset+1` to `$offset+6`, in the order of
+ * one statement, both or neither. Its parameters are `$offset+1` to `$offset+7`, in the order of
  * OUTBOX_INSERT_SQL's (`OutboxService.prepare(...).parameters`). Append it to the producer's
  * `WITH` list; build the text once (a module constant), not per request.
  */
@@ -100,7 +103,10 @@ export interface WrittenEvent {
  */
 @Injectable()
 export class OutboxService {
-  constructor(private readonly clock: Clock) {}
+  constructor(
+    private readonly clock: Clock,
+    private readonly realClock: RealClock,
+  ) {}
 
   /**
    * Appends the event with the next sequence number of its aggregate, in one statement: the upsert
@@ -115,6 +121,14 @@ export class OutboxService {
     const event = this.prepare(input);
     const rows = await m.query<Array<{ seq: string }>>(OUTBOX_INSERT_SQL, event.parameters);
     return { uuid: event.uuid, envelope: event.envelope, seq: Number(rows[0].seq) };
+  }
+
+  /**
+   * When the worker may first deliver it: real time (the delivery schedule never follows a sandbox
+   * test clock); `now` itself when the platform has none (one reading).
+   */
+  private due(now: Date): Date {
+    return this.clock === this.realClock ? now : this.realClock.now();
   }
 
   /**
@@ -134,7 +148,7 @@ export class OutboxService {
     return {
       uuid,
       envelope,
-      parameters: [uuid, input.platformId, input.type, input.aggregateId, JSON.stringify(envelope), now],
+      parameters: [uuid, input.platformId, input.type, input.aggregateId, JSON.stringify(envelope), this.due(now), now],
     };
   }
 }

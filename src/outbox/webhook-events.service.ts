@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
-import { Clock } from '../common/clock.js';
+import { RealClock } from '../common/clock.js';
 import { formatId } from '../common/ids.js';
 import { Page, paginate } from '../common/pagination.js';
 import { whereTimeRange } from '../common/time-range.js';
@@ -44,7 +44,7 @@ export function renderWebhookEvent(row: OutboxEventEntity, attempts: OutboxAttem
 export class WebhookEventsService {
   constructor(
     private readonly tx: TransactionService,
-    private readonly clock: Clock,
+    private readonly clock: RealClock,
     private readonly outbox: OutboxService,
     private readonly store: OutboxStore,
     private readonly sender: WebhookSender,

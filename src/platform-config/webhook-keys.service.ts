@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createPrivateKey, KeyObject } from 'node:crypto';
 import { EntityManager, In } from 'typeorm';
-import { Clock } from '../common/clock.js';
+import { RealClock } from '../common/clock.js';
 import { generateWebhookKeyPair } from '../outbox/signing/grid-signature.js';
 import { newWebhookSecret } from '../outbox/signing/standard-webhooks.js';
 import { SecretBox } from '../secrets/secret-box.js';
@@ -31,7 +31,7 @@ export class WebhookKeysService {
 
   constructor(
     private readonly box: SecretBox,
-    private readonly clock: Clock,
+    private readonly clock: RealClock,
   ) {}
 
   /** Generates the platform's keys (in its creation transaction); a no-op when it has them. */

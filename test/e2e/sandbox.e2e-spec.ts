@@ -14,6 +14,9 @@ const SANDBOX_PATHS = [
   '/sandbox/cards/{id}/simulate/clearing',
   '/sandbox/cards/{id}/simulate/provisioning',
   '/sandbox/cards/{id}/simulate/return',
+  '/sandbox/clock',
+  '/sandbox/clock/advance',
+  '/sandbox/clock/advances',
   '/sandbox/customers/{customerId}/kyc',
   '/sandbox/external-accounts/{externalAccountId}/status',
   '/sandbox/internal-accounts/{accountId}/fund',
@@ -35,7 +38,8 @@ describe('SANDBOX=true', () => {
   it("mounts every area's sandbox routes, POST /webhooks/test included", async () => {
     const doc = (await t.http.get(`${V}/openapi.json`)).body;
     expect(sandboxPaths(doc)).toEqual(SANDBOX_PATHS);
-    for (const path of SANDBOX_PATHS) expect(Object.keys(doc.paths[path])).toEqual(['post']);
+    const reads = new Set(['/sandbox/clock', '/sandbox/clock/advances']);
+    for (const path of SANDBOX_PATHS) expect(Object.keys(doc.paths[path])).toEqual([reads.has(path) ? 'get' : 'post']);
   });
 });
 
@@ -61,8 +65,10 @@ describe('SANDBOX=false', () => {
       [`/sandbox/external-accounts/${external.body.id}/status`, { status: 'INACTIVE' }],
       ['/sandbox/webhooks/test', {}],
       ['/webhooks/test', {}],
+      ['/sandbox/clock/advance', { seconds: 60 }],
     ];
     for (const [path, body] of calls) expectError(await p.post(path, body), 404, 'NOT_FOUND');
+    for (const path of ['/sandbox/clock', '/sandbox/clock/advances']) expectError(await p.get(path), 404, 'NOT_FOUND');
     expect((await p.get(`/customers/${customer.id}`)).body.kycStatus).toBe('UNVERIFIED');
     expect((await customerAccount(p, customer.id)).balance.amount).toBe(0);
     expect((await p.get(`/platform/external-accounts/${external.body.id}`)).body.status).toBe('ACTIVE');

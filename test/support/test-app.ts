@@ -68,6 +68,11 @@ export class TestPlatform {
     return new TestPlatform(t, platform.id, token.clientId, token.clientSecret!);
   }
 
+  /** The same platform's credentials, calling another app instance (on the same database). */
+  on(other: TestApp): TestPlatform {
+    return new TestPlatform(other, this.platformId, this.clientId, this.clientSecret);
+  }
+
   get authorization(): string {
     return `Basic ${Buffer.from(`${this.clientId}:${this.clientSecret}`).toString('base64')}`;
   }

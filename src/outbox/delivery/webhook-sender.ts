@@ -1,5 +1,5 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { Clock } from '../../common/clock.js';
+import { RealClock } from '../../common/clock.js';
 import { formatId } from '../../common/ids.js';
 import { AppConfig } from '../../config/app-config.js';
 import type { AttemptRecord, ClaimedEvent, CompletedAttempt, DeliveryTarget } from '../outbox.store.js';
@@ -21,7 +21,7 @@ export class WebhookSender implements OnApplicationShutdown {
 
   constructor(
     config: AppConfig,
-    private readonly clock: Clock,
+    private readonly clock: RealClock,
   ) {
     this.deliverer = new HttpDeliverer({
       allowPrivateTargets: config.allowPrivateWebhookTargets,

@@ -1,5 +1,6 @@
 import { AgentActionEntity } from '../agents/actions/agent-action.entity.js';
 import { AgentAccessTokenEntity, AgentDeviceCodeEntity, AgentEntity } from '../agents/agent.entity.js';
+import { AuditEventEntity } from '../audit/audit-event.entity.js';
 import { ApiTokenEntity } from '../auth/api-token.entity.js';
 import { CardTransactionEntity } from '../cards/card-transaction.entity.js';
 import { CardEntity, CardStatusHistoryEntity } from '../cards/card.entity.js';
@@ -25,6 +26,7 @@ import { CardTransactions1767227110000 } from './migrations/1767227110000-CardTr
 import { Agents1767227200000 } from './migrations/1767227200000-Agents.js';
 import { AgentQuotes1767227300000 } from './migrations/1767227300000-AgentQuotes.js';
 import { OutboxAggregateType1767227450000 } from './migrations/1767227450000-OutboxAggregateType.js';
+import { AuditTrail1767227500000 } from './migrations/1767227500000-AuditTrail.js';
 
 /** Every entity and migration, listed once: the app, the CLI and ormconfig.ts use these lists. */
 export const ENTITIES = [
@@ -50,6 +52,7 @@ export const ENTITIES = [
   QuoteEntity,
   AgentActionEntity,
   OutgoingTransactionEntity,
+  AuditEventEntity,
 ];
 export const MIGRATIONS = [
   Foundation1767225600000,
@@ -65,4 +68,5 @@ export const MIGRATIONS = [
   Agents1767227200000,
   AgentQuotes1767227300000,
   OutboxAggregateType1767227450000,
+  AuditTrail1767227500000,
 ];

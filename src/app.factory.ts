@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import express, { type Request, type Response } from 'express';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module.js';
+import { AuditTrail } from './audit/audit-trail.js';
 import { VALIDATOR_OPTIONS } from './common/validate-body.js';
 import { AppConfig } from './config/app-config.js';
 import type { AppOptions } from './config/config.module.js';
@@ -66,7 +67,9 @@ export async function createApp(
   applyProtection(app, config);
   if (config.ROLE === 'worker') app.use(workerOnly);
   app.setGlobalPrefix(API_VERSION, { exclude: ['healthz', 'readyz', 'docs', 'docs/{*path}'] });
-  app.useGlobalFilters(new AllExceptionsFilter());
+  const audit = app.get(AuditTrail);
+  if (options.audit === false) audit.enabled = false;
+  app.useGlobalFilters(new AllExceptionsFilter((req, error) => audit.recordFailure(req, error.status, error.code)));
   // Guards after the auth guard (an APP_GUARD), in this order: the rate limit (the credential is
   // known) before the body is read. No global interceptor: a route without its own runs without
   // an interceptor chain (the request timeout is the entry middleware's RequestDeadlines).
@@ -78,7 +81,7 @@ export async function createApp(
       exceptionFactory: (errors) => invalidInput(toFieldErrors(errors)),
     }),
   );
-  setupOpenApi(app, API_VERSION);
+  audit.useOperations(setupOpenApi(app, API_VERSION), API_VERSION);
   await app.init();
   await app.get(MetricsServer).start();
   // Literal segments before parameters, whatever the module import order (src/route-order.ts).

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { AgentActionsModule } from './agents/actions/agent-actions.module.js';
 import { AgentsModule } from './agents/agents.module.js';
+import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { CardTransactionsModule } from './cards/card-transactions.module.js';
 import { CardsSandboxModule } from './cards/cards-sandbox.module.js';
@@ -36,6 +37,7 @@ export class AppModule {
         MetricsModule,
         HealthModule,
         IdempotencyModule,
+        AuditModule,
         AuthModule,
         PlatformsModule,
         PlatformConfigModule,

@@ -8,10 +8,21 @@ import { describeStartupError } from './common/startup-error.js';
 import { migrate, openDatabase } from './database/open-database.js';
 import { createRootLogger, PinoNestLogger } from './logging/logger.js';
 import { PlatformsService } from './platforms/platforms.service.js';
+import { once } from 'node:events';
+import { DataSource } from 'typeorm';
+import { exportEvents, verifyChains } from './audit/audit-chain.js';
+import { AuditTrail } from './audit/audit-trail.js';
+import { parseId } from './common/ids.js';
+import { dataSourceOptions } from './database/data-source.js';
+import { TransactionService } from './database/transaction.service.js';
+
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
 const USAGE = `Usage:
   npm run --silent cli -- platform:create --name NAME   create a platform and its admin token (JSON on stdout)
-  npm run --silent cli -- migrate                       apply pending migrations`;
+  npm run --silent cli -- migrate                       apply pending migrations
+  npm run --silent cli -- audit:verify [--platform ID]  walk the audit hash chains; names the first broken link (exit 3)
+  npm run --silent cli -- audit:export --since ISO      audit events created since then, as JSON lines`;
 
 /** Operator commands. Results go to stdout as one JSON object; logs go to stderr. */
 async function main(argv: string[]): Promise<number> {
@@ -47,7 +58,13 @@ async function main(argv: string[]): Promise<number> {
           },
         );
         try {
-          const created = await context.get(PlatformsService).create(name);
+          // The platform and its audit event (actor `system`) commit together.
+          const created = await context.get(TransactionService).run(async (m) => {
+            const made = await context.get(PlatformsService).create(name);
+            const platformUuid = parseId('Platform', made.platform.id)!;
+            await context.get(AuditTrail).recordSystem(m, platformUuid, 'cli:platform:create', [made.platform.id]);
+            return made;
+          });
           process.stdout.write(`${JSON.stringify(created)}\n`);
         } finally {
           await context.close();
@@ -56,6 +73,40 @@ async function main(argv: string[]): Promise<number> {
         await db.stop();
       }
       return 0;
+    }
+    case 'audit:verify':
+    case 'audit:export': {
+      const { values } = parseArgs({
+        args: rest,
+        options: { platform: { type: 'string' }, since: { type: 'string' } },
+      });
+      const platformUuid = values.platform === undefined ? null : parseId('Platform', values.platform);
+      if (values.platform !== undefined && !platformUuid) {
+        process.stderr.write(`--platform must be a Platform:<uuid>\n${USAGE}\n`);
+        return 2;
+      }
+      const since = values.since === undefined ? null : new Date(values.since);
+      if (command === 'audit:export' && (!since || !ISO_TIME.test(values.since!) || Number.isNaN(since.getTime()))) {
+        process.stderr.write(`--since must be an ISO 8601 date-time (e.g. 2026-01-01T00:00:00Z)\n${USAGE}\n`);
+        return 2;
+      }
+      const db = await openDatabase(config);
+      const data = new DataSource(dataSourceOptions(db.url, 2));
+      try {
+        await data.initialize();
+        if (command === 'audit:export') {
+          for await (const event of exportEvents(data, since!)) {
+            if (!process.stdout.write(`${JSON.stringify(event)}\n`)) await once(process.stdout, 'drain');
+          }
+          return 0;
+        }
+        const result = await verifyChains(data, platformUuid);
+        process.stdout.write(`${JSON.stringify(result)}\n`);
+        return result.ok ? 0 : 3;
+      } finally {
+        if (data.isInitialized) await data.destroy();
+        await db.stop();
+      }
     }
     default:
       process.stderr.write(`${USAGE}\n`);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { outboxInsertCtes, type PreparedEvent } from '../outbox/outbox.service.js';
+import type { TransactionService } from '../database/transaction.service.js';
 import { CardEntity, CardStatusHistoryEntity } from './card.entity.js';
 
 /** Every `cards` column under the CardEntity member names, for plain queries (`SELECT ${CARD_COLUMNS} FROM cards`). */
@@ -175,19 +176,21 @@ export class CardsRepository {
    * False when the card changed since it was read: nothing was written.
    */
   async updateIfVersion(
-    q: Statements,
+    q: TransactionService,
     c: CardEntity,
     version: string,
     transition?: CardTransitionWrite,
   ): Promise<boolean> {
     const params = [...keyAndMutableValues(c), version];
+    // A change (TransactionService.change): with the request's audit event when it writes.
+    const written = (rows: unknown[]) => rows.length === 1;
     const rows = transition
-      ? await q.query<unknown[]>(TRANSITION_CARD_IF_VERSION_SQL, [
-          ...params,
-          ...historyValues(transition.history),
-          ...transition.event.parameters,
-        ])
-      : await q.query<unknown[]>(UPDATE_CARD_IF_VERSION_SQL, params);
+      ? await q.change<unknown[]>(
+          TRANSITION_CARD_IF_VERSION_SQL,
+          [...params, ...historyValues(transition.history), ...transition.event.parameters],
+          written,
+        )
+      : await q.change<unknown[]>(UPDATE_CARD_IF_VERSION_SQL, params, written);
     return rows.length === 1;
   }
 

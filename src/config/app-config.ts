@@ -287,6 +287,16 @@ export class AppConfig {
   @Max(30 * 24 * 3600)
   AGENT_DEVICE_CODE_TTL_SECONDS = 24 * 3600;
 
+  /**
+   * Days an audit event is kept (src/audit/): the worker's retention job deletes older ones, the
+   * only deletion the audit table accepts. Default 400 (PCI DSS 10.5.1: a year, three months at hand).
+   */
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(36_500)
+  AUDIT_RETENTION_DAYS = 400;
+
   get embedded(): boolean {
     return !this.DATABASE_URL;
   }

@@ -8,6 +8,8 @@ export interface AppOptions {
   clock?: Clock;
   /** Run the outbox worker loop here; default: ROLE is `worker` or `all`. The CLI turns it off. */
   runWorker?: boolean;
+  /** Write the audit trail (default true); false only for the bench's comparison run. */
+  audit?: boolean;
 }
 
 /** The resolved `AppOptions`, injectable. */

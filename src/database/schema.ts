@@ -1,5 +1,6 @@
 import { AgentActionEntity } from '../agents/actions/agent-action.entity.js';
 import { AgentAccessTokenEntity, AgentDeviceCodeEntity, AgentEntity } from '../agents/agent.entity.js';
+import { AuditEventEntity } from '../audit/audit-event.entity.js';
 import { ApiTokenEntity } from '../auth/api-token.entity.js';
 import { CardTransactionEntity } from '../cards/card-transaction.entity.js';
 import { CardEntity, CardStatusHistoryEntity } from '../cards/card.entity.js';
@@ -27,6 +28,7 @@ import { AgentQuotes1767227300000 } from './migrations/1767227300000-AgentQuotes
 import { OutboxAggregateType1767227450000 } from './migrations/1767227450000-OutboxAggregateType.js';
 import { SandboxClocks1767227500000 } from './migrations/1767227500000-SandboxClocks.js';
 import { SandboxClockAdvanceEntity } from '../sandbox-clock/sandbox-clock.entity.js';
+import { AuditTrail1767227600000 } from './migrations/1767227600000-AuditTrail.js';
 
 /** Every entity and migration, listed once: the app, the CLI and ormconfig.ts use these lists. */
 export const ENTITIES = [
@@ -53,6 +55,7 @@ export const ENTITIES = [
   AgentActionEntity,
   OutgoingTransactionEntity,
   SandboxClockAdvanceEntity,
+  AuditEventEntity,
 ];
 export const MIGRATIONS = [
   Foundation1767225600000,
@@ -69,4 +72,5 @@ export const MIGRATIONS = [
   AgentQuotes1767227300000,
   OutboxAggregateType1767227450000,
   SandboxClocks1767227500000,
+  AuditTrail1767227600000,
 ];

@@ -22,6 +22,23 @@ export function preparesStatements(
   return config.DB_PREPARED_STATEMENTS ?? config.DATABASE_DIRECT_URL === undefined;
 }
 
+/**
+ * Work that must commit with a request's changes (the audit trail's event): `run` calls it inside
+ * the transaction, after the work and before COMMIT; `pending` says whether the current request
+ * still has any (so a one-statement change knows it needs a transaction).
+ */
+export interface BeforeCommitHook {
+  pending(): boolean;
+  run(manager: EntityManager): Promise<void>;
+}
+
+/** Thrown inside `change` to roll back a statement that changed nothing (never escapes). */
+class NothingChanged extends Error {
+  constructor(readonly result: unknown) {
+    super('nothing changed');
+  }
+}
+
 /** Distinct statement texts prepared by name (hot paths have a few dozen). */
 const MAX_NAMED = 256;
 
@@ -37,6 +54,7 @@ export class TransactionService {
   private readonly prepare: boolean;
   /** `afterCommit` callbacks of the open transactions, by their manager. */
   private readonly committed = new WeakMap<EntityManager, Array<() => void>>();
+  private readonly hooks: BeforeCommitHook[] = [];
 
   constructor(
     private readonly dataSource: DataSource,
@@ -61,6 +79,11 @@ export class TransactionService {
     return { name, text, values };
   }
 
+  /** Registers work every transaction `run` opens does before it commits (see BeforeCommitHook). */
+  onBeforeCommit(hook: BeforeCommitHook): void {
+    this.hooks.push(hook);
+  }
+
   run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     const open = current.getStore();
     if (open) return work(open);
@@ -68,7 +91,11 @@ export class TransactionService {
     return this.dataSource
       .transaction((manager) => {
         tx = manager;
-        return current.run(manager, () => work(manager));
+        return current.run(manager, async () => {
+          const result = await work(manager);
+          for (const hook of this.hooks) await hook.run(manager);
+          return result;
+        });
       })
       .then((value) => {
         const after = this.committed.get(tx!);
@@ -87,6 +114,26 @@ export class TransactionService {
     const after = this.committed.get(m);
     if (after) after.push(callback);
     else this.committed.set(m, [callback]);
+  }
+
+  /**
+   * A one-statement change (fixed text, as `query`): `changed` tells from its rows whether it
+   * changed anything. In the open transaction when there is one; alone (one implicit transaction)
+   * when no before-commit hook has work for the current request; otherwise in a transaction with
+   * the hooks' work (the audit event), rolled back when the statement changed nothing.
+   */
+  async change<T>(sql: string, parameters: unknown[], changed: (result: T) => boolean): Promise<T> {
+    if (current.getStore() || !this.hooks.some((h) => h.pending())) return this.query<T>(sql, parameters);
+    try {
+      return await this.run(async (m) => {
+        const result = await m.query<T>(sql, parameters);
+        if (!changed(result)) throw new NothingChanged(result);
+        return result;
+      });
+    } catch (error) {
+      if (error instanceof NothingChanged) return error.result as T;
+      throw error;
+    }
   }
 
   /** The open transaction's manager, or the pool's for a plain read. */

@@ -33,6 +33,9 @@ function isDatabaseUnavailable(error: unknown): boolean {
 export class AllExceptionsFilter implements ExceptionFilter {
   private readonly logger = new Logger('http');
 
+  /** `beforeSend`: awaited before the error is sent (the audit trail records the refusal); must not throw. */
+  constructor(private readonly beforeSend?: (req: Request, error: ApiError) => Promise<void>) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const ctx = host.switchToHttp();
     const req = ctx.getRequest<Request & { id?: unknown }>();
@@ -43,7 +46,11 @@ export class AllExceptionsFilter implements ExceptionFilter {
       this.logger.debug({ requestId: req.id, err: describe(exception) }, 'error after the response was sent');
       return;
     }
-    sendApiError(res, this.toApiError(exception, req));
+    const error = this.toApiError(exception, req);
+    if (!this.beforeSend) return sendApiError(res, error);
+    void this.beforeSend(req, error).then(() => {
+      if (!res.headersSent) sendApiError(res, error);
+    });
   }
 
   private toApiError(exception: unknown, req: Request & { id?: unknown }): ApiError {

@@ -289,9 +289,10 @@ export class ExternalAccountsService {
     const keyed = this.idempotency.statement();
     if (!keyed) {
       return async () => {
-        const [inserted] = await this.tx.query<Array<{ status: ExternalAccountStatus }>>(
+        const [inserted] = await this.tx.change<Array<{ status: ExternalAccountStatus }>>(
           INSERT_PLATFORM_ACCOUNT_SQL,
           params,
+          (rows) => rows.length > 0,
         );
         return inserted?.status ?? null;
       };
@@ -302,9 +303,10 @@ export class ExternalAccountsService {
       : active;
     const keyedParams = [...params, ...keyed.params, active, pending];
     return async () => {
-      const [answer] = await this.tx.query<Array<PriorRecordColumns & { status: ExternalAccountStatus | null }>>(
+      const [answer] = await this.tx.change<Array<PriorRecordColumns & { status: ExternalAccountStatus | null }>>(
         INSERT_PLATFORM_ACCOUNT_IDEMPOTENT_SQL,
         keyedParams,
+        (rows) => rows[0]?.status != null,
       );
       keyed.settle(answer, answer.status !== null);
       return answer.status;

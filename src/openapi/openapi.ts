@@ -63,11 +63,12 @@ function tidy(value: unknown): unknown {
 }
 
 /** Serves the document at `/<version>/openapi.json` and a browsable UI at `/docs`; both public. */
-export function setupOpenApi(app: INestApplication, version: string): void {
+export function setupOpenApi(app: INestApplication, version: string): OpenAPIObject {
   const document = buildOpenApiDocument(app, version);
   SwaggerModule.setup('docs', app, document, {
     useGlobalPrefix: false,
     jsonDocumentUrl: `${version}/openapi.json`,
     raw: ['json'],
   });
+  return document;
 }

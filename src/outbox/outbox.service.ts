@@ -1,3 +1,4 @@
+import { noteAuditResource } from '../audit/audit-trail.js';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock, RealClock } from '../common/clock.js';
@@ -139,6 +140,7 @@ export class OutboxService {
   prepare<T extends WebhookType>(input: OutboxWrite<T>): PreparedEvent {
     const uuid = newUuid();
     const now = this.clock.now();
+    noteAuditResource(input.aggregateId); // the audit event names what the request changed
     const envelope: WebhookEnvelope = {
       id: formatId('Webhook', uuid),
       type: input.type,

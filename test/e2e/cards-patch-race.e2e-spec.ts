@@ -138,14 +138,15 @@ describe('PATCH /cards/{id} under concurrency', () => {
     expect(res.status).toBe(200);
     expect(res.body.status).toBe('FROZEN');
     expect(attempts).toBe(PATCH_OPTIMISTIC_ATTEMPTS);
-    expect(statements.slice(-5)).toEqual([
+    expect(statements.slice(-6)).toEqual([
       'START TRANSACTION',
       expect.stringMatching(/FROM cards WHERE id = \$1 AND platform_id = \$2 FOR UPDATE$/),
       expect.stringMatching(/^WITH changed AS \( UPDATE cards .* INSERT INTO card_status_history/),
       expect.stringMatching(/^WITH counter AS \( INSERT INTO outbox_aggregates/),
+      expect.stringMatching(/^WITH audit_head AS /), // the request's audit event, in the same transaction
       'COMMIT',
     ]);
-    expect(statements).toHaveLength(PATCH_OPTIMISTIC_ATTEMPTS + 5); // the reads, then the transaction
+    expect(statements).toHaveLength(PATCH_OPTIMISTIC_ATTEMPTS + 6); // the reads, then the transaction
     const events = await eventsBySeq(card.id);
     expect(events.map((e) => e.data.status)).toEqual(['ACTIVE', 'FROZEN']);
     expect(events[1].data).toEqual(res.body);

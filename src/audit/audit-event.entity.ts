@@ -1,0 +1,58 @@
+import { Column, Entity, PrimaryColumn } from 'typeorm';
+
+/** One audit event (append-only: see the AuditTrail migration). Written only by `AuditTrail`. */
+@Entity('audit_events')
+export class AuditEventEntity {
+  @PrimaryColumn('uuid')
+  id: string;
+
+  /** The hash chain: the platform id, or the nil uuid when no platform could be named. */
+  @Column('uuid')
+  chain: string;
+
+  /** Position in the chain (1, 2, ...), in commit order. */
+  @Column('bigint')
+  seq: string;
+
+  @Column('uuid', { name: 'platform_id', nullable: true })
+  platformId: string | null;
+
+  @Column('timestamptz', { name: 'created_at' })
+  createdAt: Date;
+
+  @Column('text', { name: 'actor_type' })
+  actorType: string;
+
+  @Column('text', { name: 'actor_id', nullable: true })
+  actorId: string | null;
+
+  @Column('text')
+  action: string;
+
+  @Column('text', { name: 'resource_ids', array: true })
+  resourceIds: string[];
+
+  @Column('int')
+  status: number;
+
+  @Column('text', { name: 'error_code', nullable: true })
+  errorCode: string | null;
+
+  @Column('text', { name: 'request_id', nullable: true })
+  requestId: string | null;
+
+  @Column('text', { name: 'source_address', nullable: true })
+  sourceAddress: string | null;
+
+  @Column('text', { name: 'user_agent', nullable: true })
+  userAgent: string | null;
+
+  @Column('text', { name: 'changed_fields', array: true })
+  changedFields: string[];
+
+  @Column('text', { name: 'prev_hash', nullable: true })
+  prevHash: string | null;
+
+  @Column('text')
+  hash: string;
+}

@@ -1,0 +1,68 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { Clock } from '../common/clock.js';
+import { AppConfig } from '../config/app-config.js';
+import { Runtime } from '../config/config.module.js';
+
+const HOUR_MS = 3_600_000;
+
+const RETENTION_SQL = `WITH doomed AS (
+  SELECT chain, max(seq) AS upto FROM audit_events WHERE created_at < $1 GROUP BY chain
+), gone AS (
+  DELETE FROM audit_events e USING doomed d WHERE e.chain = d.chain AND e.seq <= d.upto RETURNING e.chain, e.seq, e.hash
+), last AS (
+  SELECT DISTINCT ON (chain) chain, seq, hash FROM gone ORDER BY chain, seq DESC
+), floors AS (
+  UPDATE audit_heads h SET floor_seq = last.seq, floor_hash = last.hash FROM last WHERE h.chain = last.chain RETURNING 1
+)
+SELECT count(*)::int AS n FROM gone`;
+
+/**
+ * Deletes audit events older than AUDIT_RETENTION_DAYS: the only deletion the table's trigger
+ * allows, because each batch's transaction sets `audit.retention = on` first. Runs in worker
+ * processes (ROLE=worker or all), at start and hourly.
+ */
+@Injectable()
+export class AuditRetention implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('audit');
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly db: DataSource,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+    private readonly runtime: Runtime,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.runtime.runWorker) return;
+    const run = (): void => {
+      this.runOnce().catch((error: unknown) =>
+        this.logger.error({ err: (error as Error).message }, 'audit retention failed'),
+      );
+    };
+    run();
+    this.timer = setInterval(run, HOUR_MS);
+    this.timer.unref();
+  }
+
+  onModuleDestroy(): void {
+    clearInterval(this.timer);
+  }
+
+  /**
+   * Deletes what is past retention: per chain, every event up to the newest one created before the
+   * cutoff (a prefix of the chain, so no gap is left), and records the last deleted event as the
+   * chain's floor, where `audit:verify` expects the kept chain to start. Answers how many were deleted.
+   */
+  async runOnce(): Promise<number> {
+    const cutoff = new Date(this.clock.now().getTime() - this.config.AUDIT_RETENTION_DAYS * 24 * HOUR_MS);
+    const deleted = await this.db.transaction(async (m) => {
+      await m.query(`SET LOCAL audit.retention = 'on'`);
+      const [row] = await m.query<Array<{ n: number }>>(RETENTION_SQL, [cutoff]);
+      return row.n;
+    });
+    if (deleted) this.logger.log({ deleted, cutoff: cutoff.toISOString() }, 'audit events past retention deleted');
+    return deleted;
+  }
+}

@@ -25,6 +25,7 @@ import { CardTransactions1767227110000 } from './migrations/1767227110000-CardTr
 import { Agents1767227200000 } from './migrations/1767227200000-Agents.js';
 import { AgentQuotes1767227300000 } from './migrations/1767227300000-AgentQuotes.js';
 import { OutboxAggregateType1767227450000 } from './migrations/1767227450000-OutboxAggregateType.js';
+import { ConsoleSessions1767227500000 } from './migrations/1767227500000-ConsoleSessions.js';
 
 /** Every entity and migration, listed once: the app, the CLI and ormconfig.ts use these lists. */
 export const ENTITIES = [
@@ -65,4 +66,5 @@ export const MIGRATIONS = [
   Agents1767227200000,
   AgentQuotes1767227300000,
   OutboxAggregateType1767227450000,
+  ConsoleSessions1767227500000,
 ];

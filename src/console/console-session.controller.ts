@@ -7,6 +7,7 @@ import type { PlatformPrincipal } from '../auth/auth.decorators.js';
 import { ConsoleSessionsService, CSRF_HEADER, readCookie, SESSION_COOKIE } from '../auth/console-sessions.service.js';
 import type { ConsoleSession } from '../auth/console-sessions.service.js';
 import { TokensService } from '../auth/tokens.service.js';
+import { formatId } from '../common/ids.js';
 import { AppConfig } from '../config/app-config.js';
 import { ApiError } from '../errors/api-error.js';
 import { ConsoleSignInRequest, ConsoleSessionView } from './console-session.dto.js';
@@ -106,7 +107,7 @@ export class ConsoleSessionController {
   private async view(principal: PlatformPrincipal, csrfToken: string): Promise<ConsoleSessionView> {
     const token = await this.tokens.get(principal.platformId, principal.tokenId);
     return {
-      platformId: principal.platformId,
+      platformId: formatId('Platform', principal.platformId),
       token: { id: token.id, name: token.name, permissions: principal.permissions },
       csrfToken,
       sandbox: this.config.SANDBOX,

@@ -92,7 +92,8 @@ export class AuthGuard implements CanActivate, OnApplicationBootstrap {
       const sessionId = readCookie(req.headers.cookie, SESSION_COOKIE);
       if (sessionId !== undefined) {
         const session = await this.sessions.find(sessionId);
-        if (!session) throw unauthorized('The console session has ended: sign in again');
+        // No Basic challenge: a browser would answer it with its own credentials prompt.
+        if (!session) throw new ApiError('UNAUTHORIZED', 'The console session has ended: sign in again');
         if (req.method !== 'GET' && req.method !== 'HEAD') {
           const presented = req.headers[CSRF_HEADER];
           if (!this.sessions.csrfMatches(session, typeof presented === 'string' ? presented : undefined)) {
@@ -103,7 +104,13 @@ export class AuthGuard implements CanActivate, OnApplicationBootstrap {
       }
     }
     const credentials = parseBasic(header);
-    if (!credentials) throw unauthorized('Missing or malformed HTTP Basic credentials');
+    if (!credentials) {
+      // A script's request (the console after its cookie expired) gets no Basic challenge either.
+      if (header === undefined && req.headers['x-requested-with'] !== undefined) {
+        throw new ApiError('UNAUTHORIZED', 'Not signed in: missing credentials');
+      }
+      throw unauthorized('Missing or malformed HTTP Basic credentials');
+    }
     const principal = await this.tokens.authenticate(credentials.id, credentials.secret);
     if (!principal) throw unauthorized('Invalid API credentials');
     return principal;

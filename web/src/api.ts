@@ -60,7 +60,8 @@ async function call<T>(method: string, url: string, body?: unknown, headers: Rec
   const init: RequestInit = {
     method,
     credentials: 'same-origin',
-    headers: { Accept: 'application/json', ...headers },
+    // X-Requested-With: a 401 then carries no Basic challenge (no browser credentials prompt).
+    headers: { Accept: 'application/json', 'X-Requested-With': 'console', ...headers },
     cache: 'no-store',
   };
   if (method !== 'GET' && csrfToken) (init.headers as Record<string, string>)['X-CSRF-Token'] = csrfToken;

@@ -359,7 +359,7 @@ maybe('operator console (browser)', () => {
     const page = await newPage();
     await signIn(page, operator.clientId, operator.clientSecret);
     expect((await p.delete(`/tokens/${operator.id}`)).status).toBe(204);
-    await nav(page, 'Cards');
+    // the overview's next refresh (every 5 s) is refused: back to sign-in, with no click
     await page.getByRole('button', { exact: true, name: 'Sign in' }).waitFor(WAIT);
     await page.getByText('Your session has ended').waitFor(WAIT);
   });

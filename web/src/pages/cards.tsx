@@ -251,13 +251,14 @@ function LimitsForm(props: {
           setFields({});
           setError(null);
           setSaved(null);
-          const body: Record<string, number | null> = {};
+          const body: Record<string, number | string | null> = {};
           for (const [k, , capability] of LIMITS) {
             if (!allowed(capability)) continue;
             const raw = values[k].trim();
             const current = card[k] === null ? '' : String(card[k]);
             if (raw === current) continue;
-            body[k] = raw === '' ? null : Number(raw);
+            // not a whole number: sent as typed, so the API's field error says what is wrong
+            body[k] = raw === '' ? null : /^-?\d+$/.test(raw) ? Number(raw) : raw;
           }
           if (Object.keys(body).length === 0) {
             setSaved('Nothing to change.');

@@ -50,6 +50,7 @@ let deliver: () => Promise<ReceivedWebhook[]>;
 let receiver: { respondWith: (...r: Array<{ status: number; body?: string }>) => unknown };
 const contexts: BrowserContext[] = [];
 const cspViolations: string[] = [];
+const pageErrors: string[] = [];
 
 beforeAll(async () => {
   if (!hasBrowser) return;
@@ -77,7 +78,7 @@ async function newPage(): Promise<Page> {
   const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 900 } });
   contexts.push(context);
   const page = await context.newPage();
-  page.on('pageerror', (e) => process.stderr.write(`PAGEERROR ${e.message}\n`));
+  page.on('pageerror', (e) => pageErrors.push(e.message));
   page.on('console', (m) => {
     if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) cspViolations.push(m.text());
   });
@@ -380,6 +381,6 @@ maybe('operator console (browser)', () => {
     } finally {
       clock.set(new SystemClock().now());
     }
-    expect(cspViolations).toEqual([]);
+    expect({ cspViolations, pageErrors }).toEqual({ cspViolations: [], pageErrors: [] });
   });
 });

@@ -60,7 +60,8 @@ export function ApprovalsPage(props: { session: Session }) {
   const loaded = useLoad(
     async () => {
       const page = await get<Page<AgentAction>>('/agents/approvals?limit=100');
-      const actions = [...page.data].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+      // oldest first (ids are UUIDv7: time-ordered, so they break ties)
+      const actions = [...page.data].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
       const ids = [...new Set(actions.map((a) => a.agentId))];
       const agents = await Promise.all(ids.map((id) => get<Agent>(`/agents/${id}`).catch(() => undefined)));
       const byId = new Map(agents.filter((a): a is Agent => !!a).map((a) => [a.id, a]));

@@ -15,6 +15,8 @@ RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ormconfig.ts ./
 COPY src ./src
 COPY bench ./bench
+# The operator console (Preact + Vite): built into dist/console by the same `npm run build`.
+COPY web ./web
 RUN npm run build
 
 # 2. Production dependencies only (no dev dependencies reach the final image).
@@ -32,6 +34,7 @@ WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/dist/src ./dist/src
+COPY --from=build /app/dist/console ./dist/console
 # The embedded engine's default data dir (used only without DATABASE_URL) must be writable.
 RUN mkdir -p /app/.data && chown 1000:1000 /app/.data
 # uid/gid 1000 is the image's `node` user; numeric so Kubernetes can verify runAsNonRoot.

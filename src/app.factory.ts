@@ -22,6 +22,7 @@ import { RateLimitGuard } from './protection/rate-limit.guard.js';
 import { applyProtection, securityHeaders } from './protection/security.js';
 import { PinoNestLogger } from './logging/logger.js';
 import { setupOpenApi } from './openapi/openapi.js';
+import { consoleStatic } from './console/console-static.js';
 import { indexRoutes, sortRoutes } from './route-order.js';
 
 /** A ROLE=worker process serves only the health probes; the API is served by ROLE=api or all. */
@@ -66,7 +67,10 @@ export async function createApp(
   );
   applyProtection(app, config);
   if (config.ROLE === 'worker') app.use(workerOnly);
-  app.setGlobalPrefix(API_VERSION, { exclude: ['healthz', 'readyz', 'docs', 'docs/{*path}'] });
+  else if (config.CONSOLE) app.use('/console', consoleStatic());
+  app.setGlobalPrefix(API_VERSION, {
+    exclude: ['healthz', 'readyz', 'docs', 'docs/{*path}', ...(config.CONSOLE ? ['console/api/session'] : [])],
+  });
   const audit = app.get(AuditTrail);
   if (options.audit === false) audit.enabled = false;
   app.useGlobalFilters(new AllExceptionsFilter((req, error) => audit.recordFailure(req, error.status, error.code)));

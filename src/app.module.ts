@@ -9,6 +9,7 @@ import { CardsSandboxModule } from './cards/cards-sandbox.module.js';
 import { CardsModule } from './cards/cards.module.js';
 import { AppConfig } from './config/app-config.js';
 import { AppOptions, ConfigModule } from './config/config.module.js';
+import { ConsoleModule } from './console/console.module.js';
 import { CustomersSandboxModule } from './customers/customers-sandbox.module.js';
 import { CustomersModule } from './customers/customers.module.js';
 import { DatabaseModule } from './database/database.module.js';
@@ -49,6 +50,8 @@ export class AppModule {
         CardTransactionsModule,
         AgentsModule,
         AgentActionsModule,
+        // The operator console (its sign-in routes; its pages are served by createApp).
+        ...(config.CONSOLE ? [ConsoleModule] : []),
         // Each area's sandbox-only routes (its <area>-sandbox.module.ts): with SANDBOX=false they do not exist (404).
         ...(config.SANDBOX
           ? [

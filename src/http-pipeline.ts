@@ -32,8 +32,11 @@ export interface RequestObserver {
 
 export interface EntryOptions {
   logger: Logger;
-  /** Security headers: `api` on every answer, `docs` instead under `/docs` (an HTML page). */
-  headers: { api: StaticHeaders; docs: StaticHeaders };
+  /**
+   * Security headers: `api` on every answer, `docs` instead under `/docs` (an HTML page), `console`
+   * on the console's pages and assets (`/console`, but not its JSON `/console/api/`).
+   */
+  headers: { api: StaticHeaders; docs: StaticHeaders; console: StaticHeaders };
   observer: RequestObserver;
   /** Answers `Connection: close` while true (draining on SIGTERM). */
   draining: () => boolean;
@@ -55,7 +58,12 @@ export function requestEntry(options: EntryOptions) {
     const id = typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
     (req as ContextRequest).id = id;
     res.setHeader('X-Request-Id', id);
-    const security = req.url.startsWith('/docs') ? headers.docs : headers.api;
+    const url = req.url;
+    const security = url.startsWith('/docs')
+      ? headers.docs
+      : url.startsWith('/console') && !url.startsWith('/console/api/')
+        ? headers.console
+        : headers.api;
     for (let i = 0; i < security.length; i++) res.setHeader(security[i][0], security[i][1]);
     if (draining()) res.setHeader('Connection', 'close');
     const start = performance.now();

@@ -57,6 +57,7 @@ async function main(): Promise<void> {
     { port: address.port, role: config.ROLE, embedded: db.embedded, pid: process.pid },
     `listening on ${base}`,
   );
+  if (config.CONSOLE && config.ROLE !== 'worker') logger.info({ url: `${base}/console/` }, 'operator console on');
 
   if (db.embedded && (await app.get(PlatformsService).count()) === 0) {
     const { platform, token } = await app.get(PlatformsService).create('Sandbox platform');
@@ -70,6 +71,7 @@ async function main(): Promise<void> {
         `  clientSecret: ${token.clientSecret}`,
         'Try:',
         `  curl -u '${token.clientId}:${token.clientSecret}' ${base}/${API_VERSION}/tokens`,
+        ...(config.CONSOLE ? [`Operator console (sign in with these credentials): ${base}/console/`] : []),
       ].join('\n') + '\n',
     );
   }

@@ -11,8 +11,11 @@ import {
   AgentPrincipal,
   AuthenticatedRequest,
   PERMISSION_KEY,
+  PlatformPrincipal,
   PUBLIC_KEY,
 } from './auth.decorators.js';
+import { AppConfig } from '../config/app-config.js';
+import { ConsoleSessionsService, CSRF_HEADER, readCookie, SESSION_COOKIE } from './console-sessions.service.js';
 import { parseBasic, parseBearer } from './secrets.js';
 import { TokensService } from './tokens.service.js';
 
@@ -35,6 +38,11 @@ interface RouteAuth {
  * the `AGENT_AUTHENTICATOR` the agents module provides) or `@Public()`. Each scheme's credentials
  * open only its own routes: a platform token on an agent route, or an agent token on a platform
  * route, is 401 UNAUTHORIZED.
+ *
+ * The operator console's session cookie (CONSOLE on) stands for the API token it was signed in
+ * with, on the same platform routes with the same permission checks; only when the request carries
+ * no `Authorization` header. A cookie-authenticated request other than GET/HEAD must carry the
+ * session's CSRF token in `X-CSRF-Token` (403 otherwise).
  */
 @Injectable()
 export class AuthGuard implements CanActivate, OnApplicationBootstrap {
@@ -47,6 +55,8 @@ export class AuthGuard implements CanActivate, OnApplicationBootstrap {
     private readonly moduleRef: ModuleRef,
     /** SANDBOX=true only: each request reads its platform's test clock offset once, here. */
     @Optional() private readonly clockOffsets?: ClockOffsets,
+    private readonly sessions: ConsoleSessionsService,
+    private readonly config: AppConfig,
   ) {}
 
   /** The agents module's authenticator, when that module is part of the app (else agent routes are 401). */
@@ -69,10 +79,7 @@ export class AuthGuard implements CanActivate, OnApplicationBootstrap {
       return true;
     }
 
-    const credentials = parseBasic(req.headers.authorization);
-    if (!credentials) throw unauthorized('Missing or malformed HTTP Basic credentials');
-    const principal = await this.tokens.authenticate(credentials.id, credentials.secret);
-    if (!principal) throw unauthorized('Invalid API credentials');
+    const principal = await this.authenticatePlatform(req);
     req.principal = principal;
     enterPlatformClock(this.clockOffsets, principal.platformId);
 
@@ -81,6 +88,37 @@ export class AuthGuard implements CanActivate, OnApplicationBootstrap {
       throw new ApiError('FORBIDDEN', `This API token lacks the ${required} permission`);
     }
     return true;
+  }
+
+  /** HTTP Basic API token; or, without an Authorization header, a console session cookie. */
+  private async authenticatePlatform(req: AuthenticatedRequest): Promise<PlatformPrincipal> {
+    const header = req.headers.authorization;
+    if (header === undefined && this.config.CONSOLE) {
+      const sessionId = readCookie(req.headers.cookie, SESSION_COOKIE);
+      if (sessionId !== undefined) {
+        const session = await this.sessions.find(sessionId);
+        // No Basic challenge: a browser would answer it with its own credentials prompt.
+        if (!session) throw new ApiError('UNAUTHORIZED', 'The console session has ended: sign in again');
+        if (req.method !== 'GET' && req.method !== 'HEAD') {
+          const presented = req.headers[CSRF_HEADER];
+          if (!this.sessions.csrfMatches(session, typeof presented === 'string' ? presented : undefined)) {
+            throw new ApiError('FORBIDDEN', 'Missing or wrong X-CSRF-Token for this console session');
+          }
+        }
+        return session.principal;
+      }
+    }
+    const credentials = parseBasic(header);
+    if (!credentials) {
+      // A script's request (the console after its cookie expired) gets no Basic challenge either.
+      if (header === undefined && req.headers['x-requested-with'] !== undefined) {
+        throw new ApiError('UNAUTHORIZED', 'Not signed in: missing credentials');
+      }
+      throw unauthorized('Missing or malformed HTTP Basic credentials');
+    }
+    const principal = await this.tokens.authenticate(credentials.id, credentials.secret);
+    if (!principal) throw unauthorized('Invalid API credentials');
+    return principal;
   }
 
   /** Bearer token → agent; then the route's requirement: not paused when it initiates, the permission. */

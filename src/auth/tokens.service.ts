@@ -9,6 +9,7 @@ import { TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
 import { ApiTokenEntity, Permission } from './api-token.entity.js';
 import type { PlatformPrincipal } from './auth.decorators.js';
+import { ConsoleSessionsService } from './console-sessions.service.js';
 import { TokenCache } from './token-cache.js';
 import { hashSecret, newClientId, newSecret, secretMatches } from './secrets.js';
 import type { ApiToken, ApiTokenCreateRequest, ListTokensQuery } from './token.dto.js';
@@ -57,6 +58,7 @@ export class TokensService {
     private readonly tx: TransactionService,
     private readonly cache: TokenCache,
     private readonly clock: Clock,
+    private readonly sessions: ConsoleSessionsService,
   ) {}
 
   /** Cached (see TokenCache); a miss is one fixed-text statement. */
@@ -133,13 +135,15 @@ export class TokensService {
 
   /**
    * Revokes at once: the next request with this token is 401, on every replica (the NOTIFY sent
-   * in the transaction makes each one evict it from its cache at commit). The row stays for audit.
+   * in the transaction makes each one evict it from its cache at commit), and its console
+   * sessions end in the same transaction. The row stays for audit.
    */
   async revoke(platformId: string, tokenId: string): Promise<void> {
     await this.tx.run(async (m) => {
       const row = await this.find(m, platformId, tokenId);
       const now = this.clock.now();
       await m.update(ApiTokenEntity, { id: row.id }, { revokedAt: now, updatedAt: now });
+      await this.sessions.revokeForToken(m, row.id, now);
       await this.cache.announceRevocation(m, row.id);
     });
     this.cache.revoked(tokenId);

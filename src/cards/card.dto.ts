@@ -77,6 +77,14 @@ export class ListCardsQuery extends PageQuery {
   @EnumField(CARD_STATUSES, { required: false, description: 'Filter by card status' })
   status?: CardStatus;
 
+  @StringField({
+    required: false,
+    pattern: /^\d{4}$/,
+    format: 'four digits',
+    description: 'Cards whose number ends with these four digits (an extension: the operator console searches by it)',
+  })
+  last4?: string;
+
   @EnumField(['asc', 'desc'], { required: false, description: 'Order of the results (default desc: newest first)' })
   sortOrder?: 'asc' | 'desc';
 }

@@ -184,6 +184,7 @@ export class CardsService {
     if (accountId) qb.andWhere('c.fundingSourceId = :accountId', { accountId });
     if (query.platformCardId !== undefined) qb.andWhere('c.platformCardId = :pcid', { pcid: query.platformCardId });
     if (query.status !== undefined) qb.andWhere('c.status = :status', { status: query.status });
+    if (query.last4 !== undefined) qb.andWhere('c.last4 = :last4', { last4: query.last4 });
     return paginate(qb, query, renderCard);
   }
 

@@ -287,15 +287,44 @@ export class AppConfig {
   @Max(30 * 24 * 3600)
   AGENT_DEVICE_CODE_TTL_SECONDS = 24 * 3600;
 
-  /**
-   * Days an audit event is kept (src/audit/): the worker's retention job deletes older ones, the
-   * only deletion the audit table accepts. Default 400 (PCI DSS 10.5.1: a year, three months at hand).
-   */
+  @Doc(
+    "Days an audit event is kept: the worker's retention job deletes older ones, the only deletion the audit table accepts (PCI DSS 10.5.1: a year, three months at hand; see [Security operations](security-operations.md)).",
+  )
   @Transform(toInt)
   @IsInt()
   @Min(1)
   @Max(36_500)
   AUDIT_RETENTION_DAYS = 400;
+
+  @Doc(
+    'The operator console: a web application at `/console` on the API\'s own port, signed in with an API token, calling the same REST routes with a session cookie. `false` removes it (the pages, the sign-in routes, and cookie authentication on the API; see [Console](console.md)).',
+  )
+  @Transform(toBool)
+  @IsBoolean()
+  CONSOLE = true;
+
+  @Doc('A console session ends after this many seconds without a request (default 30 minutes).')
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(7 * 24 * 3600)
+  CONSOLE_SESSION_IDLE_SECONDS = 30 * 60;
+
+  @Doc('A console session ends this many seconds after sign-in, however active (default 12 hours).')
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(30 * 24 * 3600)
+  CONSOLE_SESSION_MAX_SECONDS = 12 * 3600;
+
+  @Doc(
+    'Failed console sign-ins allowed per client address per 15 minutes (per replica); past it every sign-in from that address is 429 until the window ends.',
+  )
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  CONSOLE_SIGNIN_FAILURES = 10;
 
   get embedded(): boolean {
     return !this.DATABASE_URL;

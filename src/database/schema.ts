@@ -29,6 +29,7 @@ import { OutboxAggregateType1767227450000 } from './migrations/1767227450000-Out
 import { SandboxClocks1767227500000 } from './migrations/1767227500000-SandboxClocks.js';
 import { SandboxClockAdvanceEntity } from '../sandbox-clock/sandbox-clock.entity.js';
 import { AuditTrail1767227600000 } from './migrations/1767227600000-AuditTrail.js';
+import { ConsoleSessions1767227700000 } from './migrations/1767227700000-ConsoleSessions.js';
 
 /** Every entity and migration, listed once: the app, the CLI and ormconfig.ts use these lists. */
 export const ENTITIES = [
@@ -73,4 +74,5 @@ export const MIGRATIONS = [
   OutboxAggregateType1767227450000,
   SandboxClocks1767227500000,
   AuditTrail1767227600000,
+  ConsoleSessions1767227700000,
 ];

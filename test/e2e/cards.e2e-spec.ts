@@ -301,6 +301,20 @@ describe('GET /cards and /cards/{id}', () => {
     ]);
   });
 
+  it('filters by the last four digits (the operator console searches by them)', async () => {
+    const p = await TestPlatform.create(t);
+    const active = await activeCard(p);
+    const processing = await issuedCard(p); // no number yet
+    const last4 = active.card.last4 as string;
+    expect(last4).toMatch(/^\d{4}$/);
+    const found = (await p.get(`/cards?last4=${last4}`)).body as { data: CardView[]; totalCount: number };
+    expect(found.data.map((c) => c.id)).toContain(active.card.id);
+    expect(found.data.map((c) => c.id)).not.toContain(processing.card.id);
+    expect(found.data.every((c) => c.last4 === last4)).toBe(true);
+    expect(invalidFields(await p.get('/cards?last4=12a4'))).toEqual(['last4']);
+    expect(invalidFields(await p.get('/cards?last4=12345'))).toEqual(['last4']);
+  });
+
   it('an unknown card is 404 NOT_FOUND; a malformed id 400', async () => {
     const p = await TestPlatform.create(t);
     expectError(await p.get(`/cards/${MISSING_CARD}`), 404, 'NOT_FOUND');

@@ -92,12 +92,16 @@ export class TestPlatform {
   }
 
   /** A second token on this platform with the given permissions. */
-  async token(permissions: string[]): Promise<{ authorization: string; id: string }> {
+  async token(
+    permissions: string[],
+  ): Promise<{ authorization: string; id: string; clientId: string; clientSecret: string }> {
     const res = await this.post('/tokens', { name: `t-${permissions.join('-')}`, permissions });
     if (res.status !== 201) throw new Error(`token create failed: ${res.status} ${JSON.stringify(res.body)}`);
     const body = res.body as { id: string; clientId: string; clientSecret: string };
     return {
       id: body.id,
+      clientId: body.clientId,
+      clientSecret: body.clientSecret,
       authorization: `Basic ${Buffer.from(`${body.clientId}:${body.clientSecret}`).toString('base64')}`,
     };
   }

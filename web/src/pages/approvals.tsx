@@ -1,0 +1,190 @@
+import { useEffect, useState } from 'preact/hooks';
+import { can, get, Page, post, Session } from '../api';
+import { ConfirmDialog, ErrorNote, Loading, Money, Time, useLoad } from '../ui';
+
+export interface AgentAction {
+  id: string;
+  agentId: string;
+  customerId: string;
+  platformCustomerId: string;
+  status: string;
+  type: string;
+  rejectionReason?: string;
+  createdAt: string;
+  quote: {
+    id: string;
+    totalSendingAmount: number;
+    totalReceivingAmount: number;
+    sendingCurrency: { code: string; decimals: number };
+    receivingCurrency: { code: string; decimals: number };
+    source: { accountId: string };
+    destination: { accountId: string; paymentRail?: string };
+  };
+}
+
+interface Agent {
+  id: string;
+  name: string;
+  policy: {
+    defaultExecutionMode: string;
+    approvalThresholds?: { currency?: string; amount: number | null };
+    accountRestrictions?: { accountRules: Array<{ accountId: string; executionMode: string }> };
+  };
+}
+
+type Decision = { action: AgentAction; kind: 'Approve' | 'Reject' };
+
+/** Why the action waits, from its agent's policy as the API returns it (the API decided; this only shows the policy). */
+function why(action: AgentAction, agent: Agent | undefined): string {
+  if (!agent) return '—';
+  const parts: string[] = [];
+  const rule = agent.policy.accountRestrictions?.accountRules.find(
+    (r) => r.accountId === action.quote.source.accountId,
+  );
+  if (rule) parts.push(`account rule: ${rule.executionMode}`);
+  const threshold = agent.policy.approvalThresholds;
+  if (threshold?.amount !== null && threshold?.amount !== undefined)
+    parts.push(`approval threshold ${threshold.amount} ${threshold.currency ?? ''} (minor units)`.trim());
+  parts.push(`execution mode: ${agent.policy.defaultExecutionMode}`);
+  return parts.join('; ');
+}
+
+/** Pending agent actions, oldest first; refreshed every 4 s (new ones appear, decided ones leave). */
+export function ApprovalsPage(props: { session: Session }) {
+  useEffect(() => {
+    document.title = 'Approvals · Operator console';
+  }, []);
+  const [decision, setDecision] = useState<Decision | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [reason, setReason] = useState('');
+  const loaded = useLoad(
+    async () => {
+      const page = await get<Page<AgentAction>>('/agents/approvals?limit=100');
+      // oldest first (ids are UUIDv7: time-ordered, so they break ties)
+      const actions = [...page.data].sort((a, b) => a.createdAt.localeCompare(b.createdAt) || a.id.localeCompare(b.id));
+      const ids = [...new Set(actions.map((a) => a.agentId))];
+      const agents = await Promise.all(ids.map((id) => get<Agent>(`/agents/${id}`).catch(() => undefined)));
+      const byId = new Map(agents.filter((a): a is Agent => !!a).map((a) => [a.id, a]));
+      return { actions, agents: byId };
+    },
+    [],
+    4000,
+  );
+  const mayAct = can(props.session, 'TRANSACT');
+  const data = loaded.data;
+  return (
+    <main id="main">
+      <h1>Approvals</h1>
+      <p>Agent actions waiting for a decision, oldest first. The list refreshes every few seconds.</p>
+      <ErrorNote error={loaded.error} />
+      {notice && (
+        <p class="notice" role="status">
+          {notice}
+        </p>
+      )}
+      {!data ? (
+        <Loading what="pending approvals" />
+      ) : data.actions.length === 0 ? (
+        <p>No agent action is waiting for approval.</p>
+      ) : (
+        <table>
+          <caption class="visually-hidden">Pending agent actions</caption>
+          <thead>
+            <tr>
+              <th scope="col">Requested</th>
+              <th scope="col">Action</th>
+              <th scope="col">Agent</th>
+              <th scope="col">Customer</th>
+              <th scope="col">Amount</th>
+              <th scope="col">Destination</th>
+              <th scope="col">Why it needs approval</th>
+              {mayAct && <th scope="col">Decision</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {data.actions.map((a) => {
+              const agent = data.agents.get(a.agentId);
+              return (
+                <tr key={a.id}>
+                  <td>
+                    <Time at={a.createdAt} />
+                  </td>
+                  <th scope="row" class="mono">
+                    {a.id}
+                  </th>
+                  <td>{agent?.name ?? a.agentId}</td>
+                  <td class="mono">{a.platformCustomerId || a.customerId}</td>
+                  <td>
+                    <Money
+                      amount={a.quote.totalSendingAmount}
+                      currency={a.quote.sendingCurrency.code}
+                      decimals={a.quote.sendingCurrency.decimals}
+                    />
+                  </td>
+                  <td class="mono">
+                    {a.quote.destination.accountId}
+                    {a.quote.destination.paymentRail ? ` (${a.quote.destination.paymentRail})` : ''}
+                  </td>
+                  <td>{why(a, agent)}</td>
+                  {mayAct && (
+                    <td class="buttons">
+                      <button type="button" onClick={() => setDecision({ action: a, kind: 'Approve' })}>
+                        Approve
+                      </button>
+                      <button
+                        type="button"
+                        onClick={() => {
+                          setReason('');
+                          setDecision({ action: a, kind: 'Reject' });
+                        }}
+                      >
+                        Reject
+                      </button>
+                    </td>
+                  )}
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+      {decision && (
+        <ConfirmDialog
+          title={`${decision.kind} ${decision.action.id}?`}
+          confirmLabel={decision.kind}
+          onClose={() => setDecision(null)}
+          onConfirm={async () => {
+            const { action, kind } = decision;
+            const base = `/agents/${action.agentId}/actions/${action.id}`;
+            const result =
+              kind === 'Approve'
+                ? await post<AgentAction>(`${base}/approve`)
+                : await post<AgentAction>(`${base}/reject`, reason.trim() ? { reason: reason.trim() } : {});
+            setNotice(`${action.id}: ${result.status}`);
+            loaded.reload();
+          }}
+        >
+          <p>
+            <Money
+              amount={decision.action.quote.totalSendingAmount}
+              currency={decision.action.quote.sendingCurrency.code}
+              decimals={decision.action.quote.sendingCurrency.decimals}
+            />{' '}
+            to {decision.action.quote.destination.accountId}
+          </p>
+          {decision.kind === 'Reject' && (
+            <>
+              <label for="reject-reason">Reason</label>
+              <input
+                id="reject-reason"
+                value={reason}
+                maxLength={1000}
+                onInput={(e) => setReason(e.currentTarget.value)}
+              />
+            </>
+          )}
+        </ConfirmDialog>
+      )}
+    </main>
+  );
+}

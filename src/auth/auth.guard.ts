@@ -53,10 +53,10 @@ export class AuthGuard implements CanActivate, OnApplicationBootstrap {
     private readonly reflector: Reflector,
     private readonly tokens: TokensService,
     private readonly moduleRef: ModuleRef,
-    /** SANDBOX=true only: each request reads its platform's test clock offset once, here. */
-    @Optional() private readonly clockOffsets?: ClockOffsets,
     private readonly sessions: ConsoleSessionsService,
     private readonly config: AppConfig,
+    /** SANDBOX=true only: each request reads its platform's test clock offset once, here. */
+    @Optional() private readonly clockOffsets?: ClockOffsets,
   ) {}
 
   /** The agents module's authenticator, when that module is part of the app (else agent routes are 401). */

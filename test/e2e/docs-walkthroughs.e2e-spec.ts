@@ -20,6 +20,10 @@ import { blockOutputs, markdownFiles, missingLines, runnableBlocks, script } fro
  * the credentials they use), so on the PostgreSQL run (DATABASE_URL set) this file is skipped.
  */
 const ROOT = path.resolve(import.meta.dirname, '../..');
+/** How long a start may take before the test gives up (a loaded CI machine starts slowly). */
+const STARTUP_MS = 200_000;
+/** How long one file's walk-throughs may run before their process group is killed (and the test fails). */
+const SCRIPT_MS = 90_000;
 const onPostgres = Boolean(process.env.DATABASE_URL);
 if (onPostgres) process.stderr.write('[docs-walkthroughs.e2e] skipped: the walk-throughs run on the embedded engine\n');
 
@@ -63,13 +67,23 @@ async function startService(dataDir: string): Promise<Service> {
   let err = '';
   child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
   const credentials = await new Promise<{ clientId: string; clientSecret: string }>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      reject(new Error(`no credentials banner within ${STARTUP_MS / 1000} s:\n${out}${err}`));
+      child.kill('SIGKILL');
+    }, STARTUP_MS);
     child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const id = /clientId:\s+(\S+)/.exec(out);
       const secret = /clientSecret:\s+(\S+)/.exec(out);
-      if (id && secret) resolve({ clientId: id[1], clientSecret: secret[1] });
+      if (id && secret) {
+        clearTimeout(timer);
+        resolve({ clientId: id[1], clientSecret: secret[1] });
+      }
     });
-    child.once('exit', (code) => reject(new Error(`the service exited (${code}) before its banner:\n${out}${err}`)));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the service exited (${code}) before its banner:\n${out}${err}`));
+    });
   });
   return { child, baseUrl: `http://127.0.0.1:${port}`, ...credentials };
 }
@@ -112,6 +126,7 @@ async function stop(child: ChildProcess): Promise<void> {
       let stderr = '';
       bash.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
       bash.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+      const guard = setTimeout(() => process.kill(-bash.pid!, 'SIGKILL'), SCRIPT_MS);
       try {
         const [code] = (await once(bash, 'exit')) as [number | null];
         const outputs = blockOutputs(stdout, blocks.length);
@@ -130,6 +145,7 @@ async function stop(child: ChildProcess): Promise<void> {
         });
         expect(problems).toEqual([]);
       } finally {
+        clearTimeout(guard);
         try {
           process.kill(-bash.pid!, 'SIGTERM');
         } catch {

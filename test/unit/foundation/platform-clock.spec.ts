@@ -1,5 +1,5 @@
 import { ClockOffsets, enterPlatformClock, PlatformClock, repinPlatformClock } from '../../../src/common/clock.js';
-import { requestContext, type ContextRequest } from '../../../src/logging/logger.js';
+import { requestContext } from '../../../src/logging/logger.js';
 import { FakeClock } from '../../support/fake-clock.js';
 
 class Offsets extends ClockOffsets {
@@ -17,7 +17,7 @@ describe('PlatformClock (sandbox test clocks)', () => {
   it('is the base clock outside a request and for a request of a platform without a clock', () => {
     const offsets = new Offsets();
     expect(clock.now()).toEqual(base.now());
-    requestContext.run({} as ContextRequest, () => {
+    requestContext.run({}, () => {
       enterPlatformClock(offsets, 'p');
       expect(requestContext.getStore()).not.toHaveProperty('clockOffsetMs');
       expect(clock.now()).toEqual(base.now());
@@ -27,7 +27,7 @@ describe('PlatformClock (sandbox test clocks)', () => {
   it("reads the platform's offset once, when the request enters it: a later advance does not change that request's time", () => {
     const offsets = new Offsets();
     offsets.values.set('p', 86_400_000);
-    requestContext.run({} as ContextRequest, () => {
+    requestContext.run({}, () => {
       enterPlatformClock(offsets, 'p');
       expect(clock.now()).toEqual(at(86_400_000));
       offsets.values.set('p', 2 * 86_400_000);
@@ -37,7 +37,7 @@ describe('PlatformClock (sandbox test clocks)', () => {
       expect(clock.now()).toEqual(at(2 * 86_400_000));
     });
     // Another request (or another platform's) is not affected.
-    requestContext.run({} as ContextRequest, () => {
+    requestContext.run({}, () => {
       enterPlatformClock(offsets, 'q');
       expect(clock.now()).toEqual(base.now());
     });
@@ -46,12 +46,12 @@ describe('PlatformClock (sandbox test clocks)', () => {
   it('keeps running with the base clock, and does nothing without offsets (SANDBOX=false)', () => {
     const offsets = new Offsets();
     offsets.values.set('p', 1_000);
-    requestContext.run({} as ContextRequest, () => {
+    requestContext.run({}, () => {
       enterPlatformClock(offsets, 'p');
       base.advance(5_000);
       expect(clock.now()).toEqual(at(1_000));
     });
-    requestContext.run({} as ContextRequest, () => {
+    requestContext.run({}, () => {
       enterPlatformClock(null, 'p');
       expect(clock.now()).toEqual(base.now());
     });

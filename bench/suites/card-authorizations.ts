@@ -97,6 +97,7 @@ const outboxWrite = (type: string, aggregate: string) =>
     4: aggregate,
     5: `'{"id":"bench"}'`,
     6: 'now()',
+    7: 'NULL',
   });
 
 function script(): string {

@@ -91,6 +91,7 @@ export function patchScript(): string {
     4: `(:cardprefix::text || ${PGBENCH_CARD}::text)`,
     5: ':envelope::jsonb',
     6: 'now()',
+    7: 'NULL',
   });
   return [`\\set n random(1, ${CARDS})`, 'BEGIN;', lock, update, history, outbox, 'COMMIT;', ''].join('\n');
 }

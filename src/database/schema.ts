@@ -27,6 +27,7 @@ import { Agents1767227200000 } from './migrations/1767227200000-Agents.js';
 import { AgentQuotes1767227300000 } from './migrations/1767227300000-AgentQuotes.js';
 import { OutboxAggregateType1767227450000 } from './migrations/1767227450000-OutboxAggregateType.js';
 import { AuditTrail1767227500000 } from './migrations/1767227500000-AuditTrail.js';
+import { OutboxTraceContext1767227600000 } from './migrations/1767227600000-OutboxTraceContext.js';
 
 /** Every entity and migration, listed once: the app, the CLI and ormconfig.ts use these lists. */
 export const ENTITIES = [
@@ -69,4 +70,5 @@ export const MIGRATIONS = [
   AgentQuotes1767227300000,
   OutboxAggregateType1767227450000,
   AuditTrail1767227500000,
+  OutboxTraceContext1767227600000,
 ];

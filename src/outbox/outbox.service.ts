@@ -1,4 +1,5 @@
 import { noteAuditResource } from '../audit/audit-trail.js';
+import { currentTraceparent } from '../tracing/trace-context.js';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
@@ -8,8 +9,8 @@ import type { WebhookEnvelope, WebhookType } from './webhook-types.js';
 /** The NOTIFY channel a committed event wakes the workers on. */
 export const OUTBOX_CHANNEL = 'outbox_events';
 
-/** How many parameters the outbox write takes: event uuid, platform, type, aggregate, envelope JSON, now. */
-export const OUTBOX_PARAMETERS = 6;
+/** How many parameters the outbox write takes: event uuid, platform, type, aggregate, envelope JSON, now, traceparent. */
+export const OUTBOX_PARAMETERS = 7;
 
 /**
  * The two parts of the outbox write, with the parameter numbers shifted by `offset`: the upsert of
@@ -28,15 +29,16 @@ const counterUpsert = (offset: number, source: string | null) => {
 const eventInsert = (offset: number, counter: string) => {
   const $ = (n: number) => `$${offset + n}`;
   return `INSERT INTO outbox_events
-     (id, platform_id, type, aggregate_id, seq, body, status, attempt_count, next_attempt_at, retrying_since, created_at)
-   SELECT ${$(1)}, ${$(2)}, ${$(3)}, ${$(4)}, ${counter}.last_seq, ${$(5)}, 'PENDING', 0, ${$(6)}, ${$(6)}, ${$(6)}
+     (id, platform_id, type, aggregate_id, seq, body, status, attempt_count, next_attempt_at, retrying_since, created_at,
+      trace_context)
+   SELECT ${$(1)}, ${$(2)}, ${$(3)}, ${$(4)}, ${counter}.last_seq, ${$(5)}, 'PENDING', 0, ${$(6)}, ${$(6)}, ${$(6)}, ${$(7)}
    FROM ${counter}, (SELECT pg_notify('${OUTBOX_CHANNEL}', '')) AS wake
    RETURNING seq`;
 };
 
 /**
  * The outbox write (see `OutboxService.write`): $1 event uuid, $2 platform, $3 type, $4 aggregate,
- * $5 envelope JSON, $6 now (`OutboxService.prepare(...).parameters`). Exported for benchmarks that
+ * $5 envelope JSON, $6 now, $7 the writer's W3C traceparent or null (`OutboxService.prepare(...).parameters`). Exported for benchmarks that
  * replay a producer's SQL in pgbench.
  */
 export const OUTBOX_INSERT_SQL = `WITH counter AS (
@@ -48,7 +50,7 @@ export const OUTBOX_INSERT_SQL = `WITH counter AS (
  * The outbox write as two CTEs (`outbox_counter`, `outbox_event`) for a producer's own statement,
  * written only for a row of the producer's CTE `source` (at most one row: e.g. an
  * `UPDATE ... WHERE <condition> RETURNING` that matched), so the state change and its event are
- * one statement, both or neither. Its parameters are `$offset+1` to `$offset+6`, in the order of
+ * one statement, both or neither. Its parameters are `$offset+1` to `$offset+7`, in the order of
  * OUTBOX_INSERT_SQL's (`OutboxService.prepare(...).parameters`). Append it to the producer's
  * `WITH` list; build the text once (a module constant), not per request.
  */
@@ -80,7 +82,7 @@ export interface OutboxWrite<T extends WebhookType = WebhookType> {
   data: WebhookData<T>;
 }
 
-/** An event ready to write: `parameters` are OUTBOX_INSERT_SQL's ($1 to $6). */
+/** An event ready to write: `parameters` are OUTBOX_INSERT_SQL's ($1 to $7). */
 export interface PreparedEvent {
   uuid: string;
   envelope: WebhookEnvelope;
@@ -136,7 +138,16 @@ export class OutboxService {
     return {
       uuid,
       envelope,
-      parameters: [uuid, input.platformId, input.type, input.aggregateId, JSON.stringify(envelope), now],
+      // The request's trace context (tracing on), so the worker's delivery span joins its trace.
+      parameters: [
+        uuid,
+        input.platformId,
+        input.type,
+        input.aggregateId,
+        JSON.stringify(envelope),
+        now,
+        currentTraceparent(),
+      ],
     };
   }
 }

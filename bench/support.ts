@@ -24,7 +24,8 @@ export interface BenchApp {
 }
 
 /** The real app on `databaseUrl` (PostgreSQL), or on a throwaway embedded engine when undefined. */
-export async function startBenchApp(databaseUrl?: string): Promise<BenchApp> {
+/** `options.audit: false` turns the audit trail's writes off (the cost bench's comparison run only). */
+export async function startBenchApp(databaseUrl?: string, options: { audit?: boolean } = {}): Promise<BenchApp> {
   const env: Record<string, string | undefined> = { ...process.env, DATABASE_URL: databaseUrl };
   const config = loadConfig({
     WEBHOOK_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'), // throwaway unless one is set
@@ -39,7 +40,7 @@ export async function startBenchApp(databaseUrl?: string): Promise<BenchApp> {
   });
   const db: OpenDatabase = await openDatabase(config);
   await migrate(db.url);
-  const app = await createApp(config, db.url, createRootLogger('silent'));
+  const app = await createApp(config, db.url, createRootLogger('silent'), { audit: options.audit });
   await app.listen(0, '127.0.0.1');
   const { port } = (app.getHttpServer() as import('node:http').Server).address() as { port: number };
   return {

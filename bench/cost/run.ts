@@ -12,7 +12,9 @@
  * per request: exact and independent of the machine's load, though it includes V8's JIT and GC as
  * they happen to run (slow: about a minute per 1,000 requests). `--cpu-prof <dir>` writes a V8 CPU
  * profile of each target's measured requests there (`<target>.cpuprofile`, one round);
- * `--strace` prints each target's system calls per request (`strace -c -f`, one round).
+ * `--strace` prints each target's system calls per request (`strace -c -f`, one round). `--audit` adds
+ * a PATCH /cards/{id} (a limit change) on the app and on a second app with the audit trail's writes
+ * off (AppOptions.audit = false), measured in the same rounds.
  */
 import { ChildProcess, execFileSync, fork, spawn } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync, mkdtempSync } from 'node:fs';
@@ -33,6 +35,8 @@ const rounds = option('--rounds', callgrind ? 1 : 3);
 const warmup = option('--warmup', 2000);
 const straceSyscalls = args.includes('--strace');
 const profileDir = args.includes('--cpu-prof') ? args[args.indexOf('--cpu-prof') + 1] : undefined;
+/** `--audit`: also PATCH /cards/{id} on the app and on a second app whose audit writes are off. */
+const audit = args.includes('--audit');
 
 interface Server {
   child: ChildProcess;
@@ -40,7 +44,7 @@ interface Server {
   outDir?: string;
 }
 
-async function startServer(kind: 'app' | 'bare'): Promise<Server> {
+async function startServer(kind: 'app' | 'app-no-audit' | 'bare'): Promise<Server> {
   const script = fileURLToPath(new URL('./server.js', import.meta.url));
   let outDir: string | undefined;
   let child: ChildProcess;
@@ -68,14 +72,21 @@ async function startServer(kind: 'app' | 'bare'): Promise<Server> {
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
 
+/** A PATCH target's body (`--audit`): a limit change, a write (and an audit event) every time. */
+const PATCH_BODY = JSON.stringify({ maxSpendPerDay: 50_000 });
+
 function get(url: string, authorization?: string): Promise<void> {
+  const patch = url.includes('/cards/');
   return new Promise((resolve, reject) => {
-    const req = http.get(url, { agent, headers: authorization ? { authorization } : {} }, (res) => {
+    const headers: Record<string, string> = authorization ? { authorization } : {};
+    if (patch) Object.assign(headers, { 'content-type': 'application/json', 'content-length': PATCH_BODY.length });
+    const req = http.request(url, { agent, method: patch ? 'PATCH' : 'GET', headers }, (res) => {
       if (res.statusCode !== 200) reject(new Error(`${url}: ${res.statusCode}`));
       res.resume();
       res.once('end', () => resolve());
     });
     req.once('error', reject);
+    req.end(patch ? PATCH_BODY : undefined);
   });
 }
 
@@ -132,11 +143,18 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 async function main(): Promise<void> {
   const app = await startServer('app');
   const bare = await startServer('bare');
+  const noAudit = audit ? await startServer('app-no-audit') : undefined;
   const targets: Array<[string, Server, string, string]> = [
     ['bare NestJS app, constant JSON', bare, bare.ready.urls.constant, 'bare'],
     ['GET /tokens/{id} (authenticated, token cached)', app, app.ready.urls.token, 'token'],
     ['GET /healthz', app, app.ready.urls.healthz, 'healthz'],
   ];
+  if (noAudit) {
+    targets.push(
+      ['PATCH /cards/{id} limit (with its audit event)', app, app.ready.urls.patchCard, 'patch-audit'],
+      ['PATCH /cards/{id} limit (audit writes off)', noAudit, noAudit.ready.urls.patchCard, 'patch-no-audit'],
+    );
+  }
   try {
     for (const [, server, url] of targets) await sequential(url, warmup, server.ready.authorization);
     if (straceSyscalls) {
@@ -179,7 +197,7 @@ async function main(): Promise<void> {
       console.log(`  ${name}: ${callgrind ? Math.round(m) : m.toFixed(1)} [${all}]  ratio ${(floor / m).toFixed(2)}`);
     }
   } finally {
-    for (const s of [app, bare]) {
+    for (const s of noAudit ? [app, bare, noAudit] : [app, bare]) {
       s.child.send('stop');
       await new Promise((resolve) => s.child.once('exit', resolve));
       if (s.outDir) rmSync(s.outDir, { recursive: true, force: true });

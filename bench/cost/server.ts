@@ -1,13 +1,14 @@
 /**
- * The server side of `bench/cost/run.ts`: one process serving either the real app (`app`) or the
- * bare NestJS app (`bare`), so its CPU (or, under callgrind, its instructions) is that server's
+ * The server side of `bench/cost/run.ts`: one process serving either the real app (`app`; `app-no-audit`
+ * without the audit trail's writes, for `--audit`) or the bare NestJS app (`bare`), so its CPU (or, under callgrind, its instructions) is that server's
  * alone. Tells the parent its URLs over IPC, answers `usage` with `process.cpuUsage()`, records a
  * V8 CPU profile between `profile-start` and `profile-stop <file>`, and stops on `stop`.
  */
 import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import { startBareApp } from '../lib/bare-app.js';
-import { benchPlatform, scratchDatabase, startBenchApp } from '../support.js';
+import { benchCards } from '../suites/card-authorizations.js';
+import { benchPlatform, BenchContext, scratchDatabase, startBenchApp } from '../support.js';
 
 export interface ServerReady {
   urls: Record<string, string>;
@@ -26,8 +27,11 @@ async function main(): Promise<void> {
   } else {
     const adminUrl = process.env.DATABASE_URL;
     const scratch = adminUrl ? await scratchDatabase(adminUrl, 'cost') : null;
-    const app = await startBenchApp(scratch?.url);
+    const audit = kind !== 'app-no-audit';
+    const app = await startBenchApp(scratch?.url, { audit });
     const platform = await benchPlatform(app);
+    // One ACTIVE card for the PATCH path (a change: with its audit event, or without for the comparison).
+    const [cardId] = await benchCards({ app, platform } as BenchContext, 1);
     const list = await fetch(`${app.baseUrl}/tokens`, { headers: { authorization: platform.authorization } });
     const { data } = (await list.json()) as { data: Array<{ id: string }> };
     stop = async () => {
@@ -35,7 +39,11 @@ async function main(): Promise<void> {
       await scratch?.drop();
     };
     send({
-      urls: { token: `${app.baseUrl}/tokens/${data[0].id}`, healthz: `${app.origin}/healthz` },
+      urls: {
+        token: `${app.baseUrl}/tokens/${data[0].id}`,
+        healthz: `${app.origin}/healthz`,
+        patchCard: `${app.baseUrl}/cards/${cardId}`,
+      },
       authorization: platform.authorization,
     } satisfies ServerReady);
   }

@@ -36,6 +36,7 @@ ${pgbenchStatement(OUTBOX_INSERT_SQL, {
   5: "'{}'",
   6: 'now()',
   7: 'now()',
+  8: 'NULL',
 })}
 INSERT INTO outgoing_transactions (id, platform_id, customer_id, agent_id, quote_id, status, source_account_id, destination_kind, destination_account_id, sent_amount, sending_currency, received_amount, receiving_currency, exchange_rate, fees, rate_details, settled_at, created_at, updated_at) VALUES (:tx, :platform, :customer, :agent, :quote, 'COMPLETED', :account, 'ExternalAccount', :external, 1, 'USD', 1, 'USD', 1, 0, '{}', now(), now(), now());
 UPDATE quotes SET status = 'COMPLETED', updated_at = now() WHERE id = :quote;

@@ -98,6 +98,7 @@ const outboxWrite = (type: string, aggregate: string) =>
     5: `'{"id":"bench"}'`,
     6: 'now()',
     7: 'now()',
+    8: 'NULL',
   });
 
 function script(): string {

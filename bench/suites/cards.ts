@@ -92,6 +92,7 @@ export function patchScript(): string {
     5: ':envelope::jsonb',
     6: 'now()',
     7: 'now()',
+    8: 'NULL',
   });
   return [`\\set n random(1, ${CARDS})`, 'BEGIN;', lock, update, history, outbox, 'COMMIT;', ''].join('\n');
 }

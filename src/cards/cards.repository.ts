@@ -72,7 +72,7 @@ export const UPDATE_CARD_IF_VERSION_SQL = `
 
 /**
  * A status change of the card as read, in one (autocommit, so atomic) statement: the UPDATE, its
- * history row ($20 to $27) and its CARD.STATUS_CHANGE outbox event ($28 to $34, the outbox's own
+ * history row ($20 to $27) and its CARD.STATUS_CHANGE outbox event ($28 to $35, the outbox's own
  * CTEs), the last two only for the row the UPDATE matched. One row when written, none (and nothing
  * written) when the card changed since it was read.
  */

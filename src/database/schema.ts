@@ -30,6 +30,7 @@ import { SandboxClocks1767227500000 } from './migrations/1767227500000-SandboxCl
 import { SandboxClockAdvanceEntity } from '../sandbox-clock/sandbox-clock.entity.js';
 import { AuditTrail1767227600000 } from './migrations/1767227600000-AuditTrail.js';
 import { ConsoleSessions1767227700000 } from './migrations/1767227700000-ConsoleSessions.js';
+import { OutboxTraceContext1767227800000 } from './migrations/1767227800000-OutboxTraceContext.js';
 
 /** Every entity and migration, listed once: the app, the CLI and ormconfig.ts use these lists. */
 export const ENTITIES = [
@@ -75,4 +76,5 @@ export const MIGRATIONS = [
   SandboxClocks1767227500000,
   AuditTrail1767227600000,
   ConsoleSessions1767227700000,
+  OutboxTraceContext1767227800000,
 ];

@@ -3,6 +3,7 @@ import type { LoggerService } from '@nestjs/common';
 import pino, { DestinationStream, Logger } from 'pino';
 import { formatId } from '../common/ids.js';
 import type { LogLevel } from '../config/app-config.js';
+import { traceBindings } from '../tracing/trace-context.js';
 
 /** What a log line needs of the request being served (set by the request-logging middleware). */
 export interface ContextRequest {
@@ -25,8 +26,12 @@ export function requestBindings(req: ContextRequest | undefined): Record<string,
   return bindings;
 }
 
-/** The mixin: every line logged while serving a request carries its bindings. */
-const currentRequestBindings = () => requestBindings(requestContext.getStore());
+/** The mixin: every line logged while serving a request carries its bindings (and, tracing on, `trace_id` and `span_id`). */
+const currentRequestBindings = () => {
+  const bindings = requestBindings(requestContext.getStore());
+  const ids = traceBindings();
+  return ids ? { ...bindings, ...ids } : bindings;
+};
 
 /**
  * Structured JSON logs (pino). Secrets never reach a log line: the Authorization header and

@@ -1,4 +1,5 @@
 import { noteAuditResource } from '../audit/audit-trail.js';
+import { currentTraceparent } from '../tracing/trace-context.js';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock, RealClock } from '../common/clock.js';
@@ -10,9 +11,10 @@ export const OUTBOX_CHANNEL = 'outbox_events';
 
 /**
  * How many parameters the outbox write takes: event uuid, platform, type, aggregate, envelope JSON,
- * due (real time: the worker's schedule), createdAt (the platform's time, as the envelope's timestamp).
+ * due (real time: the worker's schedule), createdAt (the platform's time, as the envelope's
+ * timestamp), the writer's W3C traceparent (or null).
  */
-export const OUTBOX_PARAMETERS = 7;
+export const OUTBOX_PARAMETERS = 8;
 
 /**
  * The two parts of the outbox write, with the parameter numbers shifted by `offset`: the upsert of
@@ -31,15 +33,17 @@ const counterUpsert = (offset: number, source: string | null) => {
 const eventInsert = (offset: number, counter: string) => {
   const $ = (n: number) => `$${offset + n}`;
   return `INSERT INTO outbox_events
-     (id, platform_id, type, aggregate_id, seq, body, status, attempt_count, next_attempt_at, retrying_since, created_at)
-   SELECT ${$(1)}, ${$(2)}, ${$(3)}, ${$(4)}, ${counter}.last_seq, ${$(5)}, 'PENDING', 0, ${$(6)}, ${$(6)}, ${$(7)}
+     (id, platform_id, type, aggregate_id, seq, body, status, attempt_count, next_attempt_at, retrying_since, created_at,
+      trace_context)
+   SELECT ${$(1)}, ${$(2)}, ${$(3)}, ${$(4)}, ${counter}.last_seq, ${$(5)}, 'PENDING', 0, ${$(6)}, ${$(6)}, ${$(7)}, ${$(8)}
    FROM ${counter}, (SELECT pg_notify('${OUTBOX_CHANNEL}', '')) AS wake
    RETURNING seq`;
 };
 
 /**
  * The outbox write (see `OutboxService.write`): $1 event uuid, $2 platform, $3 type, $4 aggregate,
- * $5 envelope JSON, $6 due (real time), $7 created at (the platform's time) (`OutboxService.prepare(...).parameters`). Exported for benchmarks that
+ * $5 envelope JSON, $6 due (real time), $7 created at (the platform's time), $8 the writer's W3C
+ * traceparent or null (`OutboxService.prepare(...).parameters`). Exported for benchmarks that
  * replay a producer's SQL in pgbench.
  */
 export const OUTBOX_INSERT_SQL = `WITH counter AS (
@@ -83,7 +87,7 @@ export interface OutboxWrite<T extends WebhookType = WebhookType> {
   data: WebhookData<T>;
 }
 
-/** An event ready to write: `parameters` are OUTBOX_INSERT_SQL's ($1 to $6). */
+/** An event ready to write: `parameters` are OUTBOX_INSERT_SQL's ($1 to $7). */
 export interface PreparedEvent {
   uuid: string;
   envelope: WebhookEnvelope;
@@ -150,7 +154,17 @@ export class OutboxService {
     return {
       uuid,
       envelope,
-      parameters: [uuid, input.platformId, input.type, input.aggregateId, JSON.stringify(envelope), this.due(now), now],
+      // The request's trace context (tracing on), so the worker's delivery span joins its trace.
+      parameters: [
+        uuid,
+        input.platformId,
+        input.type,
+        input.aggregateId,
+        JSON.stringify(envelope),
+        this.due(now),
+        now,
+        currentTraceparent(),
+      ],
     };
   }
 }

@@ -18,6 +18,8 @@ export interface ClaimedEvent {
   retryingSince: Date;
   /** The claim's fencing token: the outcome applies only while the row still carries it. */
   token: string;
+  /** The W3C traceparent of the request that wrote it (when it was traced). */
+  traceContext: string | null;
 }
 
 /** A claimed event and where it goes. */
@@ -41,7 +43,7 @@ export interface CompletedAttempt {
   decidedAt: Date;
 }
 
-const RETURNING = `e.id, e.platform_id, e.type, e.body, e.attempt_count, e.retrying_since, e.lock_token`;
+const RETURNING = `e.id, e.platform_id, e.type, e.body, e.attempt_count, e.retrying_since, e.lock_token, e.trace_context`;
 
 interface ClaimedRow {
   id: string;
@@ -51,6 +53,7 @@ interface ClaimedRow {
   attempt_count: number;
   retrying_since: Date;
   lock_token: string;
+  trace_context: string | null;
 }
 
 const toClaimed = (r: ClaimedRow): ClaimedEvent => ({
@@ -61,6 +64,7 @@ const toClaimed = (r: ClaimedRow): ClaimedEvent => ({
   attemptCount: r.attempt_count,
   retryingSince: r.retrying_since,
   token: r.lock_token,
+  traceContext: r.trace_context,
 });
 
 /** PostgreSQL text cannot hold NUL; a receiver's binary body must not fail the bookkeeping. */

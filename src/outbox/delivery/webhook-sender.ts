@@ -1,3 +1,4 @@
+import { inDeliverySpan } from '../../tracing/trace-context.js';
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { RealClock } from '../../common/clock.js';
 import { formatId } from '../../common/ids.js';
@@ -99,7 +100,13 @@ export class WebhookSender implements OnApplicationShutdown {
     } catch (error) {
       return failed(`signing failed: ${(error as Error).message}`);
     }
-    return { attemptedAt, ...(await this.deliverer.deliver(target.endpoint, event.body, headers)) };
+    const endpoint = target.endpoint;
+    const attributes = { 'webhook.event_id': formatId('Webhook', event.id), 'webhook.type': event.type };
+    return inDeliverySpan(event.traceContext, attributes, headers, async (span) => {
+      const result = await this.deliverer.deliver(endpoint, event.body, headers);
+      if (result.status !== null) span?.setAttribute('http.response.status_code', result.status);
+      return { attemptedAt, ...result };
+    });
   }
 
   onApplicationShutdown(): void {

@@ -297,7 +297,7 @@ export class AppConfig {
   AUDIT_RETENTION_DAYS = 400;
 
   @Doc(
-    'The operator console: a web application at `/console` on the API\'s own port, signed in with an API token, calling the same REST routes with a session cookie. `false` removes it (the pages, the sign-in routes, and cookie authentication on the API; see [Console](console.md)).',
+    "The operator console: a web application at `/console` on the API's own port, signed in with an API token, calling the same REST routes with a session cookie. `false` removes it (the pages, the sign-in routes, and cookie authentication on the API; see [Console](console.md)).",
   )
   @Transform(toBool)
   @IsBoolean()

@@ -3,11 +3,7 @@ import { Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } fro
 import { DataSource, EntityManager } from 'typeorm';
 import { ClockOffsets } from '../common/clock.js';
 import { AppConfig } from '../config/app-config.js';
-import {
-  listenUrl,
-  NotificationListener,
-  notificationsReachOtherConnections,
-} from '../database/notifications.js';
+import { listenUrl, NotificationListener, notificationsReachOtherConnections } from '../database/notifications.js';
 
 /** NOTIFY channel carrying `<platform uuid>:<offset ms>` after each advance. */
 export const SANDBOX_CLOCK_CHANNEL = 'sandbox_clock_advanced';

@@ -81,7 +81,8 @@ export async function createApp(
   setupOpenApi(app, API_VERSION);
   await app.init();
   await app.get(MetricsServer).start();
-  // Literal segments before parameters, whatever the module import order (src/route-order.ts).
+  // Literal segments before parameters, whatever the module import order, then dispatch by the first
+  // two path segments: both rewrite Express 5's router stack (src/route-order.ts names the versions).
   sortRoutes(app.getHttpAdapter().getInstance());
   indexRoutes(app.getHttpAdapter().getInstance(), () => express.Router());
   // Paths outside the version prefix that no route matched: same error shape as everywhere.

@@ -7,6 +7,14 @@
  * literals in the same place keep a fixed (alphabetical) order; nothing else moves.
  */
 
+/*
+ * Both patches rewrite Express's internal router stack (`app.router.stack`: layers with `route.path`,
+ * `route.methods` and `match()`), as Express 5.3 (its `router` 2.3) holds it under
+ * @nestjs/platform-express 12.5, which registers every route there on `app.init()`. An upgrade of
+ * any of them must re-run test/e2e/routes.e2e-spec.ts, which asserts these majors, the stack's shape
+ * and that a request is only tried against its key's routes.
+ */
+
 /** One registered route as Express holds it. */
 export interface RegisteredRoute {
   path: string;

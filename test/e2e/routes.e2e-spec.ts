@@ -1,4 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
+import { createRequire } from 'node:module';
 import { compareRoutePaths, listRoutes, requestKey, routeKey, shadowedRoutes } from '../../src/route-order.js';
 import { startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
 
@@ -76,5 +77,71 @@ describe('route index (dispatch by the first two segments)', () => {
     expect(requestKey('/2025-10-13/Cards/abc')).toBe('2025-10-13/cards');
     expect(requestKey('//2025-10-13///cards')).toBe('2025-10-13/cards');
     expect(requestKey('/')).toBe('');
+  });
+});
+
+/** A layer of Express's router stack, as src/route-order.ts reads and rewrites it. */
+interface StackLayer {
+  route?: { path: unknown; methods: unknown };
+  routeRun?: StackLayer[];
+  match?: (path: string) => boolean;
+}
+
+describe('the Express internals the route patches rely on (express 5.x / router 2.x under @nestjs/platform-express 12.x)', () => {
+  const version = (pkg: string) =>
+    (createRequire(import.meta.url)(`${pkg}/package.json`) as { version: string }).version.split('.')[0];
+
+  it('are the majors src/route-order.ts was written for: an upgrade must re-check it (and this test)', () => {
+    expect({
+      express: version('express'),
+      router: version('router'),
+      core: version('@nestjs/core'),
+      platform: version('@nestjs/platform-express'),
+    }).toEqual({ express: '5', router: '2', core: '12', platform: '12' });
+  });
+
+  it('app.router.stack holds route layers (route.path, route.methods, match()) that the index replaced with dispatch layers', () => {
+    const stack = (t.app.getHttpAdapter().getInstance() as { router: { stack: StackLayer[] } }).router.stack;
+    expect(Array.isArray(stack)).toBe(true);
+    expect(stack.filter((l) => l.route)).toEqual([]); // every route went into the index
+    // One dispatch layer per run of consecutive routes (middleware such as the OpenAPI document's sits between).
+    const dispatch = stack.filter((l) => l.routeRun);
+    expect(dispatch.length).toBeGreaterThan(0);
+    const run = dispatch.flatMap((l) => l.routeRun!);
+    expect(run.length).toBe(routesOf(t.app).length);
+    expect(run.map((l) => l.route?.path)).toContain('/2025-10-13/tokens');
+    for (const layer of run) {
+      expect({
+        path: typeof layer.route?.path,
+        methods: typeof layer.route?.methods,
+        match: typeof layer.match,
+      }).toEqual({
+        path: 'string',
+        methods: 'object',
+        match: 'function',
+      });
+    }
+  });
+
+  it('a request is tried only against the routes of its key (the dispatch happens)', async () => {
+    const p = await TestPlatform.create(t);
+    const stack = (t.app.getHttpAdapter().getInstance() as { router: { stack: StackLayer[] } }).router.stack;
+    const run = stack.flatMap((l) => l.routeRun ?? []);
+    const tried: string[] = [];
+    const originals = run.map((layer) => layer.match!);
+    run.forEach((layer, i) => {
+      layer.match = (path: string) => {
+        tried.push(layer.route!.path as string);
+        return originals[i].call(layer, path);
+      };
+    });
+    try {
+      expect((await p.get('/tokens')).status).toBe(200);
+    } finally {
+      run.forEach((layer, i) => (layer.match = originals[i]));
+    }
+    expect(tried).toContain('/2025-10-13/tokens');
+    expect([...new Set(tried.map(routeKey))]).toEqual(expect.arrayContaining(['2025-10-13/tokens']));
+    expect(tried.filter((path) => ![null, '2025-10-13/tokens'].includes(routeKey(path)))).toEqual([]);
   });
 });

@@ -1,0 +1,191 @@
+/**
+ * CPU cost per request of the framework-bound paths, beside the bare NestJS app measured the same
+ * way: `node dist/bench/cost/run.js [--requests N] [--rounds R] [--callgrind]` (build first; with
+ * DATABASE_URL the app runs on a scratch PostgreSQL database, else on the embedded engine).
+ *
+ * Each server runs in its own process; this process is the client: N sequential requests on one
+ * keep-alive connection after a warm-up, and the server's CPU time over them
+ * (`process.cpuUsage()`), interleaved over rounds. CPU time does not count waiting, so it is far
+ * steadier than a throughput figure on a busy machine, but it still inflates when other processes
+ * share the cores; `--callgrind` runs each server under `valgrind --tool=callgrind`, instrumented
+ * only while the measured requests run (`callgrind_control -i on/off`), and reports instructions
+ * per request: exact and independent of the machine's load, though it includes V8's JIT and GC as
+ * they happen to run (slow: about a minute per 1,000 requests). `--cpu-prof <dir>` writes a V8 CPU
+ * profile of each target's measured requests there (`<target>.cpuprofile`, one round);
+ * `--strace` prints each target's system calls per request (`strace -c -f`, one round).
+ * `--router` adds a third server, the app without `indexRoutes`' dispatch (src/route-order.ts),
+ * measured on the same paths in the same rounds.
+ */
+import { execFileSync, fork, spawn } from 'node:child_process';
+import { readFileSync, readdirSync, rmSync, mkdtempSync } from 'node:fs';
+import http from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+const args = process.argv.slice(2);
+const option = (name, fallback) => {
+    const i = args.indexOf(name);
+    return i >= 0 ? Number(args[i + 1]) : fallback;
+};
+const callgrind = args.includes('--callgrind');
+const requests = option('--requests', callgrind ? 1000 : 5000);
+const rounds = option('--rounds', callgrind ? 1 : 3);
+const warmup = option('--warmup', 2000);
+const straceSyscalls = args.includes('--strace');
+const routerVariant = args.includes('--router');
+const profileDir = args.includes('--cpu-prof') ? args[args.indexOf('--cpu-prof') + 1] : undefined;
+async function startServer(kind) {
+    const script = fileURLToPath(new URL('./server.js', import.meta.url));
+    let outDir;
+    let child;
+    if (callgrind) {
+        outDir = mkdtempSync(join(tmpdir(), `cost-${kind}-`));
+        child = fork(script, [kind], {
+            execPath: 'valgrind',
+            execArgv: [
+                '--tool=callgrind',
+                '--instr-atstart=no',
+                `--callgrind-out-file=${join(outDir, 'callgrind.out.%p')}`,
+                process.execPath,
+            ],
+            stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+        });
+    }
+    else {
+        child = fork(script, [kind], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    }
+    const ready = await new Promise((resolve, reject) => {
+        child.once('message', (m) => resolve(m));
+        child.once('exit', (code) => reject(new Error(`${kind} server exited (${code})`)));
+    });
+    return { child, ready, outDir };
+}
+const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+function get(url, authorization) {
+    return new Promise((resolve, reject) => {
+        const req = http.get(url, { agent, headers: authorization ? { authorization } : {} }, (res) => {
+            if (res.statusCode !== 200)
+                reject(new Error(`${url}: ${res.statusCode}`));
+            res.resume();
+            res.once('end', () => resolve());
+        });
+        req.once('error', reject);
+    });
+}
+/** A reused connection the server closed while idle (its keep-alive timeout): sent again once. */
+const retryOnReset = (url, authorization) => get(url, authorization).catch((err) => {
+    if (err.code !== 'ECONNRESET')
+        throw err;
+    return get(url, authorization);
+});
+async function sequential(url, n, authorization) {
+    for (let i = 0; i < n; i++)
+        await retryOnReset(url, authorization);
+}
+function usage(server) {
+    return new Promise((resolve) => {
+        server.child.once('message', (m) => resolve(m.usage));
+        server.child.send('usage');
+    });
+}
+/** CPU microseconds (or instructions, under callgrind) per request of `n` requests to `url`. */
+async function measure(server, url, n) {
+    const pid = String(server.child.pid);
+    if (callgrind) {
+        execFileSync('callgrind_control', ['-z', pid], { stdio: 'ignore' });
+        execFileSync('callgrind_control', ['-i', 'on', pid], { stdio: 'ignore' });
+        await sequential(url, n, server.ready.authorization);
+        execFileSync('callgrind_control', ['-i', 'off', pid], { stdio: 'ignore' });
+        execFileSync('callgrind_control', ['-d', pid], { stdio: 'ignore' });
+        const dumps = readdirSync(server.outDir).filter((f) => f.startsWith('callgrind.out'));
+        const totals = dumps
+            .map((f) => readFileSync(join(server.outDir, f), 'utf8'))
+            .map((text) => /^totals: (\d+)/m.exec(text))
+            .map((m) => (m ? Number(m[1]) : 0));
+        for (const f of dumps)
+            rmSync(join(server.outDir, f));
+        return totals.reduce((a, b) => a + b, 0) / n;
+    }
+    const before = await usage(server);
+    await sequential(url, n, server.ready.authorization);
+    const after = await usage(server);
+    return (after.user - before.user + after.system - before.system) / n;
+}
+function ask(server, message) {
+    return new Promise((resolve) => {
+        server.child.once('message', () => resolve());
+        server.child.send(message);
+    });
+}
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+async function main() {
+    const app = await startServer('app');
+    const bare = await startServer('bare');
+    const unindexed = routerVariant ? await startServer('app-unindexed') : null;
+    const targets = [
+        ['bare NestJS app, constant JSON', bare, bare.ready.urls.constant, 'bare'],
+        ['GET /tokens/{id} (authenticated, token cached)', app, app.ready.urls.token, 'token'],
+        ['GET /healthz', app, app.ready.urls.healthz, 'healthz'],
+    ];
+    if (unindexed) {
+        targets.push(['GET /tokens/{id}, routes not indexed', unindexed, unindexed.ready.urls.token, 'token-unindexed'], ['GET /healthz, routes not indexed', unindexed, unindexed.ready.urls.healthz, 'healthz-unindexed']);
+    }
+    try {
+        for (const [, server, url] of targets)
+            await sequential(url, warmup, server.ready.authorization);
+        if (straceSyscalls) {
+            for (const [name, server, url] of targets) {
+                const out = join(tmpdir(), `cost-strace-${process.pid}.txt`);
+                const strace = spawn('strace', ['-c', '-f', '-o', out, '-p', String(server.child.pid)], { stdio: 'ignore' });
+                await new Promise((resolve) => setTimeout(resolve, 500)); // attached
+                await sequential(url, requests, server.ready.authorization);
+                strace.kill('SIGINT');
+                await new Promise((resolve) => strace.once('exit', resolve));
+                const perRequest = readFileSync(out, 'utf8')
+                    .split('\n')
+                    .map((line) => line.trim().split(/\s+/))
+                    .filter((f) => f.length >= 5 && /^\d+$/.test(f[3]) && f[f.length - 1] !== 'total')
+                    .map((f) => `${f[f.length - 1]} ${(Number(f[3]) / requests).toFixed(2)}`);
+                rmSync(out);
+                console.log(`${name}: system calls per request: ${perRequest.join(', ')}`);
+            }
+        }
+        if (profileDir) {
+            for (const [, server, url, file] of targets) {
+                await ask(server, 'profile-start');
+                await sequential(url, requests, server.ready.authorization);
+                await ask(server, `profile-stop ${join(profileDir, `${file}.cpuprofile`)}`);
+            }
+        }
+        const results = new Map(targets.map(([name]) => [name, []]));
+        for (let r = 0; r < rounds; r++) {
+            for (const [name, server, url] of targets)
+                results.get(name).push(await measure(server, url, requests));
+        }
+        const unit = callgrind ? 'instructions/request' : 'CPU µs/request';
+        const floor = median(results.get(targets[0][0]));
+        console.log(`${requests} sequential requests x ${rounds} rounds, median ${unit} (ratio = bare / path):`);
+        for (const [name] of targets) {
+            const m = median(results.get(name));
+            const all = results
+                .get(name)
+                .map((x) => (callgrind ? Math.round(x).toString() : x.toFixed(1)))
+                .join(', ');
+            console.log(`  ${name}: ${callgrind ? Math.round(m) : m.toFixed(1)} [${all}]  ratio ${(floor / m).toFixed(2)}`);
+        }
+    }
+    finally {
+        for (const s of [app, bare, ...(unindexed ? [unindexed] : [])]) {
+            s.child.send('stop');
+            await new Promise((resolve) => s.child.once('exit', resolve));
+            if (s.outDir)
+                rmSync(s.outDir, { recursive: true, force: true });
+        }
+        agent.destroy();
+    }
+}
+main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+});
+//# sourceMappingURL=run.js.map

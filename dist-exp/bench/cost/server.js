@@ -1,0 +1,77 @@
+/**
+ * The server side of `bench/cost/run.ts`: one process serving either the real app (`app`) or the
+ * bare NestJS app (`bare`), so its CPU (or, under callgrind, its instructions) is that server's
+ * alone. Tells the parent its URLs over IPC, answers `usage` with `process.cpuUsage()`, records a
+ * V8 CPU profile between `profile-start` and `profile-stop <file>`, and stops on `stop`.
+ */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
+import { startBareApp } from '../lib/bare-app.js';
+import { benchPlatform, scratchDatabase, startBenchApp } from '../support.js';
+const send = (message) => process.send(message);
+/**
+ * Undoes `indexRoutes` (src/route-order.ts): each dispatch layer is replaced by the run of route
+ * layers it stands for, in their sorted order; what the index buys per request is then the
+ * difference between `app` and `app-unindexed` (`run.ts --router`).
+ */
+function unindexRoutes(express) {
+    const stack = express.router.stack;
+    for (let i = stack.length - 1; i >= 0; i--) {
+        const run = stack[i].routeRun;
+        if (run)
+            stack.splice(i, 1, ...run);
+    }
+}
+async function main() {
+    const kind = process.argv[2]; // app, app-unindexed or bare
+    let stop;
+    if (kind === 'bare') {
+        const bare = await startBareApp();
+        stop = () => bare.app.close();
+        send({ urls: { constant: bare.url } });
+    }
+    else {
+        const adminUrl = process.env.DATABASE_URL;
+        const scratch = adminUrl ? await scratchDatabase(adminUrl, 'cost') : null;
+        const app = await startBenchApp(scratch?.url);
+        if (kind === 'app-unindexed')
+            unindexRoutes(app.app.getHttpAdapter().getInstance());
+        const platform = await benchPlatform(app);
+        const list = await fetch(`${app.baseUrl}/tokens`, { headers: { authorization: platform.authorization } });
+        const { data } = (await list.json());
+        stop = async () => {
+            await app.close();
+            await scratch?.drop();
+        };
+        send({
+            urls: { token: `${app.baseUrl}/tokens/${data[0].id}`, healthz: `${app.origin}/healthz` },
+            authorization: platform.authorization,
+        });
+    }
+    const session = new Session();
+    process.on('message', (message) => {
+        if (message === 'usage')
+            send({ usage: process.cpuUsage() });
+        if (message === 'profile-start') {
+            session.connect();
+            void session
+                .post('Profiler.enable')
+                .then(() => session.post('Profiler.start'))
+                .then(() => send({ profiling: true }));
+        }
+        if (message.startsWith('profile-stop ')) {
+            void session.post('Profiler.stop').then(({ profile }) => {
+                writeFileSync(message.slice('profile-stop '.length), JSON.stringify(profile));
+                session.disconnect();
+                send({ profiling: false });
+            });
+        }
+        if (message === 'stop')
+            void stop().then(() => process.exit(0));
+    });
+}
+main().catch((err) => {
+    console.error(err);
+    process.exit(1);
+});
+//# sourceMappingURL=server.js.map

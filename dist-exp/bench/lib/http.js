@@ -1,0 +1,27 @@
+import { fork } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+/**
+ * Account identities vary with seed % 1,000,000 (examples.ts): each run gets its own block of
+ * 100,000 (9 runs per platform before they would repeat; the runner uses one platform per engine).
+ */
+let seeds = 0;
+/** One autocannon run from a child process; throws when any response was not 2xx. */
+export async function autocannonRun(job) {
+    // Each body run gets its own block of account identities in [100,000, 1,000,000)
+    // (exampleAccountInfo varies them modulo 1,000,000, and suites use small seeds for their fixtures):
+    // only runs that create accounts advance it, so up to nine of them per engine never collide.
+    const seedOffset = job.body === 'external-account' ? (seeds = seeds >= 900_000 ? 100_000 : seeds + 100_000) : 0;
+    const child = fork(fileURLToPath(new URL('./load-worker.js', import.meta.url)), [
+        JSON.stringify({ ...job, seedOffset }),
+    ]);
+    const result = await new Promise((resolve, reject) => {
+        child.once('message', (m) => resolve(m));
+        child.once('error', reject);
+        child.once('exit', (code) => reject(new Error(`load process exited with ${code}`)));
+    });
+    child.kill();
+    if (result.non2xx > 0 || result.errors > 0)
+        throw new Error(`${job.url}: ${result.non2xx} non-2xx responses, ${result.errors} errors; status codes ${JSON.stringify(result.statusCodes)}`);
+    return { perSecond: result.total / result.seconds, p50: result.p50, p99: result.p99 };
+}
+//# sourceMappingURL=http.js.map

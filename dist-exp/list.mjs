@@ -1,0 +1,10 @@
+import { startBenchApp } from './bench/support.js';
+import { listRoutes, shadowedRoutes } from './src/route-order.js';
+const app = await startBenchApp();
+const routes = listRoutes(app.app.getHttpAdapter().getInstance());
+console.log('routes', routes.length);
+console.log(JSON.stringify(shadowedRoutes(routes), null, 1));
+const i = routes.findIndex(r => r.path.includes('tokens/:'));
+console.log('tokens/:id at', i, 'healthz at', routes.findIndex(r => r.path === '/healthz'));
+await app.close();
+process.exit(0);

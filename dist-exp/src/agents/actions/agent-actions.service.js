@@ -1,0 +1,451 @@
+var __decorate = (this && this.__decorate) || function (decorators, target, key, desc) {
+    var c = arguments.length, r = c < 3 ? target : desc === null ? desc = Object.getOwnPropertyDescriptor(target, key) : desc, d;
+    if (typeof Reflect === "object" && typeof Reflect.decorate === "function") r = Reflect.decorate(decorators, target, key, desc);
+    else for (var i = decorators.length - 1; i >= 0; i--) if (d = decorators[i]) r = (c < 3 ? d(r) : c > 3 ? d(target, key, r) : d(target, key)) || r;
+    return c > 3 && r && Object.defineProperty(target, key, r), r;
+};
+var __metadata = (this && this.__metadata) || function (k, v) {
+    if (typeof Reflect === "object" && typeof Reflect.metadata === "function") return Reflect.metadata(k, v);
+};
+import { Injectable } from '@nestjs/common';
+import { In, IsNull } from 'typeorm';
+import { Clock } from '../../common/clock.js';
+import { formatId, newUuid, parseId } from '../../common/ids.js';
+import { paginate } from '../../common/pagination.js';
+import { whereTimeRange } from '../../common/time-range.js';
+import { CustomerEntity } from '../../customers/customer.entity.js';
+import { LedgerService } from '../../customers/ledger.service.js';
+import { TransactionService } from '../../database/transaction.service.js';
+import { ApiError } from '../../errors/api-error.js';
+import { MetricsService } from '../../metrics/metrics.service.js';
+import { OutboxService } from '../../outbox/outbox.service.js';
+import { FxRatesService } from '../../quotes/fx-rates.service.js';
+import { OutgoingTransactionEntity } from '../../quotes/outgoing-transaction.entity.js';
+import { renderOutgoingTransaction } from '../../quotes/outgoing-transaction.render.js';
+import { QuoteEntity } from '../../quotes/quote.entity.js';
+import { QuotesService } from '../../quotes/quotes.service.js';
+import { renderPolicy } from '../agent-policy.js';
+import { AgentEntity } from '../agent.entity.js';
+import { evaluatePolicy } from '../policy-evaluator.js';
+import { agentActionPendingApproval } from './agent-action-events.js';
+import { AgentActionEntity } from './agent-action.entity.js';
+import { renderAgentAction } from './agent-action.render.js';
+/** The ledger reason of an agent's quote execution (both legs; the reference is the transaction). */
+export const EXECUTION_LEDGER_REASON = 'AGENT_QUOTE_EXECUTION';
+const actionNotFound = (id) => new ApiError('TRANSACTION_NOT_FOUND', `Agent action ${formatId('AgentAction', id)} not found`);
+const transactionNotFound = (id) => new ApiError('TRANSACTION_NOT_FOUND', `Transaction ${formatId('Transaction', id)} not found`);
+// Account filters take public ids (`InternalAccount:<uuid>`, `ExternalAccount:<uuid>`); anything else matches nothing.
+function sentFrom(accountId, key) {
+    const uuid = parseId('InternalAccount', accountId);
+    return uuid ? { sql: `t.source_account_id = :${key}`, params: { [key]: uuid } } : { sql: 'false', params: {} };
+}
+function paidTo(accountId, key) {
+    const kind = accountId.startsWith('InternalAccount:') ? 'InternalAccount' : 'ExternalAccount';
+    const uuid = parseId(kind, accountId);
+    return uuid
+        ? { sql: `(t.destination_kind = '${kind}' AND t.destination_account_id = :${key})`, params: { [key]: uuid } }
+        : { sql: 'false', params: {} };
+}
+function limitExceeded(d) {
+    if (d.limit === 'allowedAccountIds') {
+        return new ApiError('FORBIDDEN', `The agent's policy does not allow account ${String(d.value)}`, {
+            details: { limit: d.limit, accountId: d.value },
+        });
+    }
+    return new ApiError('FORBIDDEN', `This transaction would exceed the agent's ${d.limit} (${d.value})`, {
+        details: { limit: d.limit, value: d.value, amount: d.amount, ...(d.currency ? { currency: d.currency } : {}) },
+    });
+}
+/**
+ * Agent actions: executing a quote under the agent's policy, the platform's approval or
+ * rejection, and the agent's views of its actions and its customer's transactions.
+ *
+ * Every execution and approval holds the agent row FOR UPDATE (then the quote or action, then the
+ * accounts in id order), so the policy is evaluated against counters no one else is changing: two
+ * executes that together exceed a limit run one after the other and the second is refused.
+ * Counters change only when money moves, by exactly the amount moved (a pending action reserves
+ * nothing; approval counts it on the day it runs).
+ */
+let AgentActionsService = class AgentActionsService {
+    tx;
+    clock;
+    ledger;
+    outbox;
+    quotes;
+    rates;
+    metrics;
+    constructor(tx, clock, ledger, outbox, quotes, rates, metrics) {
+        this.tx = tx;
+        this.clock = clock;
+        this.ledger = ledger;
+        this.outbox = outbox;
+        this.quotes = quotes;
+        this.rates = rates;
+        this.metrics = metrics;
+    }
+    /** Counts an execution's outcome once its transaction committed (`agent_executions_total`). */
+    counted(view) {
+        return view.then((action) => {
+            this.metrics.agentExecutions.inc({ outcome: action.status.toLowerCase() });
+            return action;
+        });
+    }
+    /** `POST /agents/me/quotes/{quoteId}/execute`. */
+    execute(agent, quoteId) {
+        return this.counted(this.tx.run(async (m) => {
+            const row = await m.findOne(AgentEntity, {
+                where: { id: agent.agentId, platformId: agent.platformId, deletedAt: IsNull() },
+                lock: { mode: 'pessimistic_write' },
+            });
+            if (!row)
+                throw new ApiError('UNAUTHORIZED', 'Invalid agent access token');
+            if (row.isPaused) {
+                throw new ApiError('FORBIDDEN', 'This agent is paused: it can read but cannot initiate anything until resumed');
+            }
+            const quote = await this.quotes.agentQuote(m, agent, quoteId, 'update');
+            if (quote.status !== 'PENDING' || (await m.exists(AgentActionEntity, { where: { quoteId: quote.id } }))) {
+                throw new ApiError('CONFLICT', `Quote ${formatId('Quote', quote.id)} has already been executed`);
+            }
+            const now = this.clock.now();
+            if (now >= quote.expiresAt) {
+                throw new ApiError('QUOTE_EXPIRED', `Quote ${formatId('Quote', quote.id)} expired at ${quote.expiresAt.toISOString()}; request a new quote`);
+            }
+            const decision = this.evaluate(row, quote, now, false);
+            switch (decision.outcome) {
+                case 'DENIED':
+                    throw limitExceeded(decision);
+                case 'APPROVAL_REQUIRED': {
+                    const action = await this.insertAction(m, row, quote, 'PENDING_APPROVAL', now);
+                    const view = await this.renderOne(m, action, now);
+                    await this.outbox.write(m, agentActionPendingApproval(row.platformId, view));
+                    return view;
+                }
+                case 'AUTO': {
+                    await this.settle(m, row, quote, decision.usageAfter, now);
+                    const action = await this.insertAction(m, row, quote, 'APPROVED', now);
+                    return this.renderOne(m, action, now);
+                }
+            }
+        }));
+    }
+    /**
+     * `POST /agents/{agentId}/actions/{actionId}/approve`: executes the quote now. An expired quote,
+     * a hard limit the day's counters no longer leave room for, or insufficient funds make the
+     * action FAILED, with a FAILED transaction whose `failureReason` says why (nothing moves).
+     */
+    approve(platformId, agentId, actionId) {
+        return this.counted(this.tx.run(async (m) => {
+            const row = await m.findOne(AgentEntity, {
+                where: { id: agentId, platformId, deletedAt: IsNull() },
+                lock: { mode: 'pessimistic_write' },
+            });
+            if (!row)
+                throw actionNotFound(actionId);
+            const action = await this.pendingAction(m, platformId, agentId, actionId);
+            const quote = await m.findOneOrFail(QuoteEntity, {
+                where: { id: action.quoteId },
+                lock: { mode: 'pessimistic_write' },
+            });
+            const now = this.clock.now();
+            let failure = null;
+            if (now >= quote.expiresAt)
+                failure = 'QUOTE_EXPIRED';
+            else {
+                const decision = this.evaluate(row, quote, now, true);
+                if (decision.outcome === 'DENIED')
+                    failure = 'LIMIT_EXCEEDED';
+                else if (decision.outcome === 'AUTO')
+                    failure = await this.settleOrFail(m, row, quote, decision.usageAfter, now);
+            }
+            if (failure)
+                await this.recordFailure(m, quote, failure, now);
+            action.status = failure ? 'FAILED' : 'APPROVED';
+            action.updatedAt = now;
+            await m.update(AgentActionEntity, { id: action.id }, { status: action.status, updatedAt: now });
+            return this.renderOne(m, action, now);
+        }));
+    }
+    /** `POST /agents/{agentId}/actions/{actionId}/reject`: nothing executes; the reason is kept. */
+    reject(platformId, agentId, actionId, reason) {
+        return this.tx.run(async (m) => {
+            const action = await this.pendingAction(m, platformId, agentId, actionId);
+            const now = this.clock.now();
+            action.status = 'REJECTED';
+            action.rejectionReason = reason ?? null;
+            action.updatedAt = now;
+            await m.update(AgentActionEntity, { id: action.id }, { status: action.status, rejectionReason: action.rejectionReason, updatedAt: now });
+            return this.renderOne(m, action, now);
+        });
+    }
+    async listOwn(agent, query) {
+        const m = this.tx.manager;
+        const qb = m
+            .createQueryBuilder(AgentActionEntity, 'a')
+            .where('a.agent_id = :agentId', { agentId: agent.agentId })
+            .andWhere('a.platform_id = :platformId', { platformId: agent.platformId });
+        if (query.status)
+            qb.andWhere('a.status = :status', { status: query.status });
+        return this.renderPage(m, await paginate(qb, query, (r) => r));
+    }
+    async getOwn(agent, actionId) {
+        const m = this.tx.manager;
+        const action = await m.findOne(AgentActionEntity, {
+            where: { id: actionId, agentId: agent.agentId, platformId: agent.platformId },
+        });
+        if (!action)
+            throw actionNotFound(actionId);
+        return this.renderOne(m, action, this.clock.now());
+    }
+    /** `GET /agents/approvals`: the platform's actions waiting for its decision. */
+    async listPending(platformId, query) {
+        const m = this.tx.manager;
+        const qb = m
+            .createQueryBuilder(AgentActionEntity, 'a')
+            .where('a.platform_id = :platformId', { platformId })
+            .andWhere(`a.status = 'PENDING_APPROVAL'`);
+        if (query.agentId)
+            qb.andWhere('a.agent_id = :agentId', { agentId: parseId('Agent', query.agentId) });
+        if (query.customerId)
+            qb.andWhere('a.customer_id = :customerId', { customerId: parseId('Customer', query.customerId) });
+        whereTimeRange(qb, 'a', query);
+        return this.renderPage(m, await paginate(qb, query, (r) => r));
+    }
+    /** `GET /agents/me/transactions`: the agent's customer's outgoing transactions. */
+    async listTransactions(agent, query) {
+        const m = this.tx.manager;
+        const qb = m
+            .createQueryBuilder(OutgoingTransactionEntity, 't')
+            .where('t.platform_id = :platformId', { platformId: agent.platformId })
+            .andWhere('t.customer_id = :customerId', { customerId: agent.customerId });
+        if (query.accountIdentifier) {
+            const [sent, received] = [
+                sentFrom(query.accountIdentifier, 'account'),
+                paidTo(query.accountIdentifier, 'account'),
+            ];
+            qb.andWhere(`(${sent.sql} OR ${received.sql})`, { ...sent.params, ...received.params });
+        }
+        if (query.senderAccountIdentifier) {
+            const sent = sentFrom(query.senderAccountIdentifier, 'sender');
+            qb.andWhere(sent.sql, sent.params);
+        }
+        if (query.receiverAccountIdentifier) {
+            const received = paidTo(query.receiverAccountIdentifier, 'receiver');
+            qb.andWhere(received.sql, received.params);
+        }
+        if (query.status)
+            qb.andWhere('t.status = :status', { status: query.status });
+        // Only outgoing transactions are recorded here.
+        if (query.type === 'INCOMING')
+            qb.andWhere('false');
+        if (query.reference) {
+            // The reference of an outgoing transaction here is its own id or its quote's.
+            const transaction = parseId('Transaction', query.reference);
+            const quote = parseId('Quote', query.reference);
+            if (transaction)
+                qb.andWhere('t.id = :reference', { reference: transaction });
+            else if (quote)
+                qb.andWhere('t.quote_id = :reference', { reference: quote });
+            else
+                qb.andWhere('false');
+        }
+        whereTimeRange(qb, 't', query);
+        const page = await paginate(qb, query, (r) => r);
+        const platformCustomerId = await this.platformCustomerIds(m, [agent.customerId]);
+        return { ...page, data: page.data.map((t) => renderOutgoingTransaction(t, platformCustomerId.get(t.customerId))) };
+    }
+    async getTransaction(agent, transactionId) {
+        const m = this.tx.manager;
+        const row = await m.findOne(OutgoingTransactionEntity, {
+            where: { id: transactionId, platformId: agent.platformId, customerId: agent.customerId },
+        });
+        if (!row)
+            throw transactionNotFound(transactionId);
+        const ids = await this.platformCustomerIds(m, [row.customerId]);
+        return renderOutgoingTransaction(row, ids.get(row.customerId));
+    }
+    // ---- execution --------------------------------------------------------------------------------
+    evaluate(row, quote, now, approved) {
+        return evaluatePolicy({
+            policy: renderPolicy(row.policy),
+            usage: {
+                dailyTransactionCount: row.dailyTransactionCount,
+                dailySpend: Number(row.dailySpend),
+                monthlySpend: Number(row.monthlySpend),
+                dailyResetDate: row.dailyResetDate,
+                monthlyResetMonth: row.monthlyResetMonth,
+            },
+            amount: { value: Number(quote.totalSendingAmount), currency: quote.sendingCurrency },
+            sourceAccountId: formatId('InternalAccount', quote.sourceAccountId),
+            internalAccountIds: [
+                formatId('InternalAccount', quote.sourceAccountId),
+                ...(quote.destinationKind === 'InternalAccount'
+                    ? [formatId('InternalAccount', quote.destinationAccountId)]
+                    : []),
+            ],
+            now,
+            convert: this.rates.convert,
+            approved,
+        });
+    }
+    /**
+     * Moves the money (source debited, an internal destination credited, through the ledger),
+     * records the COMPLETED outgoing transaction, completes the quote and counts the spend. Throws
+     * the ledger's 400 (INSUFFICIENT_FUNDS) with nothing written when the source cannot pay.
+     */
+    async settle(m, agent, quote, usage, now) {
+        const reference = formatId('Transaction', quote.transactionId);
+        const accounts = [
+            quote.sourceAccountId,
+            ...(quote.destinationKind === 'InternalAccount' ? [quote.destinationAccountId] : []),
+        ];
+        // Both accounts locked in one order, so transfers in opposite directions cannot deadlock.
+        await m.query(`SELECT id FROM internal_accounts WHERE id = ANY($1) ORDER BY id FOR UPDATE`, [accounts]);
+        await this.ledger.post(m, {
+            accountId: quote.sourceAccountId,
+            amount: -BigInt(quote.totalSendingAmount),
+            reason: EXECUTION_LEDGER_REASON,
+            reference,
+        });
+        if (quote.destinationKind === 'InternalAccount') {
+            await this.ledger.post(m, {
+                accountId: quote.destinationAccountId,
+                amount: BigInt(quote.totalReceivingAmount),
+                reason: EXECUTION_LEDGER_REASON,
+                reference,
+            });
+        }
+        await m.insert(OutgoingTransactionEntity, this.transactionOf(m, agent, quote, 'COMPLETED', null, now));
+        await m.update(QuoteEntity, { id: quote.id }, { status: 'COMPLETED', updatedAt: now });
+        quote.status = 'COMPLETED';
+        await m.update(AgentEntity, { id: agent.id }, {
+            dailyTransactionCount: usage.dailyTransactionCount,
+            dailySpend: String(usage.dailySpend),
+            monthlySpend: String(usage.monthlySpend),
+            dailyResetDate: usage.dailyResetDate,
+            monthlyResetMonth: usage.monthlyResetMonth,
+        });
+    }
+    /** `settle` inside a savepoint: a ledger refusal rolls back its partial work and names the failure. */
+    async settleOrFail(m, agent, quote, usage, now) {
+        await m.query('SAVEPOINT agent_execution');
+        try {
+            await this.settle(m, agent, quote, usage, now);
+            await m.query('RELEASE SAVEPOINT agent_execution');
+            return null;
+        }
+        catch (error) {
+            if (!(error instanceof ApiError) || error.status !== 400)
+                throw error;
+            await m.query('ROLLBACK TO SAVEPOINT agent_execution');
+            quote.status = 'PENDING';
+            return 'QUOTE_EXECUTION_FAILED';
+        }
+    }
+    async recordFailure(m, quote, reason, now) {
+        const agent = { id: quote.agentId, platformId: quote.platformId };
+        await m.insert(OutgoingTransactionEntity, this.transactionOf(m, agent, quote, 'FAILED', reason, now));
+        const status = reason === 'QUOTE_EXPIRED' ? 'EXPIRED' : 'FAILED';
+        await m.update(QuoteEntity, { id: quote.id }, { status, updatedAt: now });
+        quote.status = status;
+    }
+    transactionOf(m, agent, quote, status, failureReason, now) {
+        return m.create(OutgoingTransactionEntity, {
+            id: quote.transactionId,
+            platformId: agent.platformId,
+            customerId: quote.customerId,
+            agentId: agent.id,
+            quoteId: quote.id,
+            status,
+            failureReason,
+            sourceAccountId: quote.sourceAccountId,
+            destinationKind: quote.destinationKind,
+            destinationAccountId: quote.destinationAccountId,
+            paymentRail: quote.paymentRail,
+            sentAmount: quote.totalSendingAmount,
+            sendingCurrency: quote.sendingCurrency,
+            receivedAmount: quote.totalReceivingAmount,
+            receivingCurrency: quote.receivingCurrency,
+            exchangeRate: quote.exchangeRate,
+            fees: quote.feesIncluded,
+            rateDetails: quote.rateDetails,
+            description: quote.description,
+            settledAt: status === 'COMPLETED' ? now : null,
+            createdAt: now,
+            updatedAt: now,
+        });
+    }
+    async insertAction(m, agent, quote, status, now) {
+        const action = m.create(AgentActionEntity, {
+            id: newUuid(),
+            platformId: agent.platformId,
+            agentId: agent.id,
+            customerId: quote.customerId,
+            type: 'EXECUTE_QUOTE',
+            quoteId: quote.id,
+            status,
+            rejectionReason: null,
+            createdAt: now,
+            updatedAt: now,
+        });
+        await m.insert(AgentActionEntity, action);
+        return action;
+    }
+    /** The platform's action of that agent, locked, still PENDING_APPROVAL (else 404 / 409). */
+    async pendingAction(m, platformId, agentId, actionId) {
+        const action = await m.findOne(AgentActionEntity, {
+            where: { id: actionId, agentId, platformId },
+            lock: { mode: 'pessimistic_write' },
+        });
+        if (!action)
+            throw actionNotFound(actionId);
+        if (action.status !== 'PENDING_APPROVAL') {
+            throw new ApiError('TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL', `Agent action ${formatId('AgentAction', action.id)} is ${action.status}, not PENDING_APPROVAL`, { details: { status: action.status } });
+        }
+        return action;
+    }
+    // ---- rendering --------------------------------------------------------------------------------
+    async renderOne(m, action, now) {
+        const [view] = await this.renderMany(m, [action], now);
+        return view;
+    }
+    async renderPage(m, page) {
+        return { ...page, data: await this.renderMany(m, page.data, this.clock.now()) };
+    }
+    /** Renders actions with their quotes, transactions and customers, three lookups for the lot. */
+    async renderMany(m, actions, now) {
+        if (actions.length === 0)
+            return [];
+        const quoteIds = actions.map((a) => a.quoteId);
+        // One after the other: inside a transaction they share one connection.
+        const quotes = await m.find(QuoteEntity, { where: { id: In(quoteIds) } });
+        const transactions = await m.find(OutgoingTransactionEntity, { where: { quoteId: In(quoteIds) } });
+        const customers = await this.platformCustomerIds(m, actions.map((a) => a.customerId));
+        const quoteById = new Map(quotes.map((q) => [q.id, q]));
+        const transactionByQuote = new Map(transactions.map((t) => [t.quoteId, t]));
+        return actions.map((action) => renderAgentAction({
+            action,
+            quote: quoteById.get(action.quoteId),
+            transaction: transactionByQuote.get(action.quoteId) ?? null,
+            platformCustomerId: customers.get(action.customerId),
+        }, now));
+    }
+    async platformCustomerIds(m, customerIds) {
+        const rows = await m.find(CustomerEntity, {
+            where: { id: In([...new Set(customerIds)]) },
+            select: { id: true, platformCustomerId: true },
+        });
+        return new Map(rows.map((c) => [c.id, c.platformCustomerId]));
+    }
+};
+AgentActionsService = __decorate([
+    Injectable(),
+    __metadata("design:paramtypes", [TransactionService,
+        Clock,
+        LedgerService,
+        OutboxService,
+        QuotesService,
+        FxRatesService,
+        MetricsService])
+], AgentActionsService);
+export { AgentActionsService };
+//# sourceMappingURL=agent-actions.service.js.map

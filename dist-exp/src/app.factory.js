@@ -1,0 +1,76 @@
+import { NestFactory } from '@nestjs/core';
+import express from 'express';
+import { AppModule } from './app.module.js';
+import { VALIDATOR_OPTIONS } from './common/validate-body.js';
+import { AllExceptionsFilter } from './errors/all-exceptions.filter.js';
+import { ApiError } from './errors/api-error.js';
+import { sendApiError } from './errors/error-response.js';
+import { invalidInput, toFieldErrors } from './errors/validation-errors.js';
+import { answerParserErrors, JsonBodyGuard, RequestDeadlines, requestEntry } from './http-pipeline.js';
+import { InputValidationPipe } from './common/input-validation.pipe.js';
+import { Lifecycle } from './health/lifecycle.js';
+import { httpObserver } from './metrics/http-metrics.js';
+import { MetricsServer } from './metrics/metrics.server.js';
+import { MetricsService } from './metrics/metrics.service.js';
+import { RateLimitGuard } from './protection/rate-limit.guard.js';
+import { applyProtection, securityHeaders } from './protection/security.js';
+import { PinoNestLogger } from './logging/logger.js';
+import { setupOpenApi } from './openapi/openapi.js';
+import { indexRoutes, sortRoutes } from './route-order.js';
+/** A ROLE=worker process serves only the health probes; the API is served by ROLE=api or all. */
+function workerOnly(req, res, next) {
+    if (req.path === '/healthz' || req.path === '/readyz')
+        return next();
+    sendApiError(res, new ApiError('NOT_FOUND', 'This process runs ROLE=worker: it serves only /healthz and /readyz'));
+}
+/** The spec's version segment: every API path is appended to it. */
+export const API_VERSION = '2025-10-13';
+/** Builds the HTTP application exactly as production runs it (used by main.ts and the e2e tests). */
+export async function createApp(config, databaseUrl, logger, options = {}) {
+    const app = await NestFactory.create(AppModule.forRoot(config, databaseUrl, options), {
+        bodyParser: false,
+        logger: new PinoNestLogger(logger),
+        abortOnError: false,
+    });
+    answerParserErrors(app.getHttpServer(), logger);
+    app.disable('x-powered-by');
+    // No ETag: the API promises no conditional requests, and hashing every response body costs ~3% of a request.
+    app.set('etag', false);
+    app.set('query parser', 'extended');
+    const metrics = app.get(MetricsService);
+    const lifecycle = app.get(Lifecycle);
+    const deadlines = new RequestDeadlines(config.REQUEST_TIMEOUT_MS);
+    app.getHttpServer().once('close', () => deadlines.stop());
+    app.use(requestEntry({
+        logger,
+        headers: securityHeaders(),
+        observer: httpObserver(metrics),
+        // Draining (SIGTERM): every answer asks keep-alive clients to reconnect (to another replica).
+        draining: () => lifecycle.draining,
+        deadlines,
+    }));
+    applyProtection(app, config);
+    if (config.ROLE === 'worker')
+        app.use(workerOnly);
+    app.setGlobalPrefix(API_VERSION, { exclude: ['healthz', 'readyz', 'docs', 'docs/{*path}'] });
+    app.useGlobalFilters(new AllExceptionsFilter());
+    // Guards after the auth guard (an APP_GUARD), in this order: the rate limit (the credential is
+    // known) before the body is read. No global interceptor: a route without its own runs without
+    // an interceptor chain (the request timeout is the entry middleware's RequestDeadlines).
+    app.useGlobalGuards(new RateLimitGuard(config, metrics), new JsonBodyGuard());
+    app.useGlobalPipes(new InputValidationPipe({
+        ...VALIDATOR_OPTIONS,
+        transform: true,
+        exceptionFactory: (errors) => invalidInput(toFieldErrors(errors)),
+    }));
+    setupOpenApi(app, API_VERSION);
+    await app.init();
+    await app.get(MetricsServer).start();
+    // Literal segments before parameters, whatever the module import order (src/route-order.ts).
+    // sortRoutes(app.getHttpAdapter().getInstance());
+    // indexRoutes(app.getHttpAdapter().getInstance(), () => express.Router());
+    // Paths outside the version prefix that no route matched: same error shape as everywhere.
+    app.use((req, res) => sendApiError(res, new ApiError('NOT_FOUND', `No route ${req.method} ${req.path}`)));
+    return app;
+}
+//# sourceMappingURL=app.factory.js.map

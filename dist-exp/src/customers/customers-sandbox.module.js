@@ -1,0 +1,22 @@
+var __decorate = (this && this.__decorate) || function (decorators, target, key, desc) {
+    var c = arguments.length, r = c < 3 ? target : desc === null ? desc = Object.getOwnPropertyDescriptor(target, key) : desc, d;
+    if (typeof Reflect === "object" && typeof Reflect.decorate === "function") r = Reflect.decorate(decorators, target, key, desc);
+    else for (var i = decorators.length - 1; i >= 0; i--) if (d = decorators[i]) r = (c < 3 ? d(r) : c > 3 ? d(target, key, r) : d(target, key)) || r;
+    return c > 3 && r && Object.defineProperty(target, key, r), r;
+};
+import { Module } from '@nestjs/common';
+import { CustomersSandboxController } from './customers-sandbox.controller.js';
+import { CustomersSandboxService } from './customers-sandbox.service.js';
+import { CustomersModule } from './customers.module.js';
+/** `/sandbox/customers/...` and `/sandbox/internal-accounts/...`: AppModule mounts it only when SANDBOX=true. */
+let CustomersSandboxModule = class CustomersSandboxModule {
+};
+CustomersSandboxModule = __decorate([
+    Module({
+        imports: [CustomersModule],
+        controllers: [CustomersSandboxController],
+        providers: [CustomersSandboxService],
+    })
+], CustomersSandboxModule);
+export { CustomersSandboxModule };
+//# sourceMappingURL=customers-sandbox.module.js.map

@@ -1,0 +1,12 @@
+/** Error codes of the customers area and their HTTP status; merged into the one catalogue (src/errors/api-error.ts). */
+export const CUSTOMERS_ERRORS = {
+    CUSTOMER_NOT_FOUND: 404,
+    /** The reference's Error410: the customer exists (GET answers) but is deleted. */
+    CUSTOMER_DELETED: 410,
+    UMA_ADDRESS_EXISTS: 409,
+    /** Internal accounts (here) and external accounts (src/external-accounts/) answer it. */
+    ACCOUNT_NOT_FOUND: 404,
+    INSUFFICIENT_FUNDS: 400,
+    AMOUNT_OUT_OF_RANGE: 400,
+};
+//# sourceMappingURL=customers.errors.js.map

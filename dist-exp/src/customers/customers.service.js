@@ -1,0 +1,307 @@
+var __decorate = (this && this.__decorate) || function (decorators, target, key, desc) {
+    var c = arguments.length, r = c < 3 ? target : desc === null ? desc = Object.getOwnPropertyDescriptor(target, key) : desc, d;
+    if (typeof Reflect === "object" && typeof Reflect.decorate === "function") r = Reflect.decorate(decorators, target, key, desc);
+    else for (var i = decorators.length - 1; i >= 0; i--) if (d = decorators[i]) r = (c < 3 ? d(r) : c > 3 ? d(target, key, r) : d(target, key)) || r;
+    return c > 3 && r && Object.defineProperty(target, key, r), r;
+};
+var __metadata = (this && this.__metadata) || function (k, v) {
+    if (typeof Reflect === "object" && typeof Reflect.metadata === "function") return Reflect.metadata(k, v);
+};
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock.js';
+import { formatId, newUuid } from '../common/ids.js';
+import { paginate } from '../common/pagination.js';
+import { whereTimeRange } from '../common/time-range.js';
+import { conflictFor, findOwned } from '../database/queries.js';
+import { TransactionService } from '../database/transaction.service.js';
+import { ApiError } from '../errors/api-error.js';
+import { fieldError } from '../errors/field-error.js';
+import { invalidInput } from '../errors/validation-errors.js';
+import { OutboxService } from '../outbox/outbox.service.js';
+import { PlatformConfigService } from '../platform-config/platform-config.service.js';
+import { crossFieldErrors, mergeProfile, parseCustomerCreate, parseCustomerUpdate, plain, profileOf, } from './customer-body.js';
+import { kycStatusChanged } from './customer-events.js';
+import { CustomerEntity } from './customer.entity.js';
+import { IdentifierSeal } from './identifier-seal.js';
+import { InternalAccountsService } from './internal-accounts.service.js';
+/** Domain of generated UMA addresses when the platform has no `umaDomain` (reserved TLD: never routable). */
+export const FALLBACK_UMA_DOMAIN = 'uma.invalid';
+export function renderCustomer(row) {
+    const base = {
+        id: formatId('Customer', row.id),
+        platformCustomerId: row.platformCustomerId,
+        customerType: row.customerType,
+        ...(row.region !== null ? { region: row.region } : {}),
+        currencies: row.currencies,
+        ...(row.email !== null ? { email: row.email } : {}),
+        ...(row.phoneNumber !== null ? { phoneNumber: row.phoneNumber } : {}),
+        umaAddress: row.umaAddress,
+        ...(row.endUserTermsConsent !== null ? { endUserTermsConsent: row.endUserTermsConsent } : {}),
+    };
+    const times = {
+        createdAt: row.createdAt.toISOString(),
+        updatedAt: row.updatedAt.toISOString(),
+        isDeleted: row.isDeleted,
+    };
+    if (row.customerType === 'INDIVIDUAL') {
+        return { ...base, kycStatus: row.kycStatus, ...row.profile, ...times };
+    }
+    // The reference names a business's status `kybStatus`; `kycStatus` carries the same value so
+    // every customer can be checked the same way (e.g. by the cards rules).
+    return { ...base, kybStatus: row.kycStatus, kycStatus: row.kycStatus, ...row.profile, ...times };
+}
+function notFound(customerId) {
+    return new ApiError('CUSTOMER_NOT_FOUND', `Customer ${formatId('Customer', customerId)} not found`);
+}
+function deleted(customerId) {
+    return new ApiError('CUSTOMER_DELETED', `Customer ${formatId('Customer', customerId)} has been deleted`, {
+        details: { customerId: formatId('Customer', customerId) },
+    });
+}
+/** Maps the unique indexes' violations to the API's 409s; anything else gives null (rethrow it). */
+function uniqueViolation(error, platformCustomerId, umaAddress) {
+    return conflictFor(error, {
+        customers_platform_customer_id_active: () => new ApiError('CONFLICT', `An active customer with platformCustomerId '${platformCustomerId}' already exists`, {
+            details: { field: 'platformCustomerId' },
+        }),
+        customers_uma_address_active: () => new ApiError('UMA_ADDRESS_EXISTS', `UMA address ${umaAddress} already exists`, {
+            details: { field: 'umaAddress' },
+        }),
+    });
+}
+/** Each requested currency must be one the platform supports (values not yet validated are skipped). */
+function currencyErrors(requested, supported) {
+    if (!Array.isArray(requested))
+        return [];
+    const errors = [];
+    requested.forEach((code, i) => {
+        if (typeof code === 'string' && !supported.includes(code))
+            errors.push(fieldError(`currencies.${i}`, `${code} is not one of the platform's supportedCurrencies (${supported.join(', ')})`, { enum: supported }));
+    });
+    return errors;
+}
+/**
+ * Field-by-field errors first; a later rule (cross-field, supported currencies) is reported only
+ * on a field that is not already wrong (itself or a parent), so each field gets one FieldError.
+ */
+function dedupe(errors) {
+    const out = [];
+    for (const error of errors) {
+        if (!out.some((e) => error.field === e.field || error.field.startsWith(`${e.field}.`)))
+            out.push(error);
+    }
+    return out;
+}
+let CustomersService = class CustomersService {
+    tx;
+    accounts;
+    outbox;
+    config;
+    clock;
+    identifiers;
+    constructor(tx, accounts, outbox, config, clock, identifiers) {
+        this.tx = tx;
+        this.accounts = accounts;
+        this.outbox = outbox;
+        this.config = config;
+        this.clock = clock;
+        this.identifiers = identifiers;
+    }
+    /**
+     * For other modules, inside their transaction, before giving a customer anything new (a card,
+     * an agent, an account): the customer, locked so a concurrent DELETE waits for the caller's
+     * transaction (or, if it committed first, is seen here).
+     *
+     * - unknown id, or another platform's customer: 404 CUSTOMER_NOT_FOUND;
+     * - deleted customer: 410 CUSTOMER_DELETED (the reference's code for a deleted customer).
+     *
+     * `lock`: `share` (default; FOR SHARE: several creations may proceed together, a delete waits)
+     * or `update` (FOR UPDATE, when the caller changes the customer row itself).
+     */
+    async requireActive(m, platformId, customerId, lock = 'share') {
+        const row = await findOwned(m, CustomerEntity, platformId, { id: customerId }, () => notFound(customerId), lock);
+        if (row.isDeleted)
+            throw deleted(customerId);
+        return row;
+    }
+    async create(platformId, body) {
+        const parsed = parseCustomerCreate(body);
+        return this.tx.run(async (m) => {
+            // FOR SHARE: a concurrent PATCH /config that adds a currency waits for this customer (and
+            // then opens its account in the new currency too), or this creation sees the new list.
+            const config = await this.config.load(m, platformId, 'share');
+            const supported = config.supportedCurrencies.map((c) => c.currencyCode);
+            const request = parsed.value;
+            const errors = [...parsed.errors];
+            const identifier = request && 'identifier' in request && typeof request.identifier === 'string' ? request.identifier : null;
+            if (request) {
+                errors.push(...currencyErrors(request.currencies, supported));
+                errors.push(...crossFieldErrors(request.customerType, profileOf(request), identifier));
+            }
+            if (errors.length || !request)
+                throw invalidInput(dedupe(errors));
+            const id = newUuid();
+            const now = this.clock.now();
+            const row = m.create(CustomerEntity, {
+                id,
+                platformId,
+                platformCustomerId: request.platformCustomerId ?? id,
+                customerType: request.customerType,
+                kycStatus: 'UNVERIFIED',
+                region: request.region ?? null,
+                currencies: request.currencies ?? supported,
+                email: request.email ?? null,
+                phoneNumber: request.phoneNumber ?? null,
+                umaAddress: request.umaAddress ?? `$c${id.replaceAll('-', '')}@${config.umaDomain ?? FALLBACK_UMA_DOMAIN}`,
+                profile: profileOf(request),
+                identifier: this.identifiers.seal(identifier),
+                endUserTermsConsent: request.endUserTermsConsent
+                    ? plain(request.endUserTermsConsent)
+                    : null,
+                isDeleted: false,
+                deletedAt: null,
+                createdAt: now,
+                updatedAt: now,
+            });
+            try {
+                // jsonb `profile` is free-form JSON, which TypeORM's deep-partial type cannot express.
+                await m.insert(CustomerEntity, row);
+            }
+            catch (error) {
+                throw uniqueViolation(error, row.platformCustomerId, row.umaAddress) ?? error;
+            }
+            await this.accounts.openForCustomer(m, platformId, id, supported);
+            return renderCustomer(row);
+        });
+    }
+    async list(platformId, query) {
+        const qb = this.tx.manager
+            .createQueryBuilder(CustomerEntity, 'c')
+            .where('c.platform_id = :platformId', { platformId });
+        if (!query.isIncludingDeleted)
+            qb.andWhere('NOT c.is_deleted');
+        if (query.platformCustomerId !== undefined)
+            qb.andWhere('c.platform_customer_id = :pcid', { pcid: query.platformCustomerId });
+        if (query.customerType !== undefined)
+            qb.andWhere('c.customer_type = :type', { type: query.customerType });
+        if (query.region !== undefined)
+            qb.andWhere('c.region = :region', { region: query.region });
+        if (query.currency !== undefined)
+            qb.andWhere(':currency = ANY(c.currencies)', { currency: query.currency });
+        if (query.umaAddress !== undefined)
+            qb.andWhere('lower(c.uma_address) = lower(:uma)', { uma: query.umaAddress });
+        return paginate(whereTimeRange(qb, 'c', query), query, renderCustomer);
+    }
+    /** Deleted customers stay readable (`isDeleted: true`). */
+    async get(platformId, customerId) {
+        const row = await findOwned(this.tx.manager, CustomerEntity, platformId, { id: customerId }, () => notFound(customerId));
+        return renderCustomer(row);
+    }
+    async update(platformId, customerId, body) {
+        const parsed = parseCustomerUpdate(body);
+        return this.tx.run(async (m) => {
+            const row = await this.requireActive(m, platformId, customerId, 'update');
+            const request = parsed.value;
+            if (!request)
+                throw invalidInput(parsed.errors);
+            const errors = [...parsed.errors];
+            if (request.customerType !== row.customerType)
+                errors.push(fieldError('customerType', `customerType cannot change: this customer is ${row.customerType}`, {
+                    enum: [row.customerType],
+                }));
+            // A plain read (no lock): currencies here are the customer's metadata, no account is opened.
+            errors.push(...currencyErrors(request.currencies, await this.config.supportedCurrencyCodes(m, platformId)));
+            const patch = plain(request);
+            const profile = mergeProfile(row.profile, patch);
+            let identifier = null;
+            if ('identifier' in patch)
+                identifier = typeof patch.identifier === 'string' ? patch.identifier : null;
+            else if (row.customerType === 'INDIVIDUAL')
+                identifier = await this.storedIdentifier(m, row.id);
+            if (request.customerType === row.customerType)
+                errors.push(...crossFieldErrors(row.customerType, profile, identifier));
+            if (errors.length)
+                throw invalidInput(dedupe(errors));
+            if (request.platformCustomerId !== undefined)
+                row.platformCustomerId = request.platformCustomerId;
+            if (request.region !== undefined)
+                row.region = request.region;
+            if (request.currencies !== undefined)
+                row.currencies = request.currencies;
+            if (request.email !== undefined)
+                row.email = request.email;
+            if (request.phoneNumber !== undefined)
+                row.phoneNumber = request.phoneNumber;
+            if (request.umaAddress !== undefined)
+                row.umaAddress = request.umaAddress;
+            if (request.endUserTermsConsent !== undefined)
+                row.endUserTermsConsent = plain(request.endUserTermsConsent);
+            row.profile = profile;
+            row.updatedAt = this.clock.now();
+            try {
+                await m.update(CustomerEntity, { id: row.id }, {
+                    platformCustomerId: row.platformCustomerId,
+                    region: row.region,
+                    currencies: row.currencies,
+                    email: row.email,
+                    phoneNumber: row.phoneNumber,
+                    umaAddress: row.umaAddress,
+                    endUserTermsConsent: row.endUserTermsConsent,
+                    profile: row.profile,
+                    updatedAt: row.updatedAt,
+                    ...('identifier' in patch ? { identifier: this.identifiers.seal(identifier) } : {}),
+                });
+            }
+            catch (error) {
+                throw uniqueViolation(error, row.platformCustomerId, row.umaAddress) ?? error;
+            }
+            return renderCustomer(row);
+        });
+    }
+    /**
+     * Soft delete: the customer, its accounts and their ledgers stay (GET still answers, with
+     * `isDeleted: true`); its platformCustomerId and umaAddress become free. Deleting twice: 410.
+     */
+    async remove(platformId, customerId) {
+        return this.tx.run(async (m) => {
+            const row = await this.requireActive(m, platformId, customerId, 'update');
+            const now = this.clock.now();
+            await m.update(CustomerEntity, { id: row.id }, { isDeleted: true, deletedAt: now, updatedAt: now });
+            return renderCustomer({ ...row, isDeleted: true, deletedAt: now, updatedAt: now });
+        });
+    }
+    /**
+     * Sandbox: sets the KYC (KYB) status as a KYC provider would. A change to APPROVED, REJECTED or
+     * PENDING writes `CUSTOMER.KYC_*` (`KYB_*` for a business) in the same transaction; setting the
+     * current status again changes nothing and notifies nobody.
+     */
+    async setKycStatus(platformId, customerId, kycStatus) {
+        return this.tx.run(async (m) => {
+            const row = await this.requireActive(m, platformId, customerId, 'update');
+            if (row.kycStatus === kycStatus)
+                return renderCustomer(row);
+            const now = this.clock.now();
+            await m.update(CustomerEntity, { id: row.id }, { kycStatus, updatedAt: now });
+            const view = renderCustomer({ ...row, kycStatus, updatedAt: now });
+            const event = kycStatusChanged(platformId, view);
+            if (event)
+                await this.outbox.write(m, event);
+            return view;
+        });
+    }
+    async storedIdentifier(m, id) {
+        const row = await m.findOne(CustomerEntity, { where: { id }, select: { id: true, identifier: true } });
+        return this.identifiers.open(row?.identifier ?? null);
+    }
+};
+CustomersService = __decorate([
+    Injectable(),
+    __metadata("design:paramtypes", [TransactionService,
+        InternalAccountsService,
+        OutboxService,
+        PlatformConfigService,
+        Clock,
+        IdentifierSeal])
+], CustomersService);
+export { CustomersService };
+//# sourceMappingURL=customers.service.js.map

@@ -1,0 +1,43 @@
+import { DataSource } from 'typeorm';
+import { ENTITIES, MIGRATIONS } from './schema.js';
+/** The one DataSource definition: PostgreSQL, or the embedded engine served over a socket. */
+export function dataSourceOptions(url, poolSize) {
+    return {
+        type: 'postgres',
+        url,
+        entities: ENTITIES,
+        migrations: MIGRATIONS,
+        migrationsTableName: 'migrations',
+        synchronize: false,
+        migrationsRun: false,
+        logging: false,
+        extra: { max: poolSize, connectionTimeoutMillis: 5000 },
+    };
+}
+export function createDataSource(url, poolSize) {
+    return new DataSource(dataSourceOptions(url, poolSize));
+}
+/** Arbitrary constant key for the migration advisory lock. */
+const MIGRATION_LOCK_KEY = 720_251_013;
+/**
+ * Applies pending migrations under a session advisory lock, so replicas starting together
+ * run them once.
+ */
+export async function runMigrations(dataSource) {
+    const runner = dataSource.createQueryRunner();
+    await runner.connect();
+    try {
+        await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY]);
+        try {
+            const applied = await dataSource.runMigrations({ transaction: 'each' });
+            return applied.map((m) => m.name);
+        }
+        finally {
+            await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY]);
+        }
+    }
+    finally {
+        await runner.release();
+    }
+}
+//# sourceMappingURL=data-source.js.map

@@ -1,0 +1,68 @@
+import { AgentActionEntity } from '../agents/actions/agent-action.entity.js';
+import { AgentAccessTokenEntity, AgentDeviceCodeEntity, AgentEntity } from '../agents/agent.entity.js';
+import { ApiTokenEntity } from '../auth/api-token.entity.js';
+import { CardTransactionEntity } from '../cards/card-transaction.entity.js';
+import { CardEntity, CardStatusHistoryEntity } from '../cards/card.entity.js';
+import { CustomerEntity } from '../customers/customer.entity.js';
+import { InternalAccountEntity, LedgerEntryEntity, LedgerHoldEntity } from '../customers/internal-account.entity.js';
+import { ExternalAccountEntity } from '../external-accounts/external-account.entity.js';
+import { IdempotencyKeyEntity } from '../idempotency/idempotency-key.entity.js';
+import { OutboxAggregateEntity, OutboxAttemptEntity, OutboxEventEntity } from '../outbox/outbox.entities.js';
+import { PlatformConfigEntity, WebhookSigningKeysEntity } from '../platform-config/platform-config.entity.js';
+import { PlatformEntity } from '../platforms/platform.entity.js';
+import { OutgoingTransactionEntity } from '../quotes/outgoing-transaction.entity.js';
+import { QuoteEntity } from '../quotes/quote.entity.js';
+import { Foundation1767225600000 } from './migrations/1767225600000-Foundation.js';
+import { PlatformConfig1767225700000 } from './migrations/1767225700000-PlatformConfig.js';
+import { Customers1767225800000 } from './migrations/1767225800000-Customers.js';
+import { ExternalAccounts1767225900000 } from './migrations/1767225900000-ExternalAccounts.js';
+import { Outbox1767226000000 } from './migrations/1767226000000-Outbox.js';
+import { OutboxFairClaim1767226700000 } from './migrations/1767226700000-OutboxFairClaim.js';
+import { OutboxHeadIndex1767226800000 } from './migrations/1767226800000-OutboxHeadIndex.js';
+import { Cards1767227000000 } from './migrations/1767227000000-Cards.js';
+import { LedgerHolds1767227100000 } from './migrations/1767227100000-LedgerHolds.js';
+import { CardTransactions1767227110000 } from './migrations/1767227110000-CardTransactions.js';
+import { Agents1767227200000 } from './migrations/1767227200000-Agents.js';
+import { AgentQuotes1767227300000 } from './migrations/1767227300000-AgentQuotes.js';
+import { OutboxAggregateType1767227450000 } from './migrations/1767227450000-OutboxAggregateType.js';
+/** Every entity and migration, listed once: the app, the CLI and ormconfig.ts use these lists. */
+export const ENTITIES = [
+    PlatformEntity,
+    ApiTokenEntity,
+    IdempotencyKeyEntity,
+    PlatformConfigEntity,
+    CustomerEntity,
+    InternalAccountEntity,
+    LedgerEntryEntity,
+    LedgerHoldEntity,
+    ExternalAccountEntity,
+    OutboxEventEntity,
+    OutboxAttemptEntity,
+    OutboxAggregateEntity,
+    WebhookSigningKeysEntity,
+    CardEntity,
+    CardStatusHistoryEntity,
+    CardTransactionEntity,
+    AgentEntity,
+    AgentDeviceCodeEntity,
+    AgentAccessTokenEntity,
+    QuoteEntity,
+    AgentActionEntity,
+    OutgoingTransactionEntity,
+];
+export const MIGRATIONS = [
+    Foundation1767225600000,
+    PlatformConfig1767225700000,
+    Customers1767225800000,
+    ExternalAccounts1767225900000,
+    Outbox1767226000000,
+    OutboxFairClaim1767226700000,
+    OutboxHeadIndex1767226800000,
+    Cards1767227000000,
+    LedgerHolds1767227100000,
+    CardTransactions1767227110000,
+    Agents1767227200000,
+    AgentQuotes1767227300000,
+    OutboxAggregateType1767227450000,
+];
+//# sourceMappingURL=schema.js.map

@@ -1,0 +1,361 @@
+var __decorate = (this && this.__decorate) || function (decorators, target, key, desc) {
+    var c = arguments.length, r = c < 3 ? target : desc === null ? desc = Object.getOwnPropertyDescriptor(target, key) : desc, d;
+    if (typeof Reflect === "object" && typeof Reflect.decorate === "function") r = Reflect.decorate(decorators, target, key, desc);
+    else for (var i = decorators.length - 1; i >= 0; i--) if (d = decorators[i]) r = (c < 3 ? d(r) : c > 3 ? d(target, key, r) : d(target, key)) || r;
+    return c > 3 && r && Object.defineProperty(target, key, r), r;
+};
+var __metadata = (this && this.__metadata) || function (k, v) {
+    if (typeof Reflect === "object" && typeof Reflect.metadata === "function") return Reflect.metadata(k, v);
+};
+import { Injectable } from '@nestjs/common';
+import { IsNull, Not } from 'typeorm';
+import { Clock } from '../common/clock.js';
+import { formatId, newUuid, parseId } from '../common/ids.js';
+import { paginate } from '../common/pagination.js';
+import { isRecord } from '../common/objects.js';
+import { validateBody } from '../common/validate-body.js';
+import { findOwned } from '../database/queries.js';
+import { TransactionService } from '../database/transaction.service.js';
+import { ApiError } from '../errors/api-error.js';
+import { fieldError } from '../errors/field-error.js';
+import { invalidInput } from '../errors/validation-errors.js';
+import { IDEMPOTENCY_GATE, IdempotencyService, withIdempotencyRecord, } from '../idempotency/idempotency.service.js';
+import { OutboxService } from '../outbox/outbox.service.js';
+import { counterpartyRequirementsSql, PlatformConfigService } from '../platform-config/platform-config.service.js';
+import { CustomersService } from '../customers/customers.service.js';
+import { CustomerExternalAccountCreateRequest, PlatformExternalAccountCreateRequest, } from './external-account.dto.js';
+import { ExternalAccountEntity } from './external-account.entity.js';
+import { externalAccountStatusUpdated } from './external-account-events.js';
+import { renderExternalAccount } from './external-account.render.js';
+import { accountIdentity, canonicalAccountType, initialBeneficiaryVerificationStatus, isSelfCustodyWallet, validateAccountInfo, } from './variants/index.js';
+const ownershipTypeRequired = fieldError('ownershipType', 'ownershipType is required for self-custody wallets on this platform (counterparty requirements)', { enum: ['FIRST_PARTY', 'THIRD_PARTY'] });
+/** $6: a self-custody wallet; with counterparty requirements it starts pending, and needs $4 (ownershipType). */
+const insertPlatformAccountSql = (gate) => `
+  INSERT INTO external_accounts (id, platform_id, customer_id, platform_account_id, ownership_type, currency, status,
+    default_uma_deposit_account, beneficiary_verification_status, beneficiary_verified_data, account_type,
+    account_info, identity, created_at, updated_at, deleted_at)
+  SELECT $1::uuid, $2::uuid, NULL, $3::text, $4::text, $5::text,
+    CASE WHEN $6::boolean AND s.required THEN 'PENDING_OWNERSHIP_VERIFICATION' ELSE 'ACTIVE' END,
+    false, $7::text, NULL, $8::text, $9::jsonb, $10::text, $11::timestamptz, $11::timestamptz, NULL
+  FROM (SELECT ${counterpartyRequirementsSql('$2::uuid')} AS required) s
+  WHERE ${gate}s.required IS NOT NULL AND NOT ($6::boolean AND s.required AND $4::text IS NULL)
+  ON CONFLICT DO NOTHING
+  RETURNING status`;
+export const INSERT_PLATFORM_ACCOUNT_SQL = insertPlatformAccountSql('');
+/**
+ * The same with an Idempotency-Key: the record is written by the same statement; $12-$16 are the
+ * key's, $17 and $18 the sealed response as ACTIVE and as PENDING_OWNERSHIP_VERIFICATION.
+ */
+export const INSERT_PLATFORM_ACCOUNT_IDEMPOTENT_SQL = withIdempotencyRecord(insertPlatformAccountSql(`${IDEMPOTENCY_GATE} AND `), 12, `CASE WHEN effect.status = 'ACTIVE' THEN $17::jsonb ELSE $18::jsonb END`);
+const FIND_COLUMNS = `id, platform_id, customer_id, platform_account_id, ownership_type, currency, status,
+  default_uma_deposit_account, beneficiary_verification_status, beneficiary_verified_data, account_type, account_info,
+  identity, created_at, updated_at, deleted_at`;
+export const FIND_PLATFORM_ACCOUNT_SQL = `SELECT ${FIND_COLUMNS} FROM external_accounts
+  WHERE id = $1 AND platform_id = $2 AND deleted_at IS NULL AND customer_id IS NULL`;
+const FIND_CUSTOMER_ACCOUNT_SQL = `SELECT ${FIND_COLUMNS} FROM external_accounts
+  WHERE id = $1 AND platform_id = $2 AND deleted_at IS NULL AND customer_id IS NOT NULL`;
+/** One customer's account (an agent's view: another customer's account is not found). */
+const FIND_ONE_CUSTOMERS_ACCOUNT_SQL = `SELECT ${FIND_COLUMNS} FROM external_accounts
+  WHERE id = $1 AND platform_id = $2 AND deleted_at IS NULL AND customer_id = $3`;
+function fromRow(r) {
+    return Object.assign(new ExternalAccountEntity(), {
+        id: r.id,
+        platformId: r.platform_id,
+        customerId: r.customer_id,
+        platformAccountId: r.platform_account_id,
+        ownershipType: r.ownership_type,
+        currency: r.currency,
+        status: r.status,
+        defaultUmaDepositAccount: r.default_uma_deposit_account,
+        beneficiaryVerificationStatus: r.beneficiary_verification_status,
+        beneficiaryVerifiedData: r.beneficiary_verified_data,
+        accountType: r.account_type,
+        accountInfo: r.account_info,
+        identity: r.identity,
+        createdAt: r.created_at,
+        updatedAt: r.updated_at,
+        deletedAt: r.deleted_at,
+    });
+}
+/**
+ * External accounts of the platform and of its customers. Duplicate detection is the database's
+ * job (partial unique indexes), so concurrent identical creates give one 201 and 409s that name
+ * the winner; the service only turns a unique violation into the spec's 409 shape.
+ */
+let ExternalAccountsService = class ExternalAccountsService {
+    tx;
+    config;
+    customers;
+    outbox;
+    clock;
+    idempotency;
+    constructor(tx, config, customers, outbox, clock, idempotency) {
+        this.tx = tx;
+        this.config = config;
+        this.customers = customers;
+        this.outbox = outbox;
+        this.clock = clock;
+        this.idempotency = idempotency;
+    }
+    createForPlatform(platformId, body) {
+        const { value, errors } = validateBody(PlatformExternalAccountCreateRequest, body);
+        return this.create(platformId, value, null, false, errors, body);
+    }
+    createForCustomer(platformId, body) {
+        const { value, errors } = validateBody(CustomerExternalAccountCreateRequest, body);
+        // When customerId is malformed its FieldError is in `errors` and nothing is written.
+        const customerUuid = typeof value.customerId === 'string' ? (parseId('Customer', value.customerId) ?? '') : '';
+        return this.create(platformId, value, customerUuid, value.defaultUmaDepositAccount === true, errors, body);
+    }
+    async create(platformId, request, customerId, makeDefault, dtoErrors, raw) {
+        const rawInfo = raw?.accountInfo;
+        const currency = typeof request.currency === 'string' ? request.currency : undefined;
+        const errors = [...dtoErrors, ...validateAccountInfo(rawInfo, { currency })];
+        const info = rawInfo;
+        const platformAccountId = this.platformAccountId(request, info, errors);
+        const accountType = errors.length ? '' : canonicalAccountType(String(info.accountType));
+        const selfCustody = !errors.length && isSelfCustodyWallet(accountType, info);
+        if (errors.length)
+            throw invalidInput(errors);
+        if (customerId === null)
+            return this.createForPlatformOwner(platformId, request, info, platformAccountId, accountType, selfCustody);
+        return this.tx.run(async (m) => {
+            const settings = await this.config.load(m, platformId);
+            if (selfCustody && settings.counterpartyRequirements && request.ownershipType === undefined) {
+                throw invalidInput([ownershipTypeRequired]);
+            }
+            // Locks the customer row: FOR UPDATE when the default UMA account moves, serialising those moves.
+            await this.customers.requireActive(m, platformId, customerId, makeDefault ? 'update' : 'share');
+            const status = selfCustody && settings.counterpartyRequirements ? 'PENDING_OWNERSHIP_VERIFICATION' : 'ACTIVE';
+            if (makeDefault) {
+                // The customer row lock taken above serialises default moves for this customer.
+                await m.update(ExternalAccountEntity, { customerId, defaultUmaDepositAccount: true, deletedAt: IsNull() }, { defaultUmaDepositAccount: false, updatedAt: this.clock.now() });
+            }
+            const row = this.newRow(m, platformId, customerId, request, info, platformAccountId, accountType, {
+                status,
+                defaultUmaDepositAccount: makeDefault,
+            });
+            await this.insertOrConflict(m, row);
+            return renderExternalAccount(row);
+        });
+    }
+    /** A new account row as both create paths insert it (`status` and the default flag are theirs). */
+    newRow(m, platformId, customerId, request, info, platformAccountId, accountType, initial) {
+        const now = this.clock.now();
+        return m.create(ExternalAccountEntity, {
+            id: newUuid(),
+            platformId,
+            customerId,
+            platformAccountId,
+            ownershipType: request.ownershipType ?? null,
+            currency: request.currency,
+            ...initial,
+            beneficiaryVerificationStatus: initialBeneficiaryVerificationStatus(accountType),
+            beneficiaryVerifiedData: null,
+            accountType,
+            accountInfo: info,
+            identity: accountIdentity(info),
+            createdAt: now,
+            updatedAt: now,
+            deletedAt: null,
+        });
+    }
+    /**
+     * The platform's own account in one fixed statement, no explicit transaction (it joins the
+     * idempotency transaction when there is one): the counterparty-requirements flag is read inside
+     * the INSERT, duplicates are `ON CONFLICT DO NOTHING`. Nothing inserted means a live duplicate,
+     * or a self-custody wallet without the ownershipType this platform requires: told apart after.
+     */
+    async createForPlatformOwner(platformId, request, info, platformAccountId, accountType, selfCustody) {
+        const m = this.tx.manager;
+        const row = this.newRow(m, platformId, null, request, info, platformAccountId, accountType, {
+            status: 'ACTIVE',
+            defaultUmaDepositAccount: false,
+        });
+        const params = [
+            row.id,
+            platformId,
+            row.platformAccountId,
+            row.ownershipType,
+            row.currency,
+            selfCustody,
+            row.beneficiaryVerificationStatus,
+            row.accountType,
+            JSON.stringify(row.accountInfo),
+            row.identity,
+            row.createdAt,
+        ];
+        const insert = this.platformInsert(params, row, selfCustody);
+        for (let attempt = 0; attempt < 2; attempt++) {
+            const status = await insert();
+            if (status !== null) {
+                row.status = status;
+                return renderExternalAccount(row);
+            }
+            if (selfCustody && row.ownershipType === null && (await this.config.counterpartyRequirements(m, platformId)))
+                throw invalidInput([ownershipTypeRequired]);
+            const conflict = await this.duplicateError(m, row);
+            if (conflict)
+                throw conflict;
+            // The conflicting row vanished (its transaction rolled back or it was deleted): try once more.
+        }
+        throw new ApiError('DUPLICATE_EXTERNAL_ACCOUNT', 'An equivalent external account already exists');
+    }
+    /**
+     * The platform account's INSERT, answering the status it was created with, or null when nothing
+     * was inserted. With an Idempotency-Key it also writes the request's record (the response sealed
+     * for either initial status), or finds the key's earlier record (thrown to the interceptor).
+     */
+    platformInsert(params, row, selfCustody) {
+        const keyed = this.idempotency.statement();
+        if (!keyed) {
+            return async () => {
+                const [inserted] = await this.tx.query(INSERT_PLATFORM_ACCOUNT_SQL, params);
+                return inserted?.status ?? null;
+            };
+        }
+        const active = keyed.seal(renderExternalAccount({ ...row, status: 'ACTIVE' }));
+        const pending = selfCustody
+            ? keyed.seal(renderExternalAccount({ ...row, status: 'PENDING_OWNERSHIP_VERIFICATION' }))
+            : active;
+        const keyedParams = [...params, ...keyed.params, active, pending];
+        return async () => {
+            const [answer] = await this.tx.query(INSERT_PLATFORM_ACCOUNT_IDEMPOTENT_SQL, keyedParams);
+            keyed.settle(answer, answer.status !== null);
+            return answer.status;
+        };
+    }
+    /** The spec's example carries platformAccountId inside accountInfo; the reference has it top level. */
+    platformAccountId(request, info, errors) {
+        const top = typeof request.platformAccountId === 'string' ? request.platformAccountId : undefined;
+        const nested = isRecord(info) && typeof info.platformAccountId === 'string' ? info.platformAccountId : undefined;
+        if (top !== undefined && nested !== undefined && top !== nested) {
+            errors.push(fieldError('accountInfo.platformAccountId', 'accountInfo.platformAccountId differs from platformAccountId; send one of them'));
+        }
+        return top ?? nested ?? null;
+    }
+    /**
+     * `INSERT ... ON CONFLICT DO NOTHING`: when a live equivalent account exists (it may have
+     * committed a moment ago in a racing request, which PostgreSQL waits for), nothing is inserted
+     * and the 409 names that account when it is ours. No statement fails, so the surrounding
+     * transaction (and an idempotency record in it) stays usable.
+     */
+    async insertOrConflict(m, row) {
+        for (let attempt = 0; attempt < 2; attempt++) {
+            const result = await m
+                .createQueryBuilder()
+                .insert()
+                .into(ExternalAccountEntity)
+                .values(row)
+                .orIgnore()
+                .returning(['id'])
+                .execute();
+            if (result.raw.length === 1)
+                return;
+            const conflict = await this.duplicateError(m, row);
+            if (conflict)
+                throw conflict;
+            // The conflicting row vanished (its transaction rolled back or it was deleted): try once more.
+        }
+        throw new ApiError('DUPLICATE_EXTERNAL_ACCOUNT', 'An equivalent external account already exists');
+    }
+    async duplicateError(m, row) {
+        const byPlatformAccountId = row.platformAccountId === null
+            ? null
+            : await m.findOne(ExternalAccountEntity, {
+                where: { platformAccountId: row.platformAccountId, deletedAt: IsNull() },
+            });
+        const existing = byPlatformAccountId ??
+            (await m.findOne(ExternalAccountEntity, {
+                where: {
+                    platformId: row.platformId,
+                    customerId: row.customerId ?? IsNull(),
+                    identity: row.identity,
+                    deletedAt: IsNull(),
+                },
+            }));
+        if (!existing)
+            return null;
+        const reason = 'An equivalent external account already exists';
+        if (existing.platformId !== row.platformId)
+            return new ApiError('DUPLICATE_EXTERNAL_ACCOUNT', reason);
+        const details = { externalAccountId: formatId('ExternalAccount', existing.id) };
+        if (existing.platformAccountId !== null)
+            details.platformAccountId = existing.platformAccountId;
+        return new ApiError('DUPLICATE_EXTERNAL_ACCOUNT', reason, { details });
+    }
+    /** One fixed statement. */
+    async get(platformId, owner, id) {
+        const [sql, params] = owner.kind === 'platform'
+            ? [FIND_PLATFORM_ACCOUNT_SQL, [id, platformId]]
+            : owner.customerId
+                ? [FIND_ONE_CUSTOMERS_ACCOUNT_SQL, [id, platformId, owner.customerId]]
+                : [FIND_CUSTOMER_ACCOUNT_SQL, [id, platformId]];
+        const [row] = await this.tx.query(sql, params);
+        if (!row)
+            throw new ApiError('ACCOUNT_NOT_FOUND', `External account ${formatId('ExternalAccount', id)} not found`);
+        return renderExternalAccount(fromRow(row));
+    }
+    async list(platformId, owner, query) {
+        const qb = this.tx.manager
+            .createQueryBuilder(ExternalAccountEntity, 'a')
+            .where('a.platform_id = :platformId AND a.deleted_at IS NULL', { platformId });
+        if (owner.kind === 'platform')
+            qb.andWhere('a.customer_id IS NULL');
+        else if (owner.customerId)
+            qb.andWhere('a.customer_id = :customerId', { customerId: owner.customerId });
+        else
+            qb.andWhere('a.customer_id IS NOT NULL');
+        if (query.currency !== undefined)
+            qb.andWhere('a.currency = :currency', { currency: query.currency });
+        return paginate(qb, query, renderExternalAccount);
+    }
+    /** Soft delete: the row stays for audit; it no longer blocks re-creating the same account. */
+    async delete(platformId, owner, id) {
+        await this.tx.run(async (m) => {
+            const row = await this.find(m, platformId, owner, id, 'update');
+            const now = this.clock.now();
+            await m.update(ExternalAccountEntity, { id: row.id }, { deletedAt: now, updatedAt: now, defaultUmaDepositAccount: false });
+        });
+    }
+    /**
+     * Moves a live account (the platform's or a customer's) to `status`, as a verification provider
+     * would (sandbox). A transition writes `EXTERNAL_ACCOUNT.STATUS_UPDATED` in the same transaction;
+     * the current status again changes nothing and notifies nobody. 404 ACCOUNT_NOT_FOUND otherwise.
+     */
+    async setStatus(platformId, id, status) {
+        return this.tx.run(async (m) => {
+            const row = await m.findOne(ExternalAccountEntity, {
+                where: { id, platformId, deletedAt: IsNull() },
+                lock: { mode: 'pessimistic_write' },
+            });
+            if (!row)
+                throw new ApiError('ACCOUNT_NOT_FOUND', `External account ${formatId('ExternalAccount', id)} not found`);
+            if (row.status === status)
+                return renderExternalAccount(row);
+            const now = this.clock.now();
+            await m.update(ExternalAccountEntity, { id: row.id }, { status, updatedAt: now });
+            const account = renderExternalAccount({ ...row, status, updatedAt: now });
+            await this.outbox.write(m, externalAccountStatusUpdated(platformId, account));
+            return account;
+        });
+    }
+    async find(m, platformId, owner, id, lock) {
+        return findOwned(m, ExternalAccountEntity, platformId, {
+            id,
+            deletedAt: IsNull(),
+            customerId: owner.kind === 'platform' ? IsNull() : (owner.customerId ?? Not(IsNull())),
+        }, () => new ApiError('ACCOUNT_NOT_FOUND', `External account ${formatId('ExternalAccount', id)} not found`), lock);
+    }
+};
+ExternalAccountsService = __decorate([
+    Injectable(),
+    __metadata("design:paramtypes", [TransactionService,
+        PlatformConfigService,
+        CustomersService,
+        OutboxService,
+        Clock,
+        IdempotencyService])
+], ExternalAccountsService);
+export { ExternalAccountsService };
+//# sourceMappingURL=external-accounts.service.js.map

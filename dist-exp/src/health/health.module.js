@@ -1,0 +1,24 @@
+var __decorate = (this && this.__decorate) || function (decorators, target, key, desc) {
+    var c = arguments.length, r = c < 3 ? target : desc === null ? desc = Object.getOwnPropertyDescriptor(target, key) : desc, d;
+    if (typeof Reflect === "object" && typeof Reflect.decorate === "function") r = Reflect.decorate(decorators, target, key, desc);
+    else for (var i = decorators.length - 1; i >= 0; i--) if (d = decorators[i]) r = (c < 3 ? d(r) : c > 3 ? d(target, key, r) : d(target, key)) || r;
+    return c > 3 && r && Object.defineProperty(target, key, r), r;
+};
+import { Global, Module } from '@nestjs/common';
+import { OutboxModule } from '../outbox/outbox.module.js';
+import { HealthController } from './health.controller.js';
+import { Lifecycle } from './lifecycle.js';
+/** The probes (`/healthz`, `/readyz`) and the process lifecycle they report. */
+let HealthModule = class HealthModule {
+};
+HealthModule = __decorate([
+    Global(),
+    Module({
+        imports: [OutboxModule],
+        controllers: [HealthController],
+        providers: [Lifecycle],
+        exports: [Lifecycle],
+    })
+], HealthModule);
+export { HealthModule };
+//# sourceMappingURL=health.module.js.map

@@ -1,0 +1,238 @@
+import { randomUUID } from 'node:crypto';
+import { STATUS_CODES } from 'node:http';
+import express from 'express';
+import { ApiError } from './errors/api-error.js';
+import { sendApiError } from './errors/error-response.js';
+import { requestBindings, requestContext } from './logging/logger.js';
+export const MAX_BODY_BYTES = 1024 * 1024;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+const PROBES = new Set(['/healthz', '/readyz']);
+/** Level of a request's access line: probes at debug, 5xx at error, the rest at info. */
+function accessLevel(req, status) {
+    if (status >= 500)
+        return 'error';
+    return PROBES.has(req.path) ? 'debug' : 'info';
+}
+/**
+ * The one middleware every request passes first, doing in one place (one closure, one `close`
+ * listener) what each request needs before routing: `X-Request-Id` (echoed when the client sent a
+ * sane one, generated otherwise), the security headers, `Connection: close` while draining, its
+ * deadline, and, when it ends, the metrics and the access line. The request itself is the request
+ * context (`requestContext`), so every line logged while it is served carries `reqId` and, once
+ * authenticated, `platformId` (the logger's mixin); the access line carries them too.
+ */
+export function requestEntry(options) {
+    const { logger, headers, observer, draining, deadlines } = options;
+    return (req, res, next) => {
+        const sent = req.headers['x-request-id'];
+        const id = typeof sent === 'string' && REQUEST_ID.test(sent) ? sent : randomUUID();
+        req.id = id;
+        res.setHeader('X-Request-Id', id);
+        const security = req.url.startsWith('/docs') ? headers.docs : headers.api;
+        for (let i = 0; i < security.length; i++)
+            res.setHeader(security[i][0], security[i][1]);
+        if (draining())
+            res.setHeader('Connection', 'close');
+        const start = performance.now();
+        observer.start();
+        deadlines.add(res);
+        res.once('close', () => {
+            deadlines.delete(res);
+            const path = req.route?.path;
+            const route = typeof path === 'string' ? path : undefined;
+            const elapsed = performance.now() - start;
+            observer.end(req.method, route ?? 'unmatched', res.statusCode, elapsed / 1000);
+            const level = accessLevel(req, res.statusCode);
+            if (!logger.isLevelEnabled(level))
+                return;
+            logger[level]({
+                ...requestBindings(req), // also when the close comes outside the request's context
+                req: { method: req.method, url: req.originalUrl },
+                route,
+                res: { status: res.statusCode },
+                responseTime: Math.round(elapsed),
+                ...(res.writableFinished ? {} : { aborted: true }),
+            }, 'request completed');
+        });
+        requestContext.run(req, next);
+    };
+}
+/**
+ * REQUEST_TIMEOUT_MS for serving a request: one timer for the whole process instead of one per
+ * request. Responses are kept in arrival order, so each sweep looks only at the oldest; one still
+ * unanswered at its deadline gets 503 `SERVICE_UNAVAILABLE` (retryable, `Retry-After: 1`), within
+ * a tenth of the timeout. The work already started is not undone (its transaction may still
+ * commit): a retry with the same `Idempotency-Key` is safe; the handler's own answer, when it
+ * comes, is dropped (the exceptions filter ignores a response already sent). Receiving the request
+ * is bounded by the same value (Node's `requestTimeout`, answered 408).
+ */
+export class RequestDeadlines {
+    ms;
+    open = new Map();
+    timer;
+    constructor(ms) {
+        this.ms = ms;
+    }
+    add(res) {
+        this.open.set(res, performance.now() + this.ms);
+        if (!this.timer) {
+            this.timer = setInterval(() => this.sweep(), Math.max(10, Math.min(1000, this.ms / 10)));
+            this.timer.unref();
+        }
+    }
+    delete(res) {
+        this.open.delete(res);
+    }
+    /** Answers every response past its deadline (all at the front: deadlines grow with arrival). */
+    sweep(now = performance.now()) {
+        for (const [res, deadline] of this.open) {
+            if (deadline > now)
+                return;
+            this.open.delete(res);
+            sendApiError(res, new ApiError('SERVICE_UNAVAILABLE', `The request was not served within ${this.ms} ms; retry later`, {
+                retryAfterSeconds: 1,
+            }));
+        }
+    }
+    stop() {
+        clearInterval(this.timer);
+        this.timer = undefined;
+    }
+}
+/** Bodies nested deeper than this (arrays and objects) are refused before they are parsed. */
+export const MAX_BODY_DEPTH = 64;
+/**
+ * Whether a UTF-8 JSON text nests arrays and objects deeper than `limit`, brackets inside strings
+ * ignored. One pass over the bytes, no allocation, stops at the first level too deep: cheap enough
+ * to run before JSON.parse (and class-transformer, whose recursion a deep body would overflow).
+ */
+export function nestedDeeperThan(text, limit) {
+    let depth = 0;
+    let inString = false;
+    for (let i = 0; i < text.length; i++) {
+        const c = text[i];
+        if (inString) {
+            // a backslash escapes the next byte (so `\"` does not end the string)
+            if (c === 0x5c)
+                i++;
+            else if (c === 0x22)
+                inString = false;
+        }
+        else if (c === 0x22)
+            inString = true;
+        else if (c === 0x5b || c === 0x7b) {
+            if (++depth > limit)
+                return true;
+        }
+        else if (c === 0x5d || c === 0x7d)
+            depth--;
+    }
+    return false;
+}
+class BodyTooDeep extends Error {
+    type = 'entity.too.deep';
+}
+/** Another UTF charset (utf-16le...), re-encoded for the depth scan. */
+function toUtf8(raw, encoding) {
+    try {
+        return Buffer.from(new TextDecoder(encoding).decode(raw), 'utf8');
+    }
+    catch {
+        throw Object.assign(new Error(`unsupported charset ${encoding}`), { type: 'charset.unsupported' });
+    }
+}
+const jsonParser = express.json({
+    limit: MAX_BODY_BYTES,
+    strict: true,
+    type: () => true,
+    verify: (_req, _res, raw, encoding) => {
+        if (nestedDeeperThan(encoding === 'utf-8' ? raw : toUtf8(raw, encoding), MAX_BODY_DEPTH))
+            throw new BodyTooDeep();
+    },
+});
+function hasBody(req) {
+    const length = req.headers['content-length'];
+    return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+/**
+ * Parses a JSON body: another content type is 415, malformed JSON or nesting deeper than
+ * MAX_BODY_DEPTH 400 INVALID_REQUEST_FORMAT, more than 1 MiB 413 (rejected ApiErrors).
+ */
+export function parseJsonBody(req, res) {
+    if (!hasBody(req))
+        return Promise.resolve();
+    if (!req.is('application/json') && !req.is('application/*+json')) {
+        return Promise.reject(new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Request bodies must be application/json'));
+    }
+    return new Promise((resolve, reject) => jsonParser(req, res, (err) => {
+        if (!err)
+            return resolve();
+        const type = err.type;
+        if (type === 'entity.too.large')
+            return reject(new ApiError('PAYLOAD_TOO_LARGE', `Request body exceeds ${MAX_BODY_BYTES} bytes`));
+        if (type === 'encoding.unsupported' || type === 'charset.unsupported')
+            return reject(new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported body encoding'));
+        if (type === 'entity.too.deep')
+            return reject(new ApiError('INVALID_REQUEST_FORMAT', `Request body is nested deeper than ${MAX_BODY_DEPTH} levels`));
+        return reject(new ApiError('INVALID_REQUEST_FORMAT', 'Request body is not valid JSON'));
+    }));
+}
+/**
+ * Global guard, registered after the auth guard (`useGlobalGuards` comes after every `APP_GUARD`),
+ * so the body is read and parsed only once the request's credentials were accepted: a caller
+ * without valid credentials (or a request to an unknown route) never costs a parse. A guard rather
+ * than an interceptor: a request without a body passes synchronously, and a route without
+ * interceptors of its own is called without any interceptor chain (rxjs) at all. Guards run before
+ * every interceptor (idempotency reads the parsed body).
+ */
+export class JsonBodyGuard {
+    canActivate(context) {
+        const http = context.switchToHttp();
+        const req = http.getRequest();
+        if (!hasBody(req))
+            return true;
+        return parseJsonBody(req, http.getResponse()).then(() => true);
+    }
+}
+/** What a Node HTTP parser error answers (Node's own defaults: 431, 413, 408, else 400). */
+function parserErrorAnswer(code = '') {
+    switch (code) {
+        case 'HPE_HEADER_OVERFLOW':
+            return new ApiError('HEADERS_TOO_LARGE', 'Request headers are too large');
+        case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
+            return new ApiError('PAYLOAD_TOO_LARGE', 'Chunk extensions are too large');
+        case 'ERR_HTTP_REQUEST_TIMEOUT':
+            return new ApiError('REQUEST_TIMEOUT', 'The request was not received in time');
+        default:
+            return new ApiError('INVALID_REQUEST_FORMAT', 'Malformed HTTP request');
+    }
+}
+/**
+ * Requests Node's HTTP parser refuses (headers over 16 KiB, bad framing, unknown methods, not
+ * HTTP) never reach Express: answer them here in the error shape, with an `X-Request-Id` that is
+ * also on their log line, when the connection can still carry an answer; then close it.
+ */
+export function answerParserErrors(server, logger) {
+    server.on('clientError', (err, socket) => {
+        const inProgress = socket._httpMessage;
+        if (err.code === 'ECONNRESET' || !socket.writable || inProgress?.headersSent) {
+            socket.destroy();
+            return;
+        }
+        const error = parserErrorAnswer(err.code);
+        const reqId = randomUUID();
+        const body = JSON.stringify({ code: error.code, reason: error.reason });
+        socket.end([
+            `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}`,
+            'Content-Type: application/json; charset=utf-8',
+            `Content-Length: ${Buffer.byteLength(body)}`,
+            `X-Request-Id: ${reqId}`,
+            `x-should-retry: ${String(error.retryable)}`,
+            'Connection: close',
+            '',
+            body,
+        ].join('\r\n'));
+        logger.info({ reqId, res: { status: error.status }, parserError: err.code }, 'request refused by the HTTP parser');
+    });
+}
+//# sourceMappingURL=http-pipeline.js.map

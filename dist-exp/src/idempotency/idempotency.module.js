@@ -1,0 +1,20 @@
+var __decorate = (this && this.__decorate) || function (decorators, target, key, desc) {
+    var c = arguments.length, r = c < 3 ? target : desc === null ? desc = Object.getOwnPropertyDescriptor(target, key) : desc, d;
+    if (typeof Reflect === "object" && typeof Reflect.decorate === "function") r = Reflect.decorate(decorators, target, key, desc);
+    else for (var i = decorators.length - 1; i >= 0; i--) if (d = decorators[i]) r = (c < 3 ? d(r) : c > 3 ? d(target, key, r) : d(target, key)) || r;
+    return c > 3 && r && Object.defineProperty(target, key, r), r;
+};
+import { Global, Module } from '@nestjs/common';
+import { IdempotencyInterceptor } from './idempotency.interceptor.js';
+import { IdempotencyService } from './idempotency.service.js';
+let IdempotencyModule = class IdempotencyModule {
+};
+IdempotencyModule = __decorate([
+    Global(),
+    Module({
+        providers: [IdempotencyService, IdempotencyInterceptor],
+        exports: [IdempotencyService, IdempotencyInterceptor],
+    })
+], IdempotencyModule);
+export { IdempotencyModule };
+//# sourceMappingURL=idempotency.module.js.map

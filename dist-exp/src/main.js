@@ -1,0 +1,85 @@
+import 'reflect-metadata';
+import { readFileSync } from 'node:fs';
+import { createApp, API_VERSION } from './app.factory.js';
+import { ConfigError, loadConfig } from './config/app-config.js';
+import { checkWebhookKeyConfig } from './config/webhook-key.js';
+import { describeStartupError } from './common/startup-error.js';
+import { describeDatabase, migrate, openDatabase } from './database/open-database.js';
+import { gracefulShutdown } from './health/shutdown.js';
+import { createRootLogger } from './logging/logger.js';
+import { PlatformsService } from './platforms/platforms.service.js';
+function configOrExit() {
+    try {
+        const config = loadConfig(process.env);
+        checkWebhookKeyConfig(config); // fail fast: PostgreSQL without WEBHOOK_KEY_ENCRYPTION_KEY
+        return config;
+    }
+    catch (error) {
+        if (error instanceof ConfigError) {
+            process.stderr.write(`${error.message}\n`);
+            process.exit(1);
+        }
+        throw error;
+    }
+}
+/** The service's name and version (package.json sits two levels above dist/src/, in the image too). */
+function packageInfo() {
+    return JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+}
+/**
+ * At LOG_LEVEL=info a start prints a handful of lines: what starts (version, engine, role), the
+ * migrations applied, what each role started, where it listens, and on an empty embedded database
+ * the credentials banner, last. Nest's per-module and per-route lines are at debug.
+ */
+async function main() {
+    const config = configOrExit();
+    const logger = createRootLogger(config.LOG_LEVEL);
+    const { name, version } = packageInfo();
+    logger.info({ version, node: process.version, role: config.ROLE, ...describeDatabase(config) }, `starting ${name} ${version}`);
+    const db = await openDatabase(config);
+    if (db.embedded || config.MIGRATIONS_RUN) {
+        const applied = await migrate(db.sessionUrl);
+        logger.info({ applied }, applied.length ? 'migrations applied' : 'no pending migrations');
+    }
+    const app = await createApp(config, db.url, logger);
+    await app.listen(config.PORT);
+    const address = app.getHttpServer().address();
+    const base = `http://localhost:${address.port}`;
+    logger.info({ port: address.port, role: config.ROLE, embedded: db.embedded, pid: process.pid }, `listening on ${base}`);
+    if (db.embedded && (await app.get(PlatformsService).count()) === 0) {
+        const { platform, token } = await app.get(PlatformsService).create('Sandbox platform');
+        // The log lines written so far reach stdout first: the banner is the last thing a start prints.
+        await new Promise((resolve) => logger.flush(() => resolve()));
+        process.stdout.write([
+            '',
+            `Created ${platform.id} on the empty embedded database. Its API credentials (shown once):`,
+            `  clientId:     ${token.clientId}`,
+            `  clientSecret: ${token.clientSecret}`,
+            'Try:',
+            `  curl -u '${token.clientId}:${token.clientSecret}' ${base}/${API_VERSION}/tokens`,
+        ].join('\n') + '\n');
+    }
+    let closing = false;
+    const shutdown = (signal) => {
+        if (closing)
+            return;
+        closing = true;
+        logger.info({ signal, graceMs: config.SHUTDOWN_GRACE_MS }, 'shutting down');
+        gracefulShutdown(app, config, logger, () => db.stop()).then((clean) => {
+            logger.info({ clean }, 'stopped');
+            logger.flush();
+            process.exit(clean ? 0 : 1);
+        }, (error) => {
+            logger.error({ err: error }, 'shutdown failed');
+            logger.flush();
+            process.exit(1);
+        });
+    };
+    process.on('SIGTERM', () => shutdown('SIGTERM'));
+    process.on('SIGINT', () => shutdown('SIGINT'));
+}
+main().catch((error) => {
+    process.stderr.write(`Startup failed: ${describeStartupError(error)}\n`);
+    process.exit(1);
+});
+//# sourceMappingURL=main.js.map

@@ -1,0 +1,307 @@
+var __decorate = (this && this.__decorate) || function (decorators, target, key, desc) {
+    var c = arguments.length, r = c < 3 ? target : desc === null ? desc = Object.getOwnPropertyDescriptor(target, key) : desc, d;
+    if (typeof Reflect === "object" && typeof Reflect.decorate === "function") r = Reflect.decorate(decorators, target, key, desc);
+    else for (var i = decorators.length - 1; i >= 0; i--) if (d = decorators[i]) r = (c < 3 ? d(r) : c > 3 ? d(target, key, r) : d(target, key)) || r;
+    return c > 3 && r && Object.defineProperty(target, key, r), r;
+};
+var __metadata = (this && this.__metadata) || function (k, v) {
+    if (typeof Reflect === "object" && typeof Reflect.metadata === "function") return Reflect.metadata(k, v);
+};
+import { Injectable } from '@nestjs/common';
+import { Clock } from '../common/clock.js';
+import { formatId, newUuid } from '../common/ids.js';
+import { mergePatch } from '../common/objects.js';
+import { AppConfig } from '../config/app-config.js';
+import { lockOption } from '../database/queries.js';
+import { TransactionService } from '../database/transaction.service.js';
+import { fieldError } from '../errors/field-error.js';
+import { invalidInput } from '../errors/validation-errors.js';
+import { OutboxService } from '../outbox/outbox.service.js';
+import { WebhookKeysService } from './webhook-keys.service.js';
+import { DEFAULT_CARD_CONFIGS, DEFAULT_CARD_PROGRAM, DEFAULT_SUPPORTED_CURRENCIES, PlatformConfigEntity, } from './platform-config.entity.js';
+/**
+ * A scalar subquery giving the platform's `counterparty_requirements` flag (NULL when it has no
+ * configuration), for a statement that checks it inline (`platformIdParam` e.g. `'$2::uuid'`).
+ */
+export function counterpartyRequirementsSql(platformIdParam) {
+    return `(SELECT counterparty_requirements FROM platform_configs WHERE platform_id = ${platformIdParam})`;
+}
+/** GET /config in one fixed statement: the configuration and the webhook verification material. */
+const GET_CONFIG_SQL = `
+  SELECT c.platform_id, c.id, c.uma_domain, c.proxy_uma_subdomain, c.webhook_endpoint, c.supported_currencies,
+    c.card_configs, c.card_program, c.counterparty_requirements, c.is_regulated_financial_institution,
+    c.created_at, c.updated_at, k.public_key, k.secret_enc
+  FROM platform_configs c LEFT JOIN webhook_signing_keys k ON k.platform_id = c.platform_id
+  WHERE c.platform_id = $1`;
+/** A stored program with the members added since it was written (e.g. `sandboxProvisioning`) at their defaults. */
+function withProgramDefaults(program) {
+    return {
+        ...DEFAULT_CARD_PROGRAM,
+        ...program,
+        cardCapabilities: { ...DEFAULT_CARD_PROGRAM.cardCapabilities, ...program.cardCapabilities },
+    };
+}
+export function renderConfig(row, webhook) {
+    const view = {
+        id: formatId('PlatformConfig', row.id),
+        webhookPublicKey: webhook.publicKey,
+        supportedCurrencies: row.supportedCurrencies,
+        isRegulatedFinancialInstitution: row.isRegulatedFinancialInstitution,
+        cardConfigs: { ...DEFAULT_CARD_CONFIGS, ...row.cardConfigs },
+        cardProgram: withProgramDefaults(row.cardProgram),
+        counterpartyRequirements: row.counterpartyRequirements,
+        createdAt: row.createdAt.toISOString(),
+        updatedAt: row.updatedAt.toISOString(),
+    };
+    if (row.umaDomain !== null)
+        view.umaDomain = row.umaDomain;
+    if (row.proxyUmaSubdomain !== null)
+        view.proxyUmaSubdomain = row.proxyUmaSubdomain;
+    if (row.webhookEndpoint !== null)
+        view.webhookEndpoint = row.webhookEndpoint;
+    if (webhook.secret !== undefined)
+        view.webhookSecret = webhook.secret;
+    return view;
+}
+let PlatformConfigService = class PlatformConfigService {
+    tx;
+    appConfig;
+    outbox;
+    webhookKeys;
+    clock;
+    constructor(tx, appConfig, outbox, webhookKeys, clock) {
+        this.tx = tx;
+        this.appConfig = appConfig;
+        this.outbox = outbox;
+        this.webhookKeys = webhookKeys;
+        this.clock = clock;
+    }
+    currencyListeners = [];
+    /** Registers a listener (typically from a dependent module's `onModuleInit`). */
+    onSupportedCurrencies(listener) {
+        this.currencyListeners.push(listener);
+    }
+    async supportedCurrenciesSet(m, platformId, codes) {
+        for (const listener of this.currencyListeners)
+            await listener(m, platformId, codes);
+    }
+    /** Called when a platform is created, in its transaction: defaults and webhook signing keys. */
+    async createDefaults(m, platformId) {
+        await this.webhookKeys.create(m, platformId);
+        const now = this.clock.now();
+        await m.insert(PlatformConfigEntity, {
+            platformId,
+            id: newUuid(),
+            umaDomain: null,
+            proxyUmaSubdomain: null,
+            webhookEndpoint: null,
+            supportedCurrencies: DEFAULT_SUPPORTED_CURRENCIES,
+            cardConfigs: DEFAULT_CARD_CONFIGS,
+            cardProgram: DEFAULT_CARD_PROGRAM,
+            counterpartyRequirements: false,
+            isRegulatedFinancialInstitution: false,
+            createdAt: now,
+            updatedAt: now,
+        });
+        await this.supportedCurrenciesSet(m, platformId, DEFAULT_SUPPORTED_CURRENCIES.map((c) => c.currencyCode));
+    }
+    /**
+     * The platform's configuration row; `lock` takes it FOR SHARE (writers of rows that depend on
+     * the settings, e.g. a customer creation against `supportedCurrencies`) or FOR UPDATE (PATCH).
+     */
+    async load(m, platformId, lock) {
+        const row = await m.findOne(PlatformConfigEntity, { where: { platformId }, ...lockOption(lock) });
+        if (!row)
+            throw new Error(`platform ${platformId} has no configuration row`);
+        return row;
+    }
+    /**
+     * The card program and card caps, in one statement; `lock: 'share'` holds them (FOR SHARE) until
+     * the caller's transaction ends, so a concurrent PATCH /config waits for it.
+     */
+    async cardSettings(m, platformId, lock) {
+        const [row] = await m.query(`SELECT card_program, card_configs FROM platform_configs WHERE platform_id = $1${lock ? ' FOR SHARE' : ''}`, [platformId]);
+        if (!row)
+            throw new Error(`platform ${platformId} has no configuration row`);
+        return {
+            cardProgram: withProgramDefaults(row.card_program),
+            cardConfigs: { ...DEFAULT_CARD_CONFIGS, ...row.card_configs },
+        };
+    }
+    /** The counterparty-requirements flag alone. */
+    async counterpartyRequirements(m, platformId) {
+        const [row] = await m.query(`SELECT ${counterpartyRequirementsSql('$1::uuid')} AS required`, [platformId]);
+        return row?.required === true;
+    }
+    /**
+     * `includeSecret`: the caller holds MANAGE and may see the Standard Webhooks secret. One
+     * statement (no transaction); a platform that predates its signing keys takes the slow path,
+     * which creates them.
+     */
+    async get(platformId, includeSecret) {
+        const [row] = await this.tx.query(GET_CONFIG_SQL, [platformId]);
+        if (!row || row.public_key === null || row.secret_enc === null) {
+            return this.tx.run(async (m) => this.render(m, await this.load(m, platformId), includeSecret));
+        }
+        const config = Object.assign(new PlatformConfigEntity(), {
+            platformId: row.platform_id,
+            id: row.id,
+            umaDomain: row.uma_domain,
+            proxyUmaSubdomain: row.proxy_uma_subdomain,
+            webhookEndpoint: row.webhook_endpoint,
+            supportedCurrencies: row.supported_currencies,
+            cardConfigs: row.card_configs,
+            cardProgram: row.card_program,
+            counterpartyRequirements: row.counterparty_requirements,
+            isRegulatedFinancialInstitution: row.is_regulated_financial_institution,
+            createdAt: row.created_at,
+            updatedAt: row.updated_at,
+        });
+        return renderConfig(config, {
+            publicKey: row.public_key,
+            ...(includeSecret ? { secret: this.webhookKeys.currentSecret({ secretEnc: row.secret_enc }) } : {}),
+        });
+    }
+    /** A new Standard Webhooks secret; the previous one keeps signing every delivery for 24 hours. */
+    async rotateWebhookSecret(platformId) {
+        return this.tx.run(async (m) => {
+            await this.webhookKeys.rotateSecret(m, platformId);
+            return this.render(m, await this.load(m, platformId), true);
+        });
+    }
+    async render(m, row, includeSecret) {
+        const keys = await this.webhookKeys.load(m, row.platformId);
+        return renderConfig(row, {
+            publicKey: keys.publicKey,
+            ...(includeSecret ? { secret: this.webhookKeys.currentSecret(keys) } : {}),
+        });
+    }
+    async supportedCurrencyCodes(m, platformId) {
+        return (await this.load(m, platformId)).supportedCurrencies.map((c) => c.currencyCode);
+    }
+    /**
+     * Endpoint and signing material of each platform, in one statement (the worker calls it once
+     * per claimed batch). Platforms that predate their signing keys get them generated here.
+     */
+    async webhookTargets(m, platformIds) {
+        const targets = new Map();
+        if (platformIds.length === 0)
+            return targets;
+        const rows = await m.query(`SELECT p.platform_id, c.webhook_endpoint, k.private_key_enc, k.secret_enc, k.previous_secret_enc,
+              k.previous_secret_expires_at
+       FROM unnest($1::uuid[]) AS p(platform_id)
+       LEFT JOIN platform_configs c ON c.platform_id = p.platform_id
+       LEFT JOIN webhook_signing_keys k ON k.platform_id = p.platform_id`, [[...new Set(platformIds)]]);
+        const missing = [];
+        for (const row of rows) {
+            if (row.private_key_enc === null) {
+                missing.push(row);
+                continue;
+            }
+            targets.set(row.platform_id, {
+                endpoint: row.webhook_endpoint,
+                signing: this.webhookKeys.signingMaterial({
+                    privateKeyEnc: row.private_key_enc,
+                    secretEnc: row.secret_enc,
+                    previousSecretEnc: row.previous_secret_enc,
+                    previousSecretExpiresAt: row.previous_secret_expires_at,
+                }),
+            });
+        }
+        if (missing.length) {
+            const keys = await this.webhookKeys.loadMany(m, missing.map((r) => r.platform_id));
+            for (const row of missing)
+                targets.set(row.platform_id, {
+                    endpoint: row.webhook_endpoint,
+                    signing: this.webhookKeys.signingMaterial(keys.get(row.platform_id)),
+                });
+        }
+        return targets;
+    }
+    /** Changing the webhook endpoint queues a TEST webhook to it, in the same transaction. */
+    async update(platformId, request) {
+        const errors = this.check(request);
+        if (errors.length)
+            throw invalidInput(errors);
+        return this.tx.run(async (m) => {
+            const current = await this.load(m, platformId, 'update');
+            let endpointChanged = false;
+            if (request.umaDomain !== undefined)
+                current.umaDomain = request.umaDomain;
+            if (request.webhookEndpoint !== undefined) {
+                endpointChanged = request.webhookEndpoint !== null && request.webhookEndpoint !== current.webhookEndpoint;
+                current.webhookEndpoint = request.webhookEndpoint;
+            }
+            if (request.supportedCurrencies !== undefined)
+                current.supportedCurrencies = request.supportedCurrencies;
+            if (request.cardConfigs !== undefined)
+                current.cardConfigs = mergePatch(current.cardConfigs, request.cardConfigs, { keepNulls: true });
+            if (request.cardProgram !== undefined)
+                current.cardProgram = mergePatch(current.cardProgram, request.cardProgram, {
+                    keepNulls: true,
+                    nested: ['cardCapabilities'],
+                });
+            if (request.counterpartyRequirements !== undefined)
+                current.counterpartyRequirements = request.counterpartyRequirements;
+            current.updatedAt = this.clock.now();
+            await m.save(PlatformConfigEntity, current);
+            if (request.supportedCurrencies !== undefined)
+                await this.supportedCurrenciesSet(m, platformId, current.supportedCurrencies.map((c) => c.currencyCode));
+            if (endpointChanged) {
+                await this.outbox.write(m, {
+                    platformId,
+                    type: 'TEST',
+                    aggregateId: formatId('PlatformConfig', current.id),
+                    data: {},
+                });
+            }
+            return this.render(m, current, true);
+        });
+    }
+    /** Rules the DTO decorators cannot express: URL scheme, unique currencies, min <= max. */
+    check(request) {
+        const errors = [];
+        if (typeof request.webhookEndpoint === 'string') {
+            const problem = this.webhookUrlProblem(request.webhookEndpoint);
+            if (problem)
+                errors.push(fieldError('webhookEndpoint', problem, { format: 'url' }));
+        }
+        const seen = new Set();
+        request.supportedCurrencies?.forEach((c, i) => {
+            if (seen.has(c.currencyCode))
+                errors.push(fieldError(`supportedCurrencies.${i}.currencyCode`, 'currency listed twice'));
+            seen.add(c.currencyCode);
+            if (c.minAmount > c.maxAmount)
+                errors.push(fieldError(`supportedCurrencies.${i}.minAmount`, 'minAmount must not exceed maxAmount'));
+        });
+        return errors;
+    }
+    webhookUrlProblem(value) {
+        let url;
+        try {
+            url = new URL(value);
+        }
+        catch {
+            return 'webhookEndpoint must be an absolute URL';
+        }
+        if (url.username || url.password)
+            return 'webhookEndpoint must not carry credentials';
+        if (url.protocol === 'https:')
+            return null;
+        if (url.protocol === 'http:' && this.appConfig.SANDBOX)
+            return null;
+        return this.appConfig.SANDBOX
+            ? 'webhookEndpoint must be an http or https URL'
+            : 'webhookEndpoint must be an https URL';
+    }
+};
+PlatformConfigService = __decorate([
+    Injectable(),
+    __metadata("design:paramtypes", [TransactionService,
+        AppConfig,
+        OutboxService,
+        WebhookKeysService,
+        Clock])
+], PlatformConfigService);
+export { PlatformConfigService };
+//# sourceMappingURL=platform-config.service.js.map

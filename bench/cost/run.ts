@@ -13,8 +13,6 @@
  * they happen to run (slow: about a minute per 1,000 requests). `--cpu-prof <dir>` writes a V8 CPU
  * profile of each target's measured requests there (`<target>.cpuprofile`, one round);
  * `--strace` prints each target's system calls per request (`strace -c -f`, one round).
- * `--router` adds a third server, the app without `indexRoutes`' dispatch (src/route-order.ts),
- * measured on the same paths in the same rounds.
  */
 import { ChildProcess, execFileSync, fork, spawn } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync, mkdtempSync } from 'node:fs';
@@ -34,7 +32,6 @@ const requests = option('--requests', callgrind ? 1000 : 5000);
 const rounds = option('--rounds', callgrind ? 1 : 3);
 const warmup = option('--warmup', 2000);
 const straceSyscalls = args.includes('--strace');
-const routerVariant = args.includes('--router');
 const profileDir = args.includes('--cpu-prof') ? args[args.indexOf('--cpu-prof') + 1] : undefined;
 
 interface Server {
@@ -43,7 +40,7 @@ interface Server {
   outDir?: string;
 }
 
-async function startServer(kind: 'app' | 'app-unindexed' | 'bare'): Promise<Server> {
+async function startServer(kind: 'app' | 'bare'): Promise<Server> {
   const script = fileURLToPath(new URL('./server.js', import.meta.url));
   let outDir: string | undefined;
   let child: ChildProcess;
@@ -135,18 +132,11 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 async function main(): Promise<void> {
   const app = await startServer('app');
   const bare = await startServer('bare');
-  const unindexed = routerVariant ? await startServer('app-unindexed') : null;
   const targets: Array<[string, Server, string, string]> = [
     ['bare NestJS app, constant JSON', bare, bare.ready.urls.constant, 'bare'],
     ['GET /tokens/{id} (authenticated, token cached)', app, app.ready.urls.token, 'token'],
     ['GET /healthz', app, app.ready.urls.healthz, 'healthz'],
   ];
-  if (unindexed) {
-    targets.push(
-      ['GET /tokens/{id}, routes not indexed', unindexed, unindexed.ready.urls.token, 'token-unindexed'],
-      ['GET /healthz, routes not indexed', unindexed, unindexed.ready.urls.healthz, 'healthz-unindexed'],
-    );
-  }
   try {
     for (const [, server, url] of targets) await sequential(url, warmup, server.ready.authorization);
     if (straceSyscalls) {
@@ -189,7 +179,7 @@ async function main(): Promise<void> {
       console.log(`  ${name}: ${callgrind ? Math.round(m) : m.toFixed(1)} [${all}]  ratio ${(floor / m).toFixed(2)}`);
     }
   } finally {
-    for (const s of [app, bare, ...(unindexed ? [unindexed] : [])]) {
+    for (const s of [app, bare]) {
       s.child.send('stop');
       await new Promise((resolve) => s.child.once('exit', resolve));
       if (s.outDir) rmSync(s.outDir, { recursive: true, force: true });

@@ -16,22 +16,8 @@ export interface ServerReady {
 
 const send = (message: unknown) => process.send!(message);
 
-/**
- * Undoes `indexRoutes` (src/route-order.ts): each dispatch layer is replaced by the run of route
- * layers it stands for, in their sorted order; what the index buys per request is then the
- * difference between `app` and `app-unindexed` (`run.ts --router`).
- */
-function unindexRoutes(express: object): void {
-  type Layer = { routeRun?: Layer[] };
-  const stack = (express as { router: { stack: Layer[] } }).router.stack;
-  for (let i = stack.length - 1; i >= 0; i--) {
-    const run = stack[i].routeRun;
-    if (run) stack.splice(i, 1, ...run);
-  }
-}
-
 async function main(): Promise<void> {
-  const kind = process.argv[2]; // app, app-unindexed or bare
+  const kind = process.argv[2];
   let stop: () => Promise<void>;
   if (kind === 'bare') {
     const bare = await startBareApp();
@@ -41,7 +27,6 @@ async function main(): Promise<void> {
     const adminUrl = process.env.DATABASE_URL;
     const scratch = adminUrl ? await scratchDatabase(adminUrl, 'cost') : null;
     const app = await startBenchApp(scratch?.url);
-    if (kind === 'app-unindexed') unindexRoutes(app.app.getHttpAdapter().getInstance());
     const platform = await benchPlatform(app);
     const list = await fetch(`${app.baseUrl}/tokens`, { headers: { authorization: platform.authorization } });
     const { data } = (await list.json()) as { data: Array<{ id: string }> };

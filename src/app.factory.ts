@@ -1,7 +1,7 @@
 import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import express, { type Request, type Response } from 'express';
+import type { Request, Response } from 'express';
 import type { Logger } from 'pino';
 import { AppModule } from './app.module.js';
 import { AuditTrail } from './audit/audit-trail.js';
@@ -23,7 +23,7 @@ import { applyProtection, securityHeaders } from './protection/security.js';
 import { PinoNestLogger } from './logging/logger.js';
 import { setupOpenApi } from './openapi/openapi.js';
 import { consoleStatic } from './console/console-static.js';
-import { indexRoutes, sortRoutes } from './route-order.js';
+import { sortRoutes } from './route-order.js';
 
 /** A ROLE=worker process serves only the health probes; the API is served by ROLE=api or all. */
 function workerOnly(req: Request, res: Response, next: () => void): void {
@@ -88,9 +88,9 @@ export async function createApp(
   audit.useOperations(setupOpenApi(app, API_VERSION), API_VERSION);
   await app.init();
   await app.get(MetricsServer).start();
-  // Literal segments before parameters, whatever the module import order (src/route-order.ts).
+  // Literal segments before parameters, whatever the module import order: reorders Express 5's
+  // router stack (src/route-order.ts names the versions it relies on).
   sortRoutes(app.getHttpAdapter().getInstance());
-  indexRoutes(app.getHttpAdapter().getInstance(), () => express.Router());
   // Paths outside the version prefix that no route matched: same error shape as everywhere.
   app.use((req: Request, res: Response) =>
     sendApiError(res, new ApiError('NOT_FOUND', `No route ${req.method} ${req.path}`)),

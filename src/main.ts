@@ -53,11 +53,11 @@ async function main(): Promise<void> {
   await app.listen(config.PORT);
   const address = (app.getHttpServer() as import('node:http').Server).address() as { port: number };
   const base = `http://localhost:${address.port}`;
+  const consoleUrl = config.CONSOLE && config.ROLE !== 'worker' ? `${base}/console/` : undefined;
   logger.info(
-    { port: address.port, role: config.ROLE, embedded: db.embedded, pid: process.pid },
+    { port: address.port, role: config.ROLE, embedded: db.embedded, pid: process.pid, console: consoleUrl },
     `listening on ${base}`,
   );
-  if (config.CONSOLE && config.ROLE !== 'worker') logger.info({ url: `${base}/console/` }, 'operator console on');
 
   if (db.embedded && (await app.get(PlatformsService).count()) === 0) {
     const { platform, token } = await app.get(PlatformsService).create('Sandbox platform');
@@ -69,9 +69,9 @@ async function main(): Promise<void> {
         `Created ${platform.id} on the empty embedded database. Its API credentials (shown once):`,
         `  clientId:     ${token.clientId}`,
         `  clientSecret: ${token.clientSecret}`,
+        ...(consoleUrl ? [`Operator console (sign in with these credentials): ${consoleUrl}`] : []),
         'Try:',
         `  curl -u '${token.clientId}:${token.clientSecret}' ${base}/${API_VERSION}/tokens`,
-        ...(config.CONSOLE ? [`Operator console (sign in with these credentials): ${base}/console/`] : []),
       ].join('\n') + '\n',
     );
   }

@@ -7,6 +7,14 @@
  * literals in the same place keep a fixed (alphabetical) order; nothing else moves.
  */
 
+/*
+ * `sortRoutes` reorders Express's internal router stack (`app.router.stack`: layers with
+ * `route.path` and `route.methods`), as Express 5.3 (its `router` 2.3) holds it under
+ * @nestjs/platform-express 12.5, which registers every route there on `app.init()`. An upgrade of
+ * any of them must re-run test/e2e/routes.e2e-spec.ts, which asserts these majors, the stack's shape
+ * and that no route is shadowed in the running app.
+ */
+
 /** One registered route as Express holds it. */
 export interface RegisteredRoute {
   path: string;
@@ -15,8 +23,6 @@ export interface RegisteredRoute {
 
 interface RouteLayer {
   route?: { path: unknown; methods: Record<string, boolean> };
-  /** A dispatch layer (`indexRoutes`): the run of route layers it stands for, in order. */
-  routeRun?: RouteLayer[];
 }
 
 interface ExpressLike {
@@ -73,8 +79,7 @@ export function sortRoutes(app: object): void {
 
 /** Every route, in the order Express tries them. */
 export function listRoutes(app: object): RegisteredRoute[] {
-  const layers = (app as ExpressLike).router.stack.flatMap((layer) => layer.routeRun ?? [layer]);
-  return layers.filter(isRoute).map((layer) => ({
+  return (app as ExpressLike).router.stack.filter(isRoute).map((layer) => ({
     path: layer.route!.path as string,
     methods: Object.keys(layer.route!.methods)
       .filter((m) => layer.route!.methods[m])
@@ -112,76 +117,4 @@ export function shadowedRoutes(routes: RegisteredRoute[]): Array<{ shadowed: str
     }
   });
   return found;
-}
-
-/** A literal path segment (no parameter, wildcard, group or pattern syntax). */
-const LITERAL = /^[A-Za-z0-9._~-]+$/;
-
-/**
- * The dispatch key of a route path: its first two segments, lowercased (Express matches paths
- * case-insensitively), or null when either is not a literal (the route may match any key).
- */
-export function routeKey(path: string): string | null {
-  const head = segmentsOf(path).slice(0, 2);
-  return head.every((s) => LITERAL.test(s)) ? head.join('/').toLowerCase() : null;
-}
-
-/** A request path's dispatch key: its first two non-empty segments, lowercased. */
-export function requestKey(path: string): string {
-  let key = '';
-  let count = 0;
-  let i = 0;
-  while (i < path.length && count < 2) {
-    while (i < path.length && path.charCodeAt(i) === 0x2f) i++; // '/'
-    const start = i;
-    while (i < path.length && path.charCodeAt(i) !== 0x2f) i++;
-    if (i > start) {
-      key += (count ? '/' : '') + path.slice(start, i);
-      count++;
-    }
-  }
-  return key.toLowerCase();
-}
-
-interface RouterLike {
-  stack: RouteLayer[];
-  handle(req: unknown, res: unknown, next: (err?: unknown) => void): void;
-}
-
-/**
- * Express tries a request against every route layer in turn (a regular expression each), so the
- * routes far down a list of ~150 cost a hundred failed matches per request. After `sortRoutes`,
- * this replaces each run of consecutive route layers with one dispatch layer holding, per key
- * (the first two path segments: version and area, e.g. `2025-10-13/cards`), a router with just
- * that key's routes plus any route whose key is not literal, in their sorted order. A request can
- * only match a route whose key equals its own, so it is tried against the same routes in the same
- * order as before, minus those that could not match. `makeRouter` is `express.Router`.
- */
-export function indexRoutes(app: object, newRouter: () => object): void {
-  const makeRouter = newRouter as () => RouterLike;
-  replaceRouteRuns((app as ExpressLike).router.stack, (run) => {
-    const keys = new Set(run.map((l) => routeKey(l.route!.path as string)).filter((k): k is string => k !== null));
-    const routerOf = (key: string | null): RouterLike => {
-      const router = makeRouter();
-      router.stack = run.filter((l) => {
-        const k = routeKey(l.route!.path as string);
-        return k === null || k === key;
-      });
-      return router;
-    };
-    const byKey = new Map([...keys].map((k) => [k, routerOf(k)]));
-    const others = routerOf(null);
-    const holder = makeRouter() as RouterLike & { use(fn: unknown): void };
-    // A router answers an OPTIONS request its routes match by path with an `Allow` list of their
-    // methods; the app's router never got that far (the not-found handler after the routes
-    // answers it), so OPTIONS goes past the run unless a route of it declares OPTIONS itself.
-    const optionsRoutes = run.some((l) => l.route!.methods.options || l.route!.methods._all);
-    holder.use((req: { path: string; method: string }, res: unknown, next: (err?: unknown) => void) => {
-      if (req.method === 'OPTIONS' && !optionsRoutes) return next();
-      (byKey.get(requestKey(req.path)) ?? others).handle(req, res, next);
-    });
-    const dispatch = holder.stack[0];
-    dispatch.routeRun = run;
-    return [dispatch];
-  });
 }

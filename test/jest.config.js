@@ -12,6 +12,9 @@ const common = {
 };
 export default {
   rootDir: root,
+  // The transform cache lives in this checkout, so another checkout or an interrupted run on the
+  // same machine can never hand a test a stale compiled module.
+  cacheDirectory: path.join(root, 'node_modules', '.cache', 'jest'),
   testTimeout: 60000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.spec.ts'] },

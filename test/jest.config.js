@@ -5,6 +5,9 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const common = {
   rootDir: root,
+  // The transform cache lives in this checkout (each project needs it set), so another checkout
+  // on the same machine can never hand a test a stale compiled module.
+  cacheDirectory: path.join(root, 'node_modules', '.cache', 'jest'),
   testEnvironment: 'node',
   extensionsToTreatAsEsm: ['.ts'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
@@ -12,9 +15,6 @@ const common = {
 };
 export default {
   rootDir: root,
-  // The transform cache lives in this checkout, so another checkout or an interrupted run on the
-  // same machine can never hand a test a stale compiled module.
-  cacheDirectory: path.join(root, 'node_modules', '.cache', 'jest'),
   testTimeout: 60000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.spec.ts'] },

@@ -6,7 +6,7 @@ import { migrate, openDatabase } from './database/open-database.js';
 import { gracefulShutdown } from './health/shutdown.js';
 import { createRootLogger } from './logging/logger.js';
 import { PlatformsService } from './platforms/platforms.service.js';
-import { checkKeyEncryptionKeyConfig } from './secrets/key-encryption-key.js';
+import { checkKeyEncryptionKeyConfig, keyConfigWarnings } from './secrets/key-encryption-key.js';
 
 function configOrExit(): AppConfig {
   try {
@@ -25,6 +25,7 @@ function configOrExit(): AppConfig {
 async function main(): Promise<void> {
   const config = configOrExit();
   const logger = createRootLogger(config.LOG_LEVEL);
+  for (const warning of keyConfigWarnings(config)) logger.warn(warning);
   const db = await openDatabase(config);
   if (db.embedded || config.MIGRATIONS_RUN) {
     const applied = await migrate(db.sessionUrl);

@@ -1,4 +1,5 @@
 import { plainToInstance, Transform } from 'class-transformer';
+import { parseKeyList } from '../secrets/key-list.js';
 import {
   IsBoolean,
   IsIn,
@@ -7,6 +8,7 @@ import {
   IsOptional,
   IsString,
   Matches,
+  ValidateBy,
   Max,
   Min,
   validateSync,
@@ -97,6 +99,21 @@ export class AppConfig {
     message: 'must be 32 bytes as base64 (44 characters) or hex (64 characters)',
   })
   WEBHOOK_KEY_ENCRYPTION_KEY?: string;
+
+  /**
+   * The key-encryption key ring: `id1:key1,id2:key2` (each 32 bytes, base64 or hex; ids 1 to 64
+   * letters, digits, `_` or `-`). The first key seals; every key opens. Replaces
+   * WEBHOOK_KEY_ENCRYPTION_KEY (still read as a one-key ring when this is unset). See docs/key-rotation.md.
+   */
+  @IsOptional()
+  @ValidateBy({
+    name: 'keyList',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && keyListProblem(value) === null,
+      defaultMessage: (args) => keyListProblem(String(args?.value)) ?? 'invalid',
+    },
+  })
+  KEY_ENCRYPTION_KEYS?: string;
 
   /**
    * Deliver webhooks to loopback, private and link-local addresses. Unset: on only on the embedded
@@ -288,15 +305,28 @@ export class AppConfig {
   }
 }
 
+function keyListProblem(value: string): string | null {
+  try {
+    parseKeyList(value);
+    return null;
+  } catch (error) {
+    return `must be id:key pairs separated by commas, each key 32 bytes as base64 or hex (${(error as Error).message})`;
+  }
+}
+
 /** Variables without a default (absent from `new AppConfig()`'s own keys). */
 const OPTIONAL_VARIABLES = [
   'DATABASE_URL',
   'DATABASE_DIRECT_URL',
   'WEBHOOK_KEY_ENCRYPTION_KEY',
+  'KEY_ENCRYPTION_KEYS',
   'WEBHOOK_ALLOW_PRIVATE_TARGETS',
   'METRICS_PORT',
   'CORS_ORIGINS',
 ];
+
+/** Never echoed in a configuration error. */
+const SECRET_VARIABLES = new Set(['KEY_ENCRYPTION_KEYS']);
 
 /** Every environment variable the service reads (deploy manifests are checked against it). */
 export const CONFIG_VARIABLES: readonly string[] = [...Object.keys(new AppConfig()), ...OPTIONAL_VARIABLES];
@@ -320,7 +350,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     throw new ConfigError(
       errors.map(
         (e) =>
-          `${e.property}=${JSON.stringify(raw[e.property] ?? null)}: ${Object.values(e.constraints ?? {}).join('; ')}`,
+          `${e.property}=${SECRET_VARIABLES.has(e.property) ? '(not shown)' : JSON.stringify(raw[e.property] ?? null)}: ${Object.values(e.constraints ?? {}).join('; ')}`,
       ),
     );
   }

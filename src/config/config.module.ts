@@ -8,11 +8,16 @@ export interface AppOptions {
   clock?: Clock;
   /** Run the outbox worker loop here; default: ROLE is `worker` or `all`. The CLI turns it off. */
   runWorker?: boolean;
+  /** Refuse to start when stored values name a key the ring lacks (default on; the `keys:` commands turn it off). */
+  checkKeyRing?: boolean;
 }
 
 /** The resolved `AppOptions`, injectable. */
 export class Runtime {
-  constructor(readonly runWorker: boolean) {}
+  constructor(
+    readonly runWorker: boolean,
+    readonly checkKeyRing = true,
+  ) {}
 }
 
 /** Makes the boot-time validated `AppConfig`, the `Clock` and the `Runtime` injectable everywhere. */
@@ -27,7 +32,10 @@ export class ConfigModule {
       providers: [
         { provide: AppConfig, useValue: config },
         { provide: Clock, useValue: clock },
-        { provide: Runtime, useValue: new Runtime(options.runWorker ?? config.ROLE !== 'api') },
+        {
+          provide: Runtime,
+          useValue: new Runtime(options.runWorker ?? config.ROLE !== 'api', options.checkKeyRing ?? true),
+        },
       ],
       exports: [AppConfig, Clock, Runtime],
     };

@@ -8,6 +8,7 @@ import { deriveKeyId, sealingKey, type SealingKey } from './envelope.js';
 export function parseKeyList(value: string): SealingKey[] {
   const problems: string[] = [];
   const keys: SealingKey[] = [];
+  const ids: string[] = [];
   const entries = value.split(',').map((e) => e.trim());
   entries.forEach((entry, index) => {
     const at = `entry ${index + 1}`;
@@ -15,20 +16,22 @@ export function parseKeyList(value: string): SealingKey[] {
     const id = colon >= 0 ? entry.slice(0, colon).trim() : null;
     const text = (colon >= 0 ? entry.slice(colon + 1) : entry).trim();
     const label = id ? `${at} ("${id}")` : at;
+    if (id) ids.push(id);
     if (!text) return void problems.push(`${label}: no key`);
     const key = decodeKey(text);
     if (key === null) return void problems.push(`${label}: not base64 or hex`);
     if (key.length !== 32) return void problems.push(`${label}: ${key.length} bytes, a key is 32 bytes`);
     try {
       keys.push(sealingKey(key, id ?? deriveKeyId(key)));
+      if (!id) ids.push(deriveKeyId(key));
     } catch (error) {
       problems.push(`${label}: ${(error as Error).message}`);
     }
   });
   const seen = new Set<string>();
-  for (const key of keys) {
-    if (seen.has(key.id)) problems.push(`duplicate key id "${key.id}"`);
-    seen.add(key.id);
+  for (const id of ids) {
+    if (seen.has(id)) problems.push(`duplicate key id "${id}"`);
+    seen.add(id);
   }
   if (problems.length) throw new Error(problems.join('; '));
   return keys;

@@ -1,4 +1,5 @@
 import { Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { ConfigError } from '../config/app-config.js';
 import { Runtime } from '../config/config.module.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { MetricsService } from '../metrics/metrics.service.js';
@@ -180,10 +181,10 @@ export class SealedColumns implements OnModuleInit {
     const unknown = await this.unknownKeys();
     if (unknown.size) {
       const list = [...unknown].map(([id, n]) => `key ${id} still seals ${n} value${n === 1 ? '' : 's'}`).join('; ');
-      throw new Error(
-        `KEY_ENCRYPTION_KEYS lacks keys that stored values need: ${list}. Put the key(s) back in the ring ` +
-          '(see docs/key-rotation.md).',
-      );
+      throw new ConfigError([
+        `KEY_ENCRYPTION_KEYS lacks keys that stored values need: ${list}. Put the key back in the ring, ` +
+          'or finish keys:rotate before removing it (see docs/key-rotation.md).',
+      ]);
     }
   }
 

@@ -68,6 +68,11 @@ export class TestPlatform {
     return new TestPlatform(t, platform.id, token.clientId, token.clientSecret!);
   }
 
+  /** The same platform, its requests sent to another app on the same database (e.g. after a restart). */
+  on(t: TestApp): TestPlatform {
+    return new TestPlatform(t, this.platformId, this.clientId, this.clientSecret);
+  }
+
   get authorization(): string {
     return `Basic ${Buffer.from(`${this.clientId}:${this.clientSecret}`).toString('base64')}`;
   }

@@ -5,6 +5,7 @@ import { authorization, cardWithFunds, TestCard } from '../support/card-transact
 import { cardBody, postCard, statusChange } from '../support/cards.js';
 import { ChildServer, LogLine } from '../support/child-server.js';
 import { individual } from '../support/customers.js';
+import { MetricsService } from '../../src/metrics/metrics.service.js';
 import { OutboxDispatcher } from '../../src/outbox/outbox.dispatcher.js';
 import { verifyWebhook } from '../support/signatures.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -143,14 +144,19 @@ it('rotates from key 1 to key 2 under load, survives a kill, and key 1 can then 
   );
 
   // Killed after its first batch, then run again to the end.
-  const killed = await cli(['keys:rotate', '--batch-size', '1'], (l) => 'progress' in l);
-  expect(killed.exit.signal).toBe('SIGKILL');
-  const midway = countsOf((await cli(['keys:status'])).lines);
+  let midway: Record<string, number>;
+  let finished: Awaited<ReturnType<typeof cli>>;
+  try {
+    const killed = await cli(['keys:rotate', '--batch-size', '1'], (l) => 'progress' in l);
+    expect(killed.exit.signal).toBe('SIGKILL');
+    midway = countsOf((await cli(['keys:status'])).lines);
+    finished = await cli(['keys:rotate', '--batch-size', '2']);
+  } finally {
+    running = false;
+    await load;
+  }
   expect(midway.k1).toBeGreaterThan(0);
-  const finished = await cli(['keys:rotate', '--batch-size', '2']);
   expect(finished.lines.some((l) => 'progress' in l)).toBe(true);
-  running = false;
-  await load;
   expect(failures).toEqual([]);
   expect(countsOf(finished.lines)).toMatchObject({ k1: 0 });
 
@@ -170,6 +176,9 @@ it('rotates from key 1 to key 2 under load, survives a kill, and key 1 can then 
     expect((await s.p.post(`/sandbox/cards/${s.card.id}/simulate/authorization`, authorization(1))).status).toBe(202);
     expect(await deliver(last, s)).toBeGreaterThan(0); // both signatures checked
   }
+  const scraped = (await last.app.get(MetricsService).scrape()).body;
+  expect(scraped).toContain(`sealed_values{key="k2"} ${countsOf((await cli(['keys:status'])).lines).k2}`);
+  expect(scraped).not.toContain('sealed_values{key="k1"}');
   for (const r of replays) {
     const again = await postCard(r.p.on(last), r.body, r.key);
     expect({ status: again.status, body: again.body as unknown }).toEqual({ status: r.status, body: r.answer });

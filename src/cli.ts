@@ -93,8 +93,16 @@ async function main(argv: string[]): Promise<number> {
               process.stdout.write(`${JSON.stringify({ progress: { column, resealed: rewritten, total } })}\n`);
             });
           }
+          const currentKey = context.get(SecretBox).currentKeyId;
           const counts = Object.fromEntries(await sealed.countByKey());
-          process.stdout.write(`${JSON.stringify({ currentKey: context.get(SecretBox).currentKeyId, counts })}\n`);
+          process.stdout.write(`${JSON.stringify({ currentKey, counts })}\n`);
+          const left = Object.entries(counts).filter(([key, n]) => key !== currentKey && n > 0);
+          if (command === 'keys:rotate' && left.length) {
+            process.stderr.write(
+              `Values still sealed by other keys (locked by requests throughout): run keys:rotate again\n`,
+            );
+            return 1;
+          }
         } finally {
           await context.close();
         }

@@ -3,7 +3,9 @@ import { NestFactory } from '@nestjs/core';
 import { parseArgs } from 'node:util';
 import { AppModule } from './app.module.js';
 import { loadConfig } from './config/app-config.js';
-import { checkKeyEncryptionKeyConfig } from './secrets/key-encryption-key.js';
+import { checkKeyEncryptionKeyConfig, keyConfigWarnings } from './secrets/key-encryption-key.js';
+import { SealedColumns } from './secrets/sealed-columns.js';
+import { SecretBox } from './secrets/secret-box.js';
 import { describeStartupError } from './common/startup-error.js';
 import { migrate, openDatabase } from './database/open-database.js';
 import { createRootLogger, PinoNestLogger } from './logging/logger.js';
@@ -22,7 +24,9 @@ const USAGE = `Usage:
   npm run --silent cli -- platform:create --name NAME   create a platform and its admin token (JSON on stdout)
   npm run --silent cli -- migrate                       apply pending migrations
   npm run --silent cli -- audit:verify [--platform ID]  walk the audit hash chains; names the first broken link (exit 3)
-  npm run --silent cli -- audit:export --since ISO      audit events created since then, as JSON lines`;
+  npm run --silent cli -- audit:export --since ISO      audit events created since then, as JSON lines
+  npm run --silent cli -- keys:status                   how many secrets at rest each key-encryption key seals
+  npm run --silent cli -- keys:rotate [--batch-size N]  re-seal every secret under the ring's first key (resumable)`;
 
 /** Operator commands. Results go to stdout as one JSON object; logs go to stderr. */
 async function main(argv: string[]): Promise<number> {
@@ -107,6 +111,56 @@ async function main(argv: string[]): Promise<number> {
         if (data.isInitialized) await data.destroy();
         await db.stop();
       }
+    }
+    case 'keys:status':
+    case 'keys:rotate': {
+      const { values } = parseArgs({ args: rest, options: { 'batch-size': { type: 'string' } } });
+      const batchSize = Number(values['batch-size'] ?? 500);
+      if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) {
+        process.stderr.write(`--batch-size is an integer from 1 to 10000\n${USAGE}\n`);
+        return 2;
+      }
+      checkKeyEncryptionKeyConfig(config);
+      for (const warning of keyConfigWarnings(config)) process.stderr.write(`warning: ${warning}\n`);
+      const db = await openDatabase(config);
+      try {
+        const context = await NestFactory.createApplicationContext(
+          AppModule.forRoot(config, db.url, { runWorker: false, checkKeyRing: false }),
+          { logger: new PinoNestLogger(logger) },
+        );
+        try {
+          const sealed = context.get(SealedColumns);
+          if (command === 'keys:rotate') {
+            const unknown = await sealed.unknownKeys();
+            if (unknown.size) {
+              process.stderr.write(
+                `Cannot rotate: no key of the ring opens values sealed by ${[...unknown.keys()].join(', ')}\n`,
+              );
+              return 1;
+            }
+            let total = 0;
+            await sealed.resealAll(batchSize, (column, rewritten) => {
+              total += rewritten;
+              process.stdout.write(`${JSON.stringify({ progress: { column, resealed: rewritten, total } })}\n`);
+            });
+          }
+          const currentKey = context.get(SecretBox).currentKeyId;
+          const counts = Object.fromEntries(await sealed.countByKey());
+          process.stdout.write(`${JSON.stringify({ currentKey, counts })}\n`);
+          const left = Object.entries(counts).filter(([key, n]) => key !== currentKey && n > 0);
+          if (command === 'keys:rotate' && left.length) {
+            process.stderr.write(
+              `Values still sealed by other keys (locked by requests throughout): run keys:rotate again\n`,
+            );
+            return 1;
+          }
+        } finally {
+          await context.close();
+        }
+      } finally {
+        await db.stop();
+      }
+      return 0;
     }
     default:
       process.stderr.write(`${USAGE}\n`);

@@ -7,7 +7,7 @@ import { describeDatabase, migrate, openDatabase } from './database/open-databas
 import { gracefulShutdown } from './health/shutdown.js';
 import { createRootLogger } from './logging/logger.js';
 import { PlatformsService } from './platforms/platforms.service.js';
-import { checkKeyEncryptionKeyConfig } from './secrets/key-encryption-key.js';
+import { checkKeyEncryptionKeyConfig, keyConfigWarnings } from './secrets/key-encryption-key.js';
 
 function configOrExit(): AppConfig {
   try {
@@ -44,6 +44,7 @@ async function main(): Promise<void> {
     { version, node: process.version, role: config.ROLE, ...describeDatabase(config) },
     `starting ${name} ${version}`,
   );
+  for (const warning of keyConfigWarnings(config)) logger.warn(warning);
   const db = await openDatabase(config);
   if (db.embedded || config.MIGRATIONS_RUN) {
     const applied = await migrate(db.sessionUrl);

@@ -1,4 +1,5 @@
 import { plainToInstance, Transform } from 'class-transformer';
+import { parseKeyList } from '../secrets/key-list.js';
 import {
   IsBoolean,
   IsIn,
@@ -7,6 +8,7 @@ import {
   IsOptional,
   IsString,
   Matches,
+  ValidateBy,
   Max,
   Min,
   validateSync,
@@ -99,13 +101,26 @@ export class AppConfig {
   MIGRATIONS_RUN = false;
 
   @Doc(
-    "The key-encryption key, the same on every replica. Encrypts every secret at rest (AES-256-GCM): each platform's webhook private key and `whsec_` secrets, and stored idempotent replays (which may hold a `clientSecret`). **Required with `DATABASE_URL`** (boot stops with a message naming it); make one with `openssl rand -base64 32`. The embedded engine without it generates one once and keeps it beside the data dir's real path (`<realpath of PGLITE_DATA_DIR>.webhook-key`, mode 0600, created only once the data dir is locked); losing that file makes the stored keys and replays unreadable.",
+    "**Deprecated: use `KEY_ENCRYPTION_KEYS`** (read as a one-key ring when that is unset; a start warns). The key-encryption key, the same on every replica. Encrypts every secret at rest (AES-256-GCM): each platform's webhook private key and `whsec_` secrets, and stored idempotent replays (which may hold a `clientSecret`). **Required with `DATABASE_URL`** (boot stops with a message naming it); make one with `openssl rand -base64 32`. The embedded engine without it generates one once and keeps it beside the data dir's real path (`<realpath of PGLITE_DATA_DIR>.webhook-key`, mode 0600, created only once the data dir is locked); losing that file makes the stored keys and replays unreadable.",
   )
   @IsOptional()
   @Matches(/^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/]{43}=)$/, {
     message: 'must be 32 bytes as base64 (44 characters) or hex (64 characters)',
   })
   WEBHOOK_KEY_ENCRYPTION_KEY?: string;
+
+  @Doc(
+    'The key-encryption key ring: `id1:key1,id2:key2` (each 32 bytes, base64 or hex; ids 1 to 64 letters, digits, `_` or `-`; an entry without `id:` goes by its derived id). The first key seals; every key opens. Replaces `WEBHOOK_KEY_ENCRYPTION_KEY` (still read as a one-key ring, with a deprecation warning, when this is unset). Never echoed in an error. See [Key rotation](key-rotation.md).',
+  )
+  @IsOptional()
+  @ValidateBy({
+    name: 'keyList',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && keyListProblem(value) === null,
+      defaultMessage: (args) => keyListProblem(String(args?.value)) ?? 'invalid',
+    },
+  })
+  KEY_ENCRYPTION_KEYS?: string;
 
   @Doc(
     "`true` lets webhooks go to loopback, private, link-local and metadata addresses; `false` refuses them (checked after DNS resolution). **With `DATABASE_URL` private targets need `true` explicitly, whatever `SANDBOX` says**: `POST /sandbox/webhooks/test` answers the first 1 KiB of the target's response, so allowing them lets any MANAGE token read internal HTTP services.",
@@ -335,15 +350,28 @@ export class AppConfig {
   }
 }
 
+function keyListProblem(value: string): string | null {
+  try {
+    parseKeyList(value);
+    return null;
+  } catch (error) {
+    return `must be id:key pairs separated by commas, each key 32 bytes as base64 or hex (${(error as Error).message})`;
+  }
+}
+
 /** Variables without a default (absent from `new AppConfig()`'s own keys). */
 const OPTIONAL_VARIABLES = [
   'DATABASE_URL',
   'DATABASE_DIRECT_URL',
   'WEBHOOK_KEY_ENCRYPTION_KEY',
+  'KEY_ENCRYPTION_KEYS',
   'WEBHOOK_ALLOW_PRIVATE_TARGETS',
   'METRICS_PORT',
   'CORS_ORIGINS',
 ];
+
+/** Never echoed in a configuration error. */
+const SECRET_VARIABLES = new Set(['KEY_ENCRYPTION_KEYS', 'WEBHOOK_KEY_ENCRYPTION_KEY']);
 
 /** Every environment variable the service reads (deploy manifests are checked against it). */
 export const CONFIG_VARIABLES: readonly string[] = [
@@ -369,7 +397,7 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     throw new ConfigError(
       errors.map(
         (e) =>
-          `${e.property}=${JSON.stringify(raw[e.property] ?? null)}: ${Object.values(e.constraints ?? {}).join('; ')}`,
+          `${e.property}=${SECRET_VARIABLES.has(e.property) ? '(not shown)' : JSON.stringify(raw[e.property] ?? null)}: ${Object.values(e.constraints ?? {}).join('; ')}`,
       ),
     );
   }

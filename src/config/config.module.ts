@@ -10,11 +10,16 @@ export interface AppOptions {
   runWorker?: boolean;
   /** Write the audit trail (default true); false only for the bench's comparison run. */
   audit?: boolean;
+  /** Refuse to start when stored values name a key the ring lacks (default on; the `keys:` commands turn it off). */
+  checkKeyRing?: boolean;
 }
 
 /** The resolved `AppOptions`, injectable. */
 export class Runtime {
-  constructor(readonly runWorker: boolean) {}
+  constructor(
+    readonly runWorker: boolean,
+    readonly checkKeyRing = true,
+  ) {}
 }
 
 /** Makes the boot-time validated `AppConfig`, the `Clock`, the `RealClock` and the `Runtime` injectable everywhere. */
@@ -33,7 +38,10 @@ export class ConfigModule {
         { provide: AppConfig, useValue: config },
         { provide: Clock, useValue: clock },
         { provide: RealClock, useValue: base },
-        { provide: Runtime, useValue: new Runtime(options.runWorker ?? config.ROLE !== 'api') },
+        {
+          provide: Runtime,
+          useValue: new Runtime(options.runWorker ?? config.ROLE !== 'api', options.checkKeyRing ?? true),
+        },
       ],
       exports: [AppConfig, Clock, RealClock, Runtime],
     };

@@ -1,5 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { TransactionService } from '../database/transaction.service.js';
+import { SealedColumns } from '../secrets/sealed-columns.js';
 import { SecretBox } from '../secrets/secret-box.js';
 import { US_TAX_ID_PATTERN } from './customer.dto.js';
 
@@ -21,7 +22,17 @@ export class IdentifierSeal implements OnApplicationBootstrap {
   constructor(
     private readonly box: SecretBox,
     private readonly tx: TransactionService,
-  ) {}
+    sealed: SealedColumns,
+  ) {
+    sealed.register({
+      name: 'customers.identifier',
+      table: 'customers',
+      keys: ['id'],
+      value: 'identifier',
+      assign: (param) => `identifier = ${param}`,
+      where: `NOT (${LEGACY_PLAINTEXT})`,
+    });
+  }
 
   seal(identifier: string | null): string | null {
     return identifier === null ? null : this.box.seal(identifier);

@@ -4,6 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { EntityManager } from 'typeorm';
 import { ApiError } from '../errors/api-error.js';
+import { SealedColumns } from '../secrets/sealed-columns.js';
 import { SecretBox } from '../secrets/secret-box.js';
 import { IdempotencyKeyEntity } from './idempotency-key.entity.js';
 
@@ -149,7 +150,16 @@ export class IdempotencyService {
   constructor(
     private readonly box: SecretBox,
     private readonly clock: Clock,
-  ) {}
+    sealed: SealedColumns,
+  ) {
+    sealed.register({
+      name: 'idempotency_keys.response_body',
+      table: 'idempotency_keys',
+      keys: ['platform_id', 'key'],
+      value: `response_body->>'${SEALED}'`,
+      assign: (param) => `response_body = jsonb_build_object('${SEALED}', ${param}::text)`,
+    });
+  }
 
   fingerprint(method: string, path: string, body: unknown): string {
     return createHash('sha256')

@@ -72,6 +72,13 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly sealedValues = new Gauge({
+    name: 'sealed_values',
+    help: "Secrets at rest sealed by each key-encryption key ('legacy': sealed before key ids); refreshed at most once a minute",
+    labelNames: ['key'] as const,
+    registers: [this.registry],
+  });
+
   readonly webhookDeliveries = new Counter({
     name: 'webhook_deliveries_total',
     help: "Webhook delivery attempts recorded by this process's worker, by outcome (delivered, pending = retry scheduled, failed = given up)",

@@ -4,6 +4,7 @@ import { EntityManager, In } from 'typeorm';
 import { RealClock } from '../common/clock.js';
 import { generateWebhookKeyPair } from '../outbox/signing/grid-signature.js';
 import { newWebhookSecret } from '../outbox/signing/standard-webhooks.js';
+import { SealedColumns } from '../secrets/sealed-columns.js';
 import { SecretBox } from '../secrets/secret-box.js';
 import { WebhookSigningKeysEntity } from './platform-config.entity.js';
 
@@ -32,7 +33,18 @@ export class WebhookKeysService {
   constructor(
     private readonly box: SecretBox,
     private readonly clock: RealClock,
-  ) {}
+    sealed: SealedColumns,
+  ) {
+    for (const column of ['private_key_enc', 'secret_enc', 'previous_secret_enc']) {
+      sealed.register({
+        name: `webhook_signing_keys.${column}`,
+        table: 'webhook_signing_keys',
+        keys: ['platform_id'],
+        value: column,
+        assign: (param) => `${column} = ${param}`,
+      });
+    }
+  }
 
   /** Generates the platform's keys (in its creation transaction); a no-op when it has them. */
   async create(m: EntityManager, platformId: string): Promise<void> {

@@ -4,6 +4,7 @@ import { dirname, resolve } from 'node:path';
 import { AppConfig, ConfigError } from '../config/app-config.js';
 import { sealingKey } from './envelope.js';
 import { KeyRing } from './key-ring.js';
+import { parseKeyList } from './key-list.js';
 
 /**
  * The key-encryption key: seals every secret at rest (AES-256-GCM, see envelope.ts): webhook
@@ -27,11 +28,26 @@ export function resolveKeyEncryptionKey(config: AppConfig): Buffer {
 const resolved = new WeakMap<AppConfig, Buffer>();
 
 /**
- * The keys that seal and open secrets: today the one key-encryption key, under the id derived
- * from it (envelope.ts `deriveKeyId`).
+ * The keys that seal and open secrets (the one place deciding them): KEY_ENCRYPTION_KEYS when set
+ * (first seals, every one opens); else the one key-encryption key (WEBHOOK_KEY_ENCRYPTION_KEY, or
+ * the embedded engine's key file) under the id derived from it (envelope.ts `deriveKeyId`).
  */
 export function loadKeyRing(config: AppConfig): KeyRing {
+  if (config.KEY_ENCRYPTION_KEYS) return new KeyRing(parseKeyList(config.KEY_ENCRYPTION_KEYS));
   return new KeyRing([sealingKey(resolveKeyEncryptionKey(config))]);
+}
+
+/** Lines an entry point logs as warnings at start: deprecated or ignored key settings. */
+export function keyConfigWarnings(config: AppConfig): string[] {
+  if (config.KEY_ENCRYPTION_KEYS && config.WEBHOOK_KEY_ENCRYPTION_KEY) {
+    return ['WEBHOOK_KEY_ENCRYPTION_KEY is ignored: KEY_ENCRYPTION_KEYS is set (remove it; see docs/key-rotation.md)'];
+  }
+  if (config.WEBHOOK_KEY_ENCRYPTION_KEY) {
+    return [
+      'WEBHOOK_KEY_ENCRYPTION_KEY is deprecated: set KEY_ENCRYPTION_KEYS=<id>:<the same key> instead (see docs/key-rotation.md)',
+    ];
+  }
+  return [];
 }
 
 export function parseKeyEncryptionKey(value: string): Buffer {
@@ -61,15 +77,15 @@ export function embeddedKeyFilePath(dataDir: string): string {
  * WEBHOOK_KEY_ENCRYPTION_KEY. Entry points call it before opening the database.
  */
 export function checkKeyEncryptionKeyConfig(config: AppConfig): void {
-  if (!config.WEBHOOK_KEY_ENCRYPTION_KEY && !config.embedded) readKey(config);
+  if (!config.KEY_ENCRYPTION_KEYS && !config.WEBHOOK_KEY_ENCRYPTION_KEY && !config.embedded) readKey(config);
 }
 
 function readKey(config: AppConfig): Buffer {
   if (config.WEBHOOK_KEY_ENCRYPTION_KEY) return parseKeyEncryptionKey(config.WEBHOOK_KEY_ENCRYPTION_KEY);
   if (!config.embedded) {
     throw new ConfigError([
-      'WEBHOOK_KEY_ENCRYPTION_KEY=null: required with DATABASE_URL (32 bytes as base64 or hex, the same on every ' +
-        'replica; for example `openssl rand -base64 32`). It encrypts secrets at rest.',
+      'KEY_ENCRYPTION_KEYS=null: required with DATABASE_URL (id:key pairs, each key 32 bytes as base64 or hex, the ' +
+        'same on every replica; for example `k1:$(openssl rand -base64 32)`). It encrypts secrets at rest.',
     ]);
   }
   if (config.PGLITE_DATA_DIR.startsWith('memory://')) return randomBytes(32);

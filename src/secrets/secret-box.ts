@@ -18,12 +18,22 @@ export class SecretBox {
 
   /** The plaintext of a value `seal` returned, whichever configured key sealed it; throws if tampered. */
   open(sealed: string): string {
-    return open(sealed, this.ring.keys);
+    return open(sealed, this.ring.openers);
   }
 
   /** The id of the key that sealed `sealed`; null for a value sealed before key ids were recorded. */
   sealedBy(sealed: string): string | null {
     return sealedBy(sealed);
+  }
+
+  /** The ring's configured id of the key that opens values recording `kid` (null: none does). */
+  ownerOf(kid: string): string | null {
+    return this.ring.ownerOf(kid);
+  }
+
+  /** The configured key ids, the current one first. */
+  get keyIds(): string[] {
+    return this.ring.keys.map((k) => k.id);
   }
 
   /** The id recorded in what `seal` writes now. */

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
 import { loadKeyRing } from './key-encryption-key.js';
 import { KeyRing } from './key-ring.js';
+import { SealedColumns } from './sealed-columns.js';
 import { SecretBox } from './secret-box.js';
 
 /**
@@ -13,7 +14,8 @@ import { SecretBox } from './secret-box.js';
   providers: [
     { provide: KeyRing, useFactory: (config: AppConfig) => loadKeyRing(config), inject: [AppConfig] },
     SecretBox,
+    SealedColumns,
   ],
-  exports: [SecretBox],
+  exports: [SecretBox, SealedColumns],
 })
 export class SecretsModule {}

@@ -26,7 +26,7 @@ describe('resolveKeyEncryptionKey', () => {
   it('fails fast on PostgreSQL without a key, with a message that says what to set', () => {
     expect(() => resolveKeyEncryptionKey(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }))).toThrow(ConfigError);
     expect(() => resolveKeyEncryptionKey(loadConfig({ DATABASE_URL: 'postgres://u@h/db' }))).toThrow(
-      /WEBHOOK_KEY_ENCRYPTION_KEY.*required with DATABASE_URL/,
+      /KEY_ENCRYPTION_KEYS.*required with DATABASE_URL/,
     );
   });
 

@@ -111,6 +111,7 @@ export class AppConfig {
 
   @Doc(
     'The key-encryption key ring: `id1:key1,id2:key2` (each 32 bytes, base64 or hex; ids 1 to 64 letters, digits, `_` or `-`; an entry without `id:` goes by its derived id). The first key seals; every key opens. Replaces `WEBHOOK_KEY_ENCRYPTION_KEY` (still read as a one-key ring, with a deprecation warning, when this is unset). Never echoed in an error. See [Key rotation](key-rotation.md).',
+    { allowed: '`id:key` entries, comma-separated; each key 32 bytes, base64 or hex' },
   )
   @IsOptional()
   @ValidateBy({

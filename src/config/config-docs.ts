@@ -46,7 +46,7 @@ export function configRows(): VariableRow[] {
   return [...docs].map(([name, doc]) => ({
     name,
     default: doc.default ?? (defaults[name] === undefined ? 'unset' : code(defaults[name])),
-    allowed: allowedValues(name),
+    allowed: doc.allowed ?? allowedValues(name),
     description: doc.description,
   }));
 }

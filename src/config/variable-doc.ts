@@ -4,6 +4,8 @@ export interface VariableDoc {
   description: string;
   /** How to show the default when it is not a plain value of the class (computed, or off when unset). */
   default?: string;
+  /** What the variable accepts, in words, when its validator is a custom one the generator cannot read. */
+  allowed?: string;
 }
 
 const DOCS = new Map<string, VariableDoc>();

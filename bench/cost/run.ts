@@ -14,7 +14,9 @@
  * profile of each target's measured requests there (`<target>.cpuprofile`, one round);
  * `--strace` prints each target's system calls per request (`strace -c -f`, one round). `--audit` adds
  * a PATCH /cards/{id} (a limit change) on the app and on a second app with the audit trail's writes
- * off (AppOptions.audit = false), measured in the same rounds.
+ * off (AppOptions.audit = false), measured in the same rounds. `--tracing` adds the token GET, healthz and
+ * that PATCH on a second app started with the tracing preload and an OTLP endpoint (a local sink), beside
+ * the app with tracing off.
  */
 import { ChildProcess, execFileSync, fork, spawn } from 'node:child_process';
 import { readFileSync, readdirSync, rmSync, mkdtempSync } from 'node:fs';
@@ -37,6 +39,11 @@ const straceSyscalls = args.includes('--strace');
 const profileDir = args.includes('--cpu-prof') ? args[args.indexOf('--cpu-prof') + 1] : undefined;
 /** `--audit`: also PATCH /cards/{id} on the app and on a second app whose audit writes are off. */
 const audit = args.includes('--audit');
+/**
+ * `--tracing`: the same paths on a second app started with the tracing preload and an OTLP endpoint
+ * (a local sink that answers 200), beside the app with tracing off, in the same rounds.
+ */
+const tracing = args.includes('--tracing');
 
 interface Server {
   child: ChildProcess;
@@ -44,7 +51,18 @@ interface Server {
   outDir?: string;
 }
 
-async function startServer(kind: 'app' | 'app-no-audit' | 'bare'): Promise<Server> {
+/** The OTLP/HTTP sink the traced app exports to (`--tracing`): accepts every batch, keeps nothing. */
+async function startOtlpSink(): Promise<{ url: string; close: () => void }> {
+  const server = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200, { 'content-type': 'application/json' }).end('{}'));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return { url: `http://127.0.0.1:${port}`, close: () => server.close() };
+}
+
+async function startServer(kind: 'app' | 'app-no-audit' | 'app-traced' | 'bare', otlp?: string): Promise<Server> {
   const script = fileURLToPath(new URL('./server.js', import.meta.url));
   let outDir: string | undefined;
   let child: ChildProcess;
@@ -59,6 +77,12 @@ async function startServer(kind: 'app' | 'app-no-audit' | 'bare'): Promise<Serve
         process.execPath,
       ],
       stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+    });
+  } else if (kind === 'app-traced') {
+    child = fork(script, [kind], {
+      execArgv: ['--import', fileURLToPath(new URL('../../src/tracing.js', import.meta.url))],
+      env: { ...process.env, OTEL_EXPORTER_OTLP_ENDPOINT: otlp },
+      stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
   } else {
     child = fork(script, [kind], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
@@ -144,6 +168,8 @@ async function main(): Promise<void> {
   const app = await startServer('app');
   const bare = await startServer('bare');
   const noAudit = audit ? await startServer('app-no-audit') : undefined;
+  const sink = tracing ? await startOtlpSink() : undefined;
+  const traced = sink ? await startServer('app-traced', sink.url) : undefined;
   const targets: Array<[string, Server, string, string]> = [
     ['bare NestJS app, constant JSON', bare, bare.ready.urls.constant, 'bare'],
     ['GET /tokens/{id} (authenticated, token cached)', app, app.ready.urls.token, 'token'],
@@ -153,6 +179,14 @@ async function main(): Promise<void> {
     targets.push(
       ['PATCH /cards/{id} limit (with its audit event)', app, app.ready.urls.patchCard, 'patch-audit'],
       ['PATCH /cards/{id} limit (audit writes off)', noAudit, noAudit.ready.urls.patchCard, 'patch-no-audit'],
+    );
+  }
+  if (traced) {
+    targets.push(
+      ['GET /tokens/{id}, tracing on', traced, traced.ready.urls.token, 'token-traced'],
+      ['GET /healthz, tracing on', traced, traced.ready.urls.healthz, 'healthz-traced'],
+      ['PATCH /cards/{id} limit, tracing off', app, app.ready.urls.patchCard, 'patch'],
+      ['PATCH /cards/{id} limit, tracing on', traced, traced.ready.urls.patchCard, 'patch-traced'],
     );
   }
   try {
@@ -197,12 +231,13 @@ async function main(): Promise<void> {
       console.log(`  ${name}: ${callgrind ? Math.round(m) : m.toFixed(1)} [${all}]  ratio ${(floor / m).toFixed(2)}`);
     }
   } finally {
-    for (const s of noAudit ? [app, bare, noAudit] : [app, bare]) {
+    for (const s of [app, bare, noAudit, traced].filter((x): x is Server => x !== undefined)) {
       s.child.send('stop');
       await new Promise((resolve) => s.child.once('exit', resolve));
       if (s.outDir) rmSync(s.outDir, { recursive: true, force: true });
     }
     agent.destroy();
+    sink?.close();
   }
 }
 

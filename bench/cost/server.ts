@@ -27,7 +27,7 @@ async function main(): Promise<void> {
   } else {
     const adminUrl = process.env.DATABASE_URL;
     const scratch = adminUrl ? await scratchDatabase(adminUrl, 'cost') : null;
-    const audit = kind !== 'app-no-audit';
+    const audit = kind !== 'app-no-audit'; // 'app-traced' is the app, started with the tracing preload
     const app = await startBenchApp(scratch?.url, { audit });
     const platform = await benchPlatform(app);
     // One ACTIVE card for the PATCH path (a change: with its audit event, or without for the comparison).

@@ -40,10 +40,16 @@ export interface AuditRecord {
  * (in SQL, sha256 of the previous hash and this text) and `audit:verify` compute it the same way.
  */
 export function canonical(r: AuditRecord): string {
-  return JSON.stringify([
+  // JSON renders createdAt as its ISO string (Date#toJSON).
+  return JSON.stringify(recordValues(r));
+}
+
+/** The record's fields in their one order: the canonical text and the INSERT's parameters both use it. */
+export function recordValues(r: AuditRecord): unknown[] {
+  return [
     r.id,
     r.platformId,
-    r.createdAt.toISOString(),
+    r.createdAt,
     r.actorType,
     r.actorId,
     r.action,
@@ -54,7 +60,7 @@ export function canonical(r: AuditRecord): string {
     r.sourceAddress,
     r.userAgent,
     r.changedFields,
-  ]);
+  ];
 }
 
 /** A chain link: hex sha256 of the previous event's hash (empty for the first) and the canonical text. */

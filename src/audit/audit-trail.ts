@@ -12,6 +12,7 @@ import {
   addResource,
   bodyFieldNames,
   canonical,
+  recordValues,
   cleanText,
   newRecord,
   NIL_CHAIN,
@@ -38,23 +39,7 @@ SELECT $3, $1, seq, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, prev_h
 
 /** The insert's parameters for a record. */
 export function auditParameters(r: AuditRecord): unknown[] {
-  return [
-    r.platformId ?? NIL_CHAIN,
-    canonical(r),
-    r.id,
-    r.platformId,
-    r.createdAt,
-    r.actorType,
-    r.actorId,
-    r.action,
-    r.resourceIds,
-    r.status,
-    r.errorCode,
-    r.requestId,
-    r.sourceAddress,
-    r.userAgent,
-    r.changedFields,
-  ];
+  return [r.platformId ?? NIL_CHAIN, canonical(r), ...recordValues(r)];
 }
 
 const CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

@@ -48,7 +48,8 @@ export class ChildServer {
         PATH: process.env.PATH ?? '',
         HOME: process.env.HOME ?? '',
         DATABASE_URL: process.env.TEST_DATABASE_URL ?? '',
-        WEBHOOK_KEY_ENCRYPTION_KEY: TEST_WEBHOOK_KEY,
+        // The ring form (the single-key variable is deprecated and would add a warning line to a start).
+        KEY_ENCRYPTION_KEYS: TEST_WEBHOOK_KEY,
         PORT: '0',
         ROLE: 'api',
         LOG_LEVEL: 'info',

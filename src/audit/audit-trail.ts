@@ -5,6 +5,7 @@ import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { isUuid } from '../common/ids.js';
 import { TransactionService } from '../database/transaction.service.js';
+import { clientAddress } from '../common/client-address.js';
 import { requestContext } from '../logging/logger.js';
 import {
   Actor,
@@ -207,7 +208,7 @@ export class AuditTrail {
       status,
       errorCode,
       requestId: cleanText(req.id, 128),
-      sourceAddress: cleanText(req.ip ?? req.socket?.remoteAddress, 64),
+      sourceAddress: cleanText(clientAddress(req), 64),
       userAgent: cleanText(req.headers['user-agent'], 256),
       changedFields: [],
     });

@@ -10,6 +10,7 @@ import { TokensService } from '../auth/tokens.service.js';
 import { formatId } from '../common/ids.js';
 import { AppConfig } from '../config/app-config.js';
 import { ApiError } from '../errors/api-error.js';
+import { clientAddress } from '../common/client-address.js';
 import { ConsoleSignInRequest, ConsoleSessionView } from './console-session.dto.js';
 
 /** One answer for every failed sign-in, whatever failed (unknown id, wrong secret, revoked token). */
@@ -48,7 +49,7 @@ export class ConsoleSessionController {
     @Res({ passthrough: true }) res: Response,
     @Body() body: ConsoleSignInRequest,
   ): Promise<ConsoleSessionView> {
-    const address = req.ip ?? 'unknown';
+    const address = clientAddress(req);
     const state = await this.failures.get(address);
     if (state && state.consumedPoints >= this.config.CONSOLE_SIGNIN_FAILURES) {
       const retryAfterSeconds = Math.max(1, Math.ceil(state.msBeforeNext / 1000));

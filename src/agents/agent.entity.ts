@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { BusinessTime } from '../common/clock.js';
 import type { AgentPolicy } from './agent-policy.js';
 
 /**
@@ -74,8 +75,9 @@ export class AgentDeviceCodeEntity {
   @Column('bytea', { name: 'code_hash' })
   codeHash: Buffer;
 
+  /** Business time: set and compared on the platform's clock (src/common/schedules.ts). */
   @Column('timestamptz', { name: 'expires_at' })
-  expiresAt: Date;
+  expiresAt: BusinessTime;
 
   @Column('timestamptz', { name: 'redeemed_at', nullable: true })
   redeemedAt: Date | null;

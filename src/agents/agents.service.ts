@@ -1,7 +1,7 @@
 import { Injectable, Optional } from '@nestjs/common';
 import { EntityManager, IsNull } from 'typeorm';
 import type { AgentPrincipal } from '../auth/auth.decorators.js';
-import { Clock, ClockOffsets, enterPlatformClock } from '../common/clock.js';
+import { type BusinessTime, Clock, ClockOffsets, enterPlatformClock, later } from '../common/clock.js';
 import { formatId, newUuid, parseId } from '../common/ids.js';
 import { isRecord } from '../common/objects.js';
 import { Page, paginate } from '../common/pagination.js';
@@ -307,8 +307,8 @@ export class AgentsService {
     return renderAgent(row, this.clock.now());
   }
 
-  private async issueDeviceCode(m: EntityManager, agent: AgentEntity, now: Date): Promise<AgentDeviceCode> {
-    const expiresAt = new Date(now.getTime() + this.deviceCodeTtlMs);
+  private async issueDeviceCode(m: EntityManager, agent: AgentEntity, now: BusinessTime): Promise<AgentDeviceCode> {
+    const expiresAt = later(now, this.deviceCodeTtlMs);
     // A collision with any code ever issued (about 2^40 of them) is retried with a new code.
     for (;;) {
       const code = newDeviceCode();

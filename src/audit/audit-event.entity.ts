@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { RealTime } from '../common/clock.js';
 
 /** One audit event (append-only: see the AuditTrail migration). Written only by `AuditTrail`. */
 @Entity('audit_events')
@@ -17,8 +18,9 @@ export class AuditEventEntity {
   @Column('uuid', { name: 'platform_id', nullable: true })
   platformId: string | null;
 
+  /** Real time: an audit record says when it really happened; retention counts from it (src/common/schedules.ts). */
   @Column('timestamptz', { name: 'created_at' })
-  createdAt: Date;
+  createdAt: RealTime;
 
   @Column('text', { name: 'actor_type' })
   actorType: string;

@@ -1,6 +1,6 @@
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { Clock } from '../common/clock.js';
+import { RealClock } from '../common/clock.js';
 import { AppConfig } from '../config/app-config.js';
 import { Runtime } from '../config/config.module.js';
 
@@ -29,7 +29,7 @@ export class AuditRetention implements OnApplicationBootstrap, OnModuleDestroy {
 
   constructor(
     private readonly db: DataSource,
-    private readonly clock: Clock,
+    private readonly clock: RealClock,
     private readonly config: AppConfig,
     private readonly runtime: Runtime,
   ) {}

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { EntityManager } from 'typeorm';
-import { Clock } from '../common/clock.js';
+import { RealClock } from '../common/clock.js';
 import { isUuid } from '../common/ids.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { clientAddress } from '../common/client-address.js';
@@ -94,7 +94,7 @@ export class AuditTrail {
 
   constructor(
     private readonly tx: TransactionService,
-    private readonly clock: Clock,
+    private readonly clock: RealClock,
   ) {
     tx.onBeforeCommit({ pending: () => this.pending() !== undefined, run: (m) => this.beforeCommit(m) });
   }

@@ -1,7 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Clock } from '../common/clock.js';
+import { RealClock } from '../common/clock.js';
 import { AppConfig } from '../config/app-config.js';
 import { TransactionService } from '../database/transaction.service.js';
 import type { Permission } from './api-token.entity.js';
@@ -53,7 +53,7 @@ export class ConsoleSessionsService {
   constructor(
     private readonly tx: TransactionService,
     private readonly config: AppConfig,
-    private readonly clock: Clock,
+    private readonly clock: RealClock,
   ) {}
 
   /** A new session for a verified token: always a new id (no fixation); the token's dead sessions are swept. */

@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { RealTime } from '../common/clock.js';
 import type { CardCapabilities } from '../platform-config/card-program.js';
 import type {
   CardBrand,
@@ -87,10 +88,11 @@ export class CardEntity {
 
   /**
    * When the worker should complete the (sandbox) provisioning of a PROCESSING card; null when
-   * nothing is scheduled (manual sandbox provisioning, or provisioning done).
+   * nothing is scheduled (manual sandbox provisioning, or provisioning done). Real time: set from
+   * `RealClock`, claimed by the worker on `RealClock` (src/common/schedules.ts).
    */
   @Column('timestamptz', { name: 'provisioning_due_at', nullable: true })
-  provisioningDueAt: Date | null;
+  provisioningDueAt: RealTime | null;
 
   /**
    * The issuer's provisioning outcome, kept while the card waits in PENDING_KYC for its

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import type { RealTime } from '../common/clock.js';
 import { outboxInsertCtes, type PreparedEvent } from '../outbox/outbox.service.js';
 import type { TransactionService } from '../database/transaction.service.js';
 import { CardEntity, CardStatusHistoryEntity } from './card.entity.js';
@@ -282,7 +283,7 @@ export class CardsRepository {
    */
   async claimProvisioning(
     m: EntityManager,
-    now: Date,
+    now: RealTime,
     limit: number,
     platformId: string | null = null,
   ): Promise<CardEntity[]> {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { PlatformPrincipal } from '../auth/auth.decorators.js';
-import { Clock } from '../common/clock.js';
+import { Clock, later, RealClock } from '../common/clock.js';
 import { formatId, newUuid, parseId } from '../common/ids.js';
 import type { Page } from '../common/pagination.js';
 import { paginate } from '../common/pagination.js';
@@ -77,6 +77,7 @@ export class CardsService {
     private readonly outbox: OutboxService,
     private readonly issuer: CardIssuer,
     private readonly clock: Clock,
+    private readonly realClock: RealClock,
   ) {}
 
   /**
@@ -144,8 +145,9 @@ export class CardsService {
         maxSpendPerTransaction: value.maxSpendPerTransaction?.toString() ?? null,
         maxSpendPerDay: value.maxSpendPerDay?.toString() ?? null,
         maxTransactionsPerDay: value.maxTransactionsPerDay ?? null,
+        // Infrastructure time: the worker claims it on RealClock, whatever the platform's test clock.
         provisioningDueAt:
-          cardProgram.sandboxProvisioning === 'AUTOMATIC' ? new Date(now.getTime() + PROVISIONING_DELAY_MS) : null,
+          cardProgram.sandboxProvisioning === 'AUTOMATIC' ? later(this.realClock.now(), PROVISIONING_DELAY_MS) : null,
         provisioningOutcome: null,
         createdAt: now,
         updatedAt: now,

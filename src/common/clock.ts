@@ -1,30 +1,75 @@
 import { requestContext } from '../logging/logger.js';
 
+declare const businessBrand: unique symbol;
+declare const realBrand: unique symbol;
+
+/**
+ * A time read from `Clock`: business time, the platform's (a sandbox platform's test clock moves
+ * it). A due time stored as `BusinessTime` is claimed on the platform's clock.
+ */
+export type BusinessTime = Date & { readonly [businessBrand]: true };
+
+/** A time read from `RealClock`: infrastructure time, which no test clock moves. */
+export type RealTime = Date & { readonly [realBrand]: true };
+
 /**
  * The only place that reads the time: every rule that depends on "now" (token and customer
  * timestamps, idempotency expiry, the ledger, webhook backoff, give-up, leases, secret rotation
  * windows) takes it from an injectable clock. Tests inject a clock they drive. ESLint forbids
  * `new Date()` and `Date.now()` everywhere else (eslint.config.js).
  *
- * Two injection tokens:
- * - `Clock`: business time, what a platform's requests decide and stamp with. With SANDBOX=true a
- *   sandbox platform can run ahead of real time (test clocks, docs/test-clocks.md): `Clock` then
+ * Two injection tokens, and two types of time, so a due time cannot be set on one clock and
+ * claimed on the other (docs/test-clocks.md, the registry in src/common/schedules.ts):
+ * - `Clock`: business time (`BusinessTime`), what a platform's requests decide and stamp with.
+ *   With SANDBOX=true a sandbox platform can run ahead of real time (test clocks): `Clock` then
  *   adds the offset the request read once at authentication (`PlatformClock`).
- * - `RealClock`: infrastructure time, never moved by a test clock: the outbox worker's leases,
- *   delivery schedule, retries and give-up window, webhook signing-secret rotation windows, card
- *   provisioning schedules, metrics.
+ * - `RealClock`: infrastructure time (`RealTime`), never moved by a test clock: the outbox worker's
+ *   leases, delivery schedule, retries and give-up window, webhook signing-secret rotation
+ *   windows, card provisioning schedules, console sessions, the audit trail, caches, metrics.
+ *
+ * `BusinessTime` and `RealTime` are both `Date`s (anything that takes a `Date` takes either), but
+ * neither is assignable to the other, and arithmetic (`new Date(t.getTime() + ms)`) gives a plain
+ * `Date`: a due-time column typed with one of them is set with `later(clock.now(), ms)`, which keeps
+ * the clock's type.
  */
 export abstract class Clock {
-  abstract now(): Date;
+  abstract now(): BusinessTime;
 }
 
 /** Real time, for infrastructure (see `Clock`). Bound to the same source as `Clock` but never offset. */
-export abstract class RealClock extends Clock {}
+export abstract class RealClock {
+  abstract now(): RealTime;
+}
 
-export class SystemClock extends Clock {
-  now(): Date {
-    return new Date();
+/** A source of the time with no offset: serves as both (the base of `PlatformClock`, and `RealClock`). */
+export abstract class TimeSource {
+  abstract now(): BusinessTime & RealTime;
+}
+
+export class SystemClock extends TimeSource {
+  now(): BusinessTime & RealTime {
+    return new Date() as BusinessTime & RealTime;
   }
+}
+
+/** `ms` after (or, negative, before) `t`, on `t`'s clock. */
+export function later<T extends BusinessTime | RealTime>(t: T, ms: number): T {
+  return new Date(t.getTime() + ms) as T;
+}
+
+/** Whether a due time has come, on one clock (both arguments must be read from the same clock). */
+export function isDue<T extends BusinessTime | RealTime>(dueAt: T, now: T): boolean {
+  return dueAt.getTime() <= now.getTime();
+}
+
+/** A row's stored due time, read back from the database, declared on the clock that set it. */
+export function asBusinessTime(d: Date): BusinessTime {
+  return d as BusinessTime;
+}
+
+/** A row's stored due time, read back from the database, declared on the clock that set it. */
+export function asRealTime(d: Date): RealTime {
+  return d as RealTime;
 }
 
 /** What the request context carries for the clock: the platform's offset, read once at authentication. */
@@ -37,14 +82,14 @@ export interface ClockContext {
  * being served (none outside a request, or for a platform without a test clock).
  */
 export class PlatformClock extends Clock {
-  constructor(private readonly base: Clock) {
+  constructor(private readonly base: TimeSource) {
     super();
   }
 
-  now(): Date {
+  now(): BusinessTime {
     const offset = (requestContext.getStore() as ClockContext | undefined)?.clockOffsetMs;
     if (!offset) return this.base.now();
-    return new Date(this.base.now().getTime() + offset);
+    return later<BusinessTime>(this.base.now(), offset);
   }
 }
 

@@ -1,11 +1,11 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { bindAmbientClock, Clock, PlatformClock, RealClock, SystemClock } from '../common/clock.js';
+import { bindAmbientClock, Clock, PlatformClock, RealClock, SystemClock, TimeSource } from '../common/clock.js';
 import { AppConfig } from './app-config.js';
 
 /** How this process runs, beyond the environment: set by the entry point (or a test). */
 export interface AppOptions {
   /** Time source; default the system clock. Tests pass a clock they drive. */
-  clock?: Clock;
+  clock?: TimeSource;
   /** Run the outbox worker loop here; default: ROLE is `worker` or `all`. The CLI turns it off. */
   runWorker?: boolean;
   /** Write the audit trail (default true); false only for the bench's comparison run. */

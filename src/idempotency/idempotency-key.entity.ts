@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { BusinessTime } from '../common/clock.js';
 
 @Entity('idempotency_keys')
 export class IdempotencyKeyEntity {
@@ -18,6 +19,7 @@ export class IdempotencyKeyEntity {
   @Column('jsonb', { name: 'response_body', nullable: true })
   responseBody: unknown;
 
+  /** Business time: the key's 24 hours count on the platform's clock (src/common/schedules.ts). */
   @Column('timestamptz', { name: 'created_at' })
-  createdAt: Date;
+  createdAt: BusinessTime;
 }

@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn, PrimaryGeneratedColumn } from 'typeorm';
+import type { RealTime } from '../common/clock.js';
 import type { WebhookEventStatus, WebhookType } from './webhook-types.js';
 
 /** One event to deliver as a webhook. Written in the producer's transaction (OutboxService.write). */
@@ -36,15 +37,15 @@ export class OutboxEventEntity {
   attemptCount: number;
 
   @Column('timestamptz', { name: 'next_attempt_at' })
-  nextAttemptAt: Date;
+  nextAttemptAt: RealTime;
 
   /** The 7-day give-up window runs from here: creation, or the last redelivery request. */
   @Column('timestamptz', { name: 'retrying_since' })
-  retryingSince: Date;
+  retryingSince: RealTime;
 
   /** Lease of the worker delivering it; a worker that dies loses it when it expires. */
   @Column('timestamptz', { name: 'locked_until', nullable: true })
-  lockedUntil: Date | null;
+  lockedUntil: RealTime | null;
 
   /** Fences a worker whose lease expired: its late outcome no longer matches and is not applied. */
   @Column('uuid', { name: 'lock_token', nullable: true })

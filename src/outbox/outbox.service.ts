@@ -133,7 +133,7 @@ export class OutboxService {
    * test clock); `now` itself when the platform has none (one reading).
    */
   private due(now: Date): Date {
-    return this.clock === this.realClock ? now : this.realClock.now();
+    return (this.clock as unknown) === this.realClock ? now : this.realClock.now();
   }
 
   /**

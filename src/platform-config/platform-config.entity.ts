@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { RealTime } from '../common/clock.js';
 import type { CardConfigs, CardProgram } from './card-program.js';
 
 export * from './card-program.js';
@@ -89,7 +90,7 @@ export class WebhookSigningKeysEntity {
   previousSecretEnc: string | null;
 
   @Column('timestamptz', { name: 'previous_secret_expires_at', nullable: true })
-  previousSecretExpiresAt: Date | null;
+  previousSecretExpiresAt: RealTime | null;
 
   @Column('timestamptz', { name: 'created_at' })
   createdAt: Date;

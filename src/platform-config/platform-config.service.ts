@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../common/clock.js';
+import { Clock, type RealTime } from '../common/clock.js';
 import { EntityManager } from 'typeorm';
 import { formatId, newUuid } from '../common/ids.js';
 import { mergePatch } from '../common/objects.js';
@@ -39,7 +39,7 @@ interface TargetRow {
   private_key_enc: string | null;
   secret_enc: string | null;
   previous_secret_enc: string | null;
-  previous_secret_expires_at: Date | null;
+  previous_secret_expires_at: RealTime | null;
 }
 
 /**

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { createPrivateKey, KeyObject } from 'node:crypto';
 import { EntityManager, In } from 'typeorm';
-import { RealClock } from '../common/clock.js';
+import { later, RealClock } from '../common/clock.js';
 import { generateWebhookKeyPair } from '../outbox/signing/grid-signature.js';
 import { newWebhookSecret } from '../outbox/signing/standard-webhooks.js';
 import { SealedColumns } from '../secrets/sealed-columns.js';
@@ -97,7 +97,7 @@ export class WebhookKeysService {
     const row = await this.load(m, platformId, true);
     const now = this.clock.now();
     row.previousSecretEnc = row.secretEnc;
-    row.previousSecretExpiresAt = new Date(now.getTime() + SECRET_ROTATION_OVERLAP_MS);
+    row.previousSecretExpiresAt = later(now, SECRET_ROTATION_OVERLAP_MS);
     row.secretEnc = this.box.seal(newWebhookSecret());
     row.updatedAt = now;
     await m.save(WebhookSigningKeysEntity, row);

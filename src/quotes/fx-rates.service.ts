@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Clock } from '../common/clock.js';
+import { RealClock } from '../common/clock.js';
 import { AppConfig } from '../config/app-config.js';
 import { currencyInfo } from '../customers/currencies.js';
 import { ApiError } from '../errors/api-error.js';
@@ -37,7 +37,7 @@ export class FxRatesService {
 
   constructor(
     config: AppConfig,
-    private readonly clock: Clock,
+    private readonly clock: RealClock,
   ) {
     this.table = parseRateTable(config.FX_RATES);
     this.ttlMs = config.FX_RATE_CACHE_SECONDS * 1000;

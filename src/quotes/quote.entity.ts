@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { BusinessTime } from '../common/clock.js';
 
 export const QUOTE_STATUSES = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'EXPIRED'] as const;
 export type QuoteStatus = (typeof QUOTE_STATUSES)[number];
@@ -82,8 +83,9 @@ export class QuoteEntity {
   @Column('text')
   status: QuoteStatus;
 
+  /** Business time: set and compared on the platform's clock (src/common/schedules.ts). */
   @Column('timestamptz', { name: 'expires_at' })
-  expiresAt: Date;
+  expiresAt: BusinessTime;
 
   @Column('timestamptz', { name: 'created_at' })
   createdAt: Date;

@@ -4,7 +4,7 @@ import { renderPolicy } from '../agents/agent-policy.js';
 import { AgentEntity } from '../agents/agent.entity.js';
 import { accountOutsidePolicy } from '../agents/policy-evaluator.js';
 import type { AgentPrincipal } from '../auth/auth.decorators.js';
-import { Clock } from '../common/clock.js';
+import { Clock, later } from '../common/clock.js';
 import { formatId, newUuid, parseId } from '../common/ids.js';
 import { AppConfig } from '../config/app-config.js';
 import { currencyInfo } from '../customers/currencies.js';
@@ -115,7 +115,7 @@ export class QuotesService {
         purposeOfPayment: body.purposeOfPayment ?? null,
         transactionId: newUuid(),
         status: 'PENDING',
-        expiresAt: new Date(now.getTime() + this.config.QUOTE_TTL_SECONDS * 1000),
+        expiresAt: later(now, this.config.QUOTE_TTL_SECONDS * 1000),
         createdAt: now,
         updatedAt: now,
       });

@@ -1,7 +1,7 @@
-import { Clock } from '../../src/common/clock.js';
+import { type BusinessTime, type RealTime, TimeSource } from '../../src/common/clock.js';
 
 /** A clock the test moves by hand (starts at the real time, so signature timestamps stay fresh). */
-export class FakeClock extends Clock {
+export class FakeClock extends TimeSource {
   private current: number;
 
   constructor(start: Date = new Date()) {
@@ -9,8 +9,8 @@ export class FakeClock extends Clock {
     this.current = start.getTime();
   }
 
-  now(): Date {
-    return new Date(this.current);
+  now(): BusinessTime & RealTime {
+    return new Date(this.current) as BusinessTime & RealTime;
   }
 
   set(at: Date): void {

@@ -1,7 +1,7 @@
 import * as http from 'node:http';
 import * as https from 'node:https';
 import { performance } from 'node:perf_hooks';
-import { Clock, SystemClock } from '../../common/clock.js';
+import { RealClock, SystemClock } from '../../common/clock.js';
 import { assertHostAllowed, safeLookup } from './ssrf-guard.js';
 
 /** Outcome of one POST attempt. `deliver` never throws: failures are reported in `error`. */
@@ -25,7 +25,7 @@ export interface HttpDelivererOptions {
   maxSockets?: number;
   userAgent?: string;
   /** Reads "now" for `Retry-After` HTTP-dates; default the system clock. */
-  clock?: Clock;
+  clock?: RealClock;
 }
 
 export const MAX_RESPONSE_BODY_BYTES = 1024;
@@ -41,7 +41,7 @@ export class HttpDeliverer {
   private readonly lookup: ReturnType<typeof safeLookup>;
   private readonly timeoutMs: number;
   private readonly userAgent: string;
-  private readonly clock: Clock;
+  private readonly clock: RealClock;
 
   constructor(private readonly options: HttpDelivererOptions) {
     this.lookup = safeLookup(options.allowPrivateTargets);

@@ -3,6 +3,7 @@ import { AuditRetention } from '../../src/audit/audit-retention.js';
 import { parseId } from '../../src/common/ids.js';
 import { ProvisioningOnRealTime1767228000000 } from '../../src/database/migrations/1767228000000-ProvisioningOnRealTime.js';
 import { IDEMPOTENCY_TTL_MS } from '../../src/idempotency/idempotency.service.js';
+import { platformTimeSql } from '../../src/sandbox-clock/platform-time-sql.js';
 import { issuedCard, runProvisioning } from '../support/cards.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { isolatedDatabase } from '../support/isolated-database.js';
@@ -81,6 +82,25 @@ describe('card provisioning (real time)', () => {
     }
     expect(await runProvisioning(t, p)).toBe(1);
     expect(await statusOf(p, card.id)).toBe('ACTIVE');
+  });
+});
+
+describe('a worker claiming business-time rows (platformTimeSql)', () => {
+  it("reads each row's platform time from real time: the offset of its own clock, none without one or with SANDBOX=false", async () => {
+    const advanced = await TestPlatform.create(t);
+    const plain = await TestPlatform.create(t);
+    await advance(advanced, 3600);
+    const db = t.app.get(DataSource);
+    const timeOf = async (sandbox: boolean, platformId: string) => {
+      const [row] = await db.query<Array<{ at: Date }>>(
+        `SELECT ${platformTimeSql(sandbox, 'p.id', '$1')} AS at FROM platforms p WHERE p.id = $2`,
+        [clock.now(), parseId('Platform', platformId)],
+      );
+      return new Date(row.at).getTime() - clock.now().getTime();
+    };
+    expect(await timeOf(true, advanced.platformId)).toBe(HOUR_MS);
+    expect(await timeOf(true, plain.platformId)).toBe(0);
+    expect(await timeOf(false, advanced.platformId)).toBe(0);
   });
 });
 

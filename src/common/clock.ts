@@ -57,21 +57,6 @@ export function later<T extends BusinessTime | RealTime>(t: T, ms: number): T {
   return new Date(t.getTime() + ms) as T;
 }
 
-/** Whether a due time has come, on one clock (both arguments must be read from the same clock). */
-export function isDue<T extends BusinessTime | RealTime>(dueAt: T, now: T): boolean {
-  return dueAt.getTime() <= now.getTime();
-}
-
-/** A row's stored due time, read back from the database, declared on the clock that set it. */
-export function asBusinessTime(d: Date): BusinessTime {
-  return d as BusinessTime;
-}
-
-/** A row's stored due time, read back from the database, declared on the clock that set it. */
-export function asRealTime(d: Date): RealTime {
-  return d as RealTime;
-}
-
 /** What the request context carries for the clock: the platform's offset, read once at authentication. */
 export interface ClockContext {
   clockOffsetMs?: number;

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type BusinessTime, Clock, later, RealClock, type RealTime, SystemClock } from '../../../src/common/clock.js';
 import { SCHEDULES, STAMPS } from '../../../src/common/schedules.js';
 
 /**
@@ -125,4 +126,22 @@ it('every schedule names a test that exists and is in docs/test-clocks.md', () =
   const doc = readFileSync(join(ROOT, 'docs/test-clocks.md'), 'utf8');
   expect(SCHEDULES.filter((s) => !existsSync(join(ROOT, s.test))).map(key)).toEqual([]);
   expect(SCHEDULES.filter((s) => !doc.includes(`\`${key(s)}\``)).map(key)).toEqual([]);
+});
+
+it("a due time typed with one clock's time does not accept the other's (checked by the compiler)", () => {
+  const business: Clock = new SystemClock();
+  const real: RealClock = new SystemClock();
+  // @ts-expect-error business time is not real time
+  const a: RealTime = business.now();
+  // @ts-expect-error real time is not business time
+  const b: BusinessTime = real.now();
+  // @ts-expect-error arithmetic gives a plain Date, on no clock
+  const c: RealTime = new Date(real.now().getTime() + 1000);
+  // later() keeps the clock's type
+  const d: RealTime = later(real.now(), 1000);
+  const e: BusinessTime = later(business.now(), 1000);
+  // Both are Dates: anything that takes a Date takes either.
+  const stamp = (x: Date) => x.getTime();
+  expect(stamp(d) - stamp(e)).toBeLessThanOrEqual(1000);
+  expect([a, b, c].every((x) => x instanceof Date)).toBe(true);
 });

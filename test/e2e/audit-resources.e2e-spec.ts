@@ -233,7 +233,8 @@ const CASES: Record<string, Case> = {
  * fails on a POST route in neither table).
  */
 const NOT_A_RESOURCE_CHANGE: Record<string, string> = {
-  'POST /console/api/session': "signing in to the console: the session is the token's (its failures are audited)",
+  'POST /console/api/session':
+    'console sign-in: not an API operation (not in the OpenAPI document, not audited); every call the session makes is audited as its token',
 };
 
 async function eventsOf(p: TestPlatform, resourceId: string): Promise<Json[]> {

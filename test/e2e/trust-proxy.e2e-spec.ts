@@ -238,3 +238,23 @@ describe('TRUST_PROXY off (the default), called directly', () => {
     expect(JSON.stringify(all.body)).not.toMatch(/203\.0\.113/);
   });
 });
+
+describe('TRUST_PROXY=1 (a hop count), through the reverse proxy', () => {
+  it('the address the one trusted hop appended counts, not the ones the client wrote', async () => {
+    const t = await startTestApp({ TRUST_PROXY: '1' });
+    const proxy = await startProxy(portOf(t));
+    try {
+      const p = await TestPlatform.create(t);
+      const res = await call('127.0.0.6', proxy.port, 'POST', `${V}/tokens`, {
+        headers: { authorization: p.authorization, 'x-forwarded-for': '198.51.100.1, 198.51.100.2' },
+        body: { name: 'one hop', permissions: ['VIEW'] },
+      });
+      expect(res.status).toBe(201);
+      const [event] = await auditOf(p, res.body.id as string);
+      expect(event.sourceAddress).toBe('127.0.0.6');
+    } finally {
+      await proxy.close();
+      await t.close();
+    }
+  });
+});

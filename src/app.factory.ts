@@ -48,6 +48,9 @@ export async function createApp(
   });
   answerParserErrors(app.getHttpServer(), logger);
   app.disable('x-powered-by');
+  // Whose X-Forwarded-For / X-Forwarded-Proto count (TRUST_PROXY; off: none). Every reader of the
+  // client's address goes through clientAddress(req) (src/common/client-address.ts).
+  app.set('trust proxy', config.trustProxy);
   // No ETag: the API promises no conditional requests, and hashing every response body costs ~3% of a request.
   app.set('etag', false);
   app.set('query parser', 'extended');

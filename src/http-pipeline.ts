@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream';
 import type { CanActivate, ExecutionContext } from '@nestjs/common';
 import express, { NextFunction, Request, Response } from 'express';
 import type { Level, Logger } from 'pino';
+import { clientAddress } from './common/client-address.js';
 import { ApiError } from './errors/api-error.js';
 import { sendApiError } from './errors/error-response.js';
 import { ContextRequest, requestBindings, requestContext } from './logging/logger.js';
@@ -80,7 +81,7 @@ export function requestEntry(options: EntryOptions) {
       logger[level](
         {
           ...requestBindings(req as ContextRequest), // also when the close comes outside the request's context
-          req: { method: req.method, url: req.originalUrl },
+          req: { method: req.method, url: req.originalUrl, remoteAddress: clientAddress(req) },
           route,
           res: { status: res.statusCode },
           responseTime: Math.round(elapsed),

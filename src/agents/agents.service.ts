@@ -38,6 +38,7 @@ import {
   ListAgentsQuery,
 } from './agent.dto.js';
 import { hashSecret } from '../auth/secrets.js';
+import { noteAuditActor, noteAuditResource } from '../audit/audit-trail.js';
 
 export const agentNotFound = (agentId: string) =>
   new ApiError('NOT_FOUND', `Agent ${formatId('Agent', agentId)} not found`);
@@ -147,6 +148,7 @@ export class AgentsService {
         deletedAt: null,
       });
       await m.insert(AgentEntity, row);
+      noteAuditResource(formatId('Agent', row.id));
       const deviceCode = await this.issueDeviceCode(m, row, now);
       return { agent: renderAgent(row, now), deviceCode };
     });
@@ -263,8 +265,11 @@ export class AgentsService {
         lock: { mode: 'pessimistic_write' },
       });
       if (!agent) throw deviceCodeNotFound();
-      // A public route: the code's platform is known only now (its test clock, in the sandbox).
+      // A public route: the code's platform is known only now (its test clock, in the sandbox;
+      // its audit chain: the agent redeems its own code).
       enterPlatformClock(this.clockOffsets, agent.platformId);
+      noteAuditActor({ platformId: agent.platformId, agentId: agent.id });
+      noteAuditResource(formatId('Agent', agent.id));
       const row = await m.findOne(AgentDeviceCodeEntity, {
         where: { id: found.id },
         lock: { mode: 'pessimistic_write' },

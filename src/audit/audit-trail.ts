@@ -55,8 +55,10 @@ interface Operation {
 interface RequestAudit {
   /** a success event was written (in the change's transaction) */
   recorded: boolean;
-  /** resources the request's changes named (outbox events' aggregates) */
+  /** resources the request's changes named (noteAuditResource: what it created or changed) */
   resources: string[];
+  /** who acted, on a public route where the service learns it (noteAuditActor) */
+  actor?: Actor;
 }
 
 const AUDIT = Symbol('audit');
@@ -69,14 +71,28 @@ function changingRequest(): AuditedRequest | undefined {
 }
 
 /**
- * Notes a resource the current request changed (called where outbox events are prepared, so a
- * created resource's id is recorded too). Does nothing outside a request.
+ * Names a resource the current request created or changed (`Customer:<uuid>`...), so its audit
+ * event is found by `GET /audit-events?resourceId=`. The one call an area makes when it creates
+ * (or changes, beyond the route's path parameters) a resource: call it inside the change's
+ * transaction, any time before it commits (OutboxService.write calls it for every event's
+ * aggregate). Does nothing outside a state-changing request. See docs/security-operations.md.
  */
 export function noteAuditResource(id: string): void {
   const req = changingRequest();
   if (!req) return;
   const state = (req[AUDIT] ??= { recorded: false, resources: [] });
   addResource(state.resources, id);
+}
+
+/**
+ * Names who acted on a public route once the service knows it (an agent redeeming its device
+ * code), so the event lands on that platform's chain instead of the unattributed one.
+ */
+export function noteAuditActor(actor: { platformId: string; agentId: string }): void {
+  const req = changingRequest();
+  if (!req || req.principal) return;
+  const state = (req[AUDIT] ??= { recorded: false, resources: [] });
+  state.actor = principalActor({ kind: 'agent', ...actor }) ?? undefined;
 }
 
 /**
@@ -141,7 +157,8 @@ export class AuditTrail {
     if (!req) return;
     const op = this.operation(req)!;
     const state = (req[AUDIT] ??= { recorded: false, resources: [] });
-    const record = this.fromRequest(req, principalActor(req.principal) ?? anonymous, op.action, op.status, null);
+    const actor = principalActor(req.principal) ?? state.actor ?? anonymous;
+    const record = this.fromRequest(req, actor, op.action, op.status, null);
     for (const id of state.resources) addResource(record.resourceIds, id);
     record.changedFields = req.method === 'DELETE' ? [] : bodyFieldNames(req);
     await m.query(AUDIT_INSERT_SQL, auditParameters(record));
@@ -161,7 +178,7 @@ export class AuditTrail {
     const op = this.operation(req);
     if (!op) return;
     try {
-      const actor = principalActor(req.principal) ?? (await this.claimedActor(req));
+      const actor = principalActor(req.principal) ?? req[AUDIT]?.actor ?? (await this.claimedActor(req));
       const record = this.fromRequest(req, actor, op.action, status, code);
       await this.tx.query(AUDIT_INSERT_SQL, auditParameters(record));
     } catch (error) {

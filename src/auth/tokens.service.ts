@@ -13,6 +13,7 @@ import { ConsoleSessionsService } from './console-sessions.service.js';
 import { TokenCache } from './token-cache.js';
 import { hashSecret, newClientId, newSecret, secretMatches } from './secrets.js';
 import type { ApiToken, ApiTokenCreateRequest, ListTokensQuery } from './token.dto.js';
+import { noteAuditResource } from '../audit/audit-trail.js';
 
 export const AUTHENTICATE_SQL =
   'SELECT id, platform_id, permissions, secret_hash FROM api_tokens WHERE client_id = $1 AND revoked_at IS NULL';
@@ -102,6 +103,7 @@ export class TokensService {
       revokedAt: null,
     });
     await manager.insert(ApiTokenEntity, row);
+    noteAuditResource(formatId('Token', row.id));
     return renderToken(row, secret);
   }
 

@@ -29,6 +29,7 @@ import type { CardDeclinedReason, CardMerchantInfo, CardTransactionStatus } from
 import type { CardEntity } from './card.entity.js';
 import { CardsRepository } from './cards.repository.js';
 import { CardIssuer } from './issuer/card-issuer.js';
+import { noteAuditResource } from '../audit/audit-trail.js';
 
 /** Ledger reasons of card money movements. */
 export const CARD_LEDGER_REASONS = {
@@ -329,6 +330,7 @@ export class CardTransactionsService {
       const limits = effectiveLimits(cardLimits(card), config.cardConfigs);
       const { issuerTransactionToken, txn, event } = await work(m, card, limits);
       const view = renderCardTransaction(txn, await this.platformCustomerId(m, card.customerId));
+      noteAuditResource(view.id); // also when the simulation changes no status (no event)
       if (event) await this.outbox.write(m, cardTransactionEvent(platformId, view));
       return { issuerTransactionToken, cardTransaction: view };
     });

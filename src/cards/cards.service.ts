@@ -32,6 +32,7 @@ import { judgePatch } from './card-state-machine.js';
 import type { CardStatus, CardStatusReason, CardSubstatus } from './card.types.js';
 import { CardsRepository } from './cards.repository.js';
 import { CardIssuer } from './issuer/card-issuer.js';
+import { noteAuditResource } from '../audit/audit-trail.js';
 
 /** Sandbox provisioning completes about this long after issuance (the worker polls every second). */
 export const PROVISIONING_DELAY_MS = 1000;
@@ -153,6 +154,7 @@ export class CardsService {
         updatedAt: now,
       };
       await this.cards.insert(m, card);
+      noteAuditResource(formatId('Card', card.id));
       await this.cards.addHistory(
         m,
         this.historyEntry(

@@ -14,6 +14,7 @@ import {
   validateSync,
 } from 'class-validator';
 import { Doc } from './variable-doc.js';
+import { parseTrustProxy, type TrustProxy } from '../common/client-address.js';
 
 const toBool = ({ value }: { value: unknown }): unknown =>
   value === 'true' ? true : value === 'false' ? false : value;
@@ -342,12 +343,44 @@ export class AppConfig {
   @Max(1_000_000)
   CONSOLE_SIGNIN_FAILURES = 10;
 
+  @Doc(
+    "Which proxies in front of the service are trusted to name the client (Express `trust proxy`): the client address (per-address limits, the console sign-in limit, the audit trail's `sourceAddress`, the access log) and HTTPS (`X-Forwarded-Proto`) come from `X-Forwarded-For` only as appended by these hops, never from the left-most value a client wrote itself. Unset or `false`: the socket's peer, and forwarded headers are ignored. A hop count (`1`: the service is reachable only through one proxy) or comma-separated proxy addresses / CIDRs (`10.244.0.0/16`; `loopback`, `linklocal`, `uniquelocal` name those ranges). See [Deployment](deployment.md#the-client-address-behind-the-ingress).",
+    {
+      default: 'unset (off)',
+      allowed: '`false`, a hop count `1` to `10`, or comma-separated IP addresses / CIDRs (never `true`)',
+    },
+  )
+  @IsOptional()
+  @ValidateBy({
+    name: 'trustProxy',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && trustProxyProblem(value) === null,
+      defaultMessage: (args) =>
+        `must be false, a hop count 1 to 10, or comma-separated proxy addresses/CIDRs (${trustProxyProblem(String(args?.value))})`,
+    },
+  })
+  TRUST_PROXY?: string;
+
+  /** TRUST_PROXY as Express takes it (see src/common/client-address.ts). */
+  get trustProxy(): TrustProxy {
+    return parseTrustProxy(this.TRUST_PROXY);
+  }
+
   get embedded(): boolean {
     return !this.DATABASE_URL;
   }
 
   get allowPrivateWebhookTargets(): boolean {
     return this.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? (this.embedded && this.SANDBOX);
+  }
+}
+
+function trustProxyProblem(value: string): string | null {
+  try {
+    parseTrustProxy(value);
+    return null;
+  } catch (error) {
+    return (error as Error).message;
   }
 }
 
@@ -369,6 +402,7 @@ const OPTIONAL_VARIABLES = [
   'WEBHOOK_ALLOW_PRIVATE_TARGETS',
   'METRICS_PORT',
   'CORS_ORIGINS',
+  'TRUST_PROXY',
 ];
 
 /** Never echoed in a configuration error. */

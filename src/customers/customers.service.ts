@@ -26,6 +26,7 @@ import { CustomerEntity } from './customer.entity.js';
 import type { EndUserTermsConsent, KycStatus } from './customer.types.js';
 import { IdentifierSeal } from './identifier-seal.js';
 import { InternalAccountsService } from './internal-accounts.service.js';
+import { noteAuditResource } from '../audit/audit-trail.js';
 
 /** Domain of generated UMA addresses when the platform has no `umaDomain` (reserved TLD: never routable). */
 export const FALLBACK_UMA_DOMAIN = 'uma.invalid';
@@ -187,6 +188,7 @@ export class CustomersService {
       } catch (error) {
         throw uniqueViolation(error, row.platformCustomerId, row.umaAddress) ?? error;
       }
+      noteAuditResource(formatId('Customer', id));
       await this.accounts.openForCustomer(m, platformId, id, supported);
       return renderCustomer(row);
     });

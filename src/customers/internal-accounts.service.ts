@@ -14,6 +14,7 @@ import type {
   ListPlatformInternalAccountsQuery,
 } from './internal-account.dto.js';
 import { InternalAccountEntity } from './internal-account.entity.js';
+import { noteAuditResource } from '../audit/audit-trail.js';
 
 export function renderInternalAccount(row: InternalAccountEntity): InternalAccount {
   const currency = currencyInfo(row.currency);
@@ -72,6 +73,7 @@ export class InternalAccountsService implements OnModuleInit {
       }),
     );
     if (rows.length) await m.insert(InternalAccountEntity, rows);
+    for (const row of rows) noteAuditResource(formatId('InternalAccount', row.id));
     return rows;
   }
 

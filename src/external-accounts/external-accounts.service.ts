@@ -38,6 +38,7 @@ import {
   isSelfCustodyWallet,
   validateAccountInfo,
 } from './variants/index.js';
+import { noteAuditResource } from '../audit/audit-trail.js';
 
 const ownershipTypeRequired: FieldError = fieldError(
   'ownershipType',
@@ -193,6 +194,7 @@ export class ExternalAccountsService {
         defaultUmaDepositAccount: makeDefault,
       });
       await this.insertOrConflict(m, row);
+      noteAuditResource(formatId('ExternalAccount', row.id));
       return renderExternalAccount(row);
     });
   }
@@ -261,6 +263,8 @@ export class ExternalAccountsService {
       row.createdAt,
     ];
     const insert = this.platformInsert(params, row, selfCustody);
+    // Named before the one-statement insert: the audit event is written in its transaction.
+    noteAuditResource(formatId('ExternalAccount', row.id));
     for (let attempt = 0; attempt < 2; attempt++) {
       const status = await insert();
       if (status !== null) {

@@ -18,6 +18,7 @@ import {
   PlatformConfigEntity,
 } from './platform-config.entity.js';
 import type { CardConfigs, CardProgram } from './card-program.js';
+import { noteAuditResource } from '../audit/audit-trail.js';
 
 /** The platform's webhook verification material as GET /config shows it. */
 interface WebhookCredentialsView {
@@ -235,7 +236,9 @@ export class PlatformConfigService {
   async rotateWebhookSecret(platformId: string): Promise<PlatformConfig> {
     return this.tx.run(async (m) => {
       await this.webhookKeys.rotateSecret(m, platformId);
-      return this.render(m, await this.load(m, platformId), true);
+      const config = await this.load(m, platformId);
+      noteAuditResource(formatId('PlatformConfig', config.id));
+      return this.render(m, config, true);
     });
   }
 
@@ -320,6 +323,7 @@ export class PlatformConfigService {
         current.counterpartyRequirements = request.counterpartyRequirements;
       current.updatedAt = this.clock.now();
       await m.save(PlatformConfigEntity, current);
+      noteAuditResource(formatId('PlatformConfig', current.id));
       if (request.supportedCurrencies !== undefined)
         await this.supportedCurrenciesSet(
           m,

@@ -20,6 +20,7 @@ import { priceQuote } from './quote-pricing.js';
 import type { AgentQuoteRequest, QuoteView } from './quote.dto.js';
 import { DestinationKind, QuoteEntity } from './quote.entity.js';
 import { renderQuote } from './quote.render.js';
+import { noteAuditResource } from '../audit/audit-trail.js';
 
 const accountNotFound = (id: string) => new ApiError('ACCOUNT_NOT_FOUND', `Account ${id} not found`);
 export const quoteNotFound = (id: string) =>
@@ -120,6 +121,7 @@ export class QuotesService {
         updatedAt: now,
       });
       await m.insert(QuoteEntity, quote);
+      noteAuditResource(formatId('Quote', quote.id));
       return renderQuote(quote, now);
     });
   }

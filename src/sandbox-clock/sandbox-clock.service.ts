@@ -17,6 +17,7 @@ import {
   SandboxClockAdvance,
   SandboxClockAdvanceRequest,
 } from './sandbox-clock.dto.js';
+import { noteAuditResource } from '../audit/audit-trail.js';
 
 const render = (now: Date, offsetMs: number): SandboxClock => ({
   time: new Date(now.getTime() + offsetMs).toISOString(),
@@ -77,8 +78,10 @@ export class SandboxClockService {
         next,
         now,
       ]);
+      const advanceId = newUuid();
+      noteAuditResource(formatId('SandboxClockAdvance', advanceId));
       await m.insert(SandboxClockAdvanceEntity, {
-        id: newUuid(),
+        id: advanceId,
         platformId,
         tokenId,
         fromTime: from,

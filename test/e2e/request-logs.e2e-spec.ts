@@ -43,14 +43,17 @@ afterAll(() => t.close());
 const accessLine = (reqId: string) => capture.next((l) => l.reqId === reqId && l.msg === 'request completed');
 
 it('the access line of an authenticated request carries reqId and platformId, and no secret', async () => {
-  const res = await p.post('/tokens', { name: 'logged', permissions: ['VIEW'] }).set('X-Request-Id', 'log-test-1');
+  const res = await p
+    .post('/tokens', { name: 'logged', permissions: ['VIEW'] })
+    .set('X-Request-Id', 'log-test-1')
+    .set('X-Forwarded-For', '203.0.113.9'); // TRUST_PROXY off: ignored
   expect(res.status).toBe(201);
   const line = await accessLine('log-test-1');
   expect(line).toMatchObject({
     level: 30,
     reqId: 'log-test-1',
     platformId: p.platformId,
-    req: { method: 'POST', url: `${V}/tokens` },
+    req: { method: 'POST', url: `${V}/tokens`, remoteAddress: '127.0.0.1' },
     res: { status: 201 },
   });
   const everything = capture.text.join('\n');

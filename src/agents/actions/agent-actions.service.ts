@@ -23,6 +23,7 @@ import { agentActionPendingApproval } from './agent-action-events.js';
 import type { AgentActionsQuery, AgentApprovalsQuery, AgentTransactionsQuery } from './agent-action.dto.js';
 import { AgentActionEntity, AgentActionStatus } from './agent-action.entity.js';
 import { AgentActionView, renderAgentAction } from './agent-action.render.js';
+import { noteAuditResource } from '../../audit/audit-trail.js';
 
 /** The ledger reason of an agent's quote execution (both legs; the reference is the transaction). */
 export const EXECUTION_LEDGER_REASON = 'AGENT_QUOTE_EXECUTION';
@@ -157,6 +158,7 @@ export class AgentActionsService {
           where: { id: action.quoteId },
           lock: { mode: 'pessimistic_write' },
         });
+        noteAuditResource(formatId('Quote', quote.id));
         const now = this.clock.now();
 
         let failure: OutgoingFailureReason | null = null;
@@ -335,6 +337,7 @@ export class AgentActionsService {
       });
     }
     await m.insert(OutgoingTransactionEntity, this.transactionOf(m, agent, quote, 'COMPLETED', null, now));
+    noteAuditResource(formatId('Transaction', quote.transactionId));
     await m.update(QuoteEntity, { id: quote.id }, { status: 'COMPLETED', updatedAt: now });
     quote.status = 'COMPLETED';
     await m.update(
@@ -374,6 +377,7 @@ export class AgentActionsService {
   private async recordFailure(m: EntityManager, quote: QuoteEntity, reason: OutgoingFailureReason, now: Date) {
     const agent = { id: quote.agentId, platformId: quote.platformId } as AgentEntity;
     await m.insert(OutgoingTransactionEntity, this.transactionOf(m, agent, quote, 'FAILED', reason, now));
+    noteAuditResource(formatId('Transaction', quote.transactionId));
     const status = reason === 'QUOTE_EXPIRED' ? 'EXPIRED' : 'FAILED';
     await m.update(QuoteEntity, { id: quote.id }, { status, updatedAt: now });
     quote.status = status;
@@ -433,6 +437,8 @@ export class AgentActionsService {
       updatedAt: now,
     });
     await m.insert(AgentActionEntity, action);
+    noteAuditResource(formatId('AgentAction', action.id));
+    noteAuditResource(formatId('Quote', quote.id));
     return action;
   }
 

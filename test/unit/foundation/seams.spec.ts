@@ -42,3 +42,19 @@ it('nothing in src/errors/ imports a feature folder: the catalogue is composed i
     .flatMap((f) => [...f.text.matchAll(/from '(\.[^']*)'/g)].map((m) => `${f.path}: ${m[1]}`));
   expect(imports.filter((line) => !/: \.\/[^/]+$/.test(line))).toEqual([]);
 });
+
+it("no file outside src/common/client-address.ts reads the client's address (req.ip, req.ips, remoteAddress)", () => {
+  // Every use (limits, the audit trail, the access log) reads clientAddress(req), which follows
+  // TRUST_PROXY; a second reader would see the proxy's address, or a forged X-Forwarded-For.
+  const reader = /\.ips?\b(?!\s*:)|\bremoteAddress\b(?!\s*:)|headers\s*\[\s*['"`]x-forwarded-for|\bforwarded\(/i;
+  const offenders = sources()
+    .filter((f) => f.path !== 'common/client-address.ts')
+    .flatMap((f) =>
+      f.text
+        .split('\n')
+        .map((line, i) => ({ line, at: `${f.path}:${i + 1}` }))
+        .filter(({ line }) => !/^\s*(\/\/|\*|\/\*)/.test(line) && reader.test(line))
+        .map(({ at, line }) => `${at}: ${line.trim()}`),
+    );
+  expect(offenders).toEqual([]);
+});

@@ -1,8 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { principalActor } from '../audit/audit-record.js';
 import { noteAuditResource } from '../audit/audit-trail.js';
-import { Clock } from '../common/clock.js';
+import { Clock, ClockOffsets, enterPlatformClock } from '../common/clock.js';
 import { formatId, isUuid, newUuid } from '../common/ids.js';
 import { findOwned } from '../database/queries.js';
 import { TransactionService } from '../database/transaction.service.js';
@@ -34,6 +34,7 @@ export class CardRevealService {
     private readonly issuer: CardIssuer,
     private readonly scaCustomers: ScaCustomers,
     private readonly sca: ScaService,
+    @Optional() private readonly clockOffsets?: ClockOffsets,
   ) {}
 
   async reveal(principal: unknown, platformId: string, cardUuid: string, baseUrl: string) {
@@ -68,12 +69,15 @@ export class CardRevealService {
     const [id, secret] = token.split('.');
     if (!id || !secret || !isUuid(id)) return null;
     return this.tx.run(async (m) => {
-      const rows = (await m.query(
-        `SELECT card_id, token_hash, expires_at, used_at FROM card_reveals WHERE id = $1 FOR UPDATE`,
-        [id],
-      )) as Array<{ card_id: string; token_hash: Buffer; expires_at: Date; used_at: Date | null }>;
+      const rows = await m.query<
+        Array<{ platform_id: string; card_id: string; token_hash: Buffer; expires_at: Date; used_at: Date | null }>
+      >(`SELECT platform_id, card_id, token_hash, expires_at, used_at FROM card_reveals WHERE id = $1 FOR UPDATE`, [
+        id,
+      ]);
       const row = rows[0];
       if (!row || !timingSafeEqual(Buffer.from(row.token_hash), sha256(secret))) return null;
+      // expiry on the card's platform's clock (a public page: the platform is known only now)
+      enterPlatformClock(this.clockOffsets, row.platform_id);
       const now = this.clock.now();
       if (row.card_id !== cardUuid || row.used_at || row.expires_at.getTime() <= now.getTime()) return null;
       await m.query(`UPDATE card_reveals SET used_at = $2 WHERE id = $1`, [id, now]);

@@ -428,7 +428,7 @@ export class ExternalAccountsService {
    * (the SCA trust flow reads and marks it); 404 ACCOUNT_NOT_FOUND otherwise.
    */
   findCustomerAccount(m: EntityManager, platformId: string, id: string): Promise<ExternalAccountEntity> {
-    return this.find(m, platformId, { kind: 'customer' } as Owner, id, 'update');
+    return this.find(m, platformId, { kind: 'customer' }, id, 'update');
   }
 
   /** Marks (or unmarks) a customer external account as a trusted beneficiary, in `m`'s transaction. */

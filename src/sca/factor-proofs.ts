@@ -59,10 +59,6 @@ export interface StoredPasskey {
   transports: string[];
 }
 
-type Transports = NonNullable<
-  Parameters<typeof generateAuthenticationOptions>[0]['allowCredentials']
->[number]['transports'];
-
 /** Registration options for a customer's passkey (@simplewebauthn/server). */
 export function registrationOptions(
   rpId: string,
@@ -87,7 +83,7 @@ export function assertionOptions(rpId: string, passkey: StoredPasskey, challenge
     rpID: rpId,
     challenge,
     userVerification: 'preferred',
-    allowCredentials: [{ id: passkey.credentialId, transports: passkey.transports as Transports }],
+    allowCredentials: [{ id: passkey.credentialId, transports: passkey.transports }],
   });
 }
 
@@ -144,7 +140,7 @@ export async function verifyAssertion(
         id: passkey.credentialId,
         publicKey: new Uint8Array(Buffer.from(passkey.publicKey, 'base64url')),
         counter: passkey.counter,
-        transports: passkey.transports as Transports,
+        transports: passkey.transports,
       },
     });
     return result.verified ? result.authenticationInfo.newCounter : null;

@@ -116,11 +116,11 @@ export class ScaChallengesService {
 
   /** The customer's enrolled TOTP and passkey factors (rows), locked when `lock`. */
   async factors(m: EntityManager, customerId: string, lock = false): Promise<FactorRow[]> {
-    return (await m.query(
+    return await m.query<FactorRow[]>(
       `SELECT id, factor, totp_secret, totp_last_step, credential_id, public_key, counter, transports
        FROM sca_factors WHERE customer_id = $1 ORDER BY created_at${lock ? ' FOR UPDATE' : ''}`,
       [customerId],
-    )) as FactorRow[];
+    );
   }
 
   passkeyOf(rows: FactorRow[]): StoredPasskey | null {
@@ -227,6 +227,8 @@ export class ScaChallengesService {
   ): Promise<T> {
     const outcome = await this.tx.run(async (m) => {
       const row = await this.lockChallenge(m, customer.id, target, challengeId, factor);
+      if (target.binding !== undefined && !sameSecret(row.binding, digest(target.binding)))
+        throw new ApiError('SCA_CHALLENGE_NOT_FOUND', 'This challenge was issued for something else');
       if (row.status === 'USED')
         throw new ApiError('SCA_CHALLENGE_USED', 'This challenge was already satisfied: it is single use');
       if (row.status === 'LOCKED')
@@ -234,8 +236,6 @@ export class ScaChallengesService {
       const now = this.clock.now();
       if (row.expires_at.getTime() <= now.getTime())
         throw new ApiError('SCA_CHALLENGE_EXPIRED', `This challenge expired at ${row.expires_at.toISOString()}`);
-      if (target.binding !== undefined && !sameSecret(row.binding, digest(target.binding)))
-        throw new ApiError('SCA_CHALLENGE_NOT_FOUND', 'This challenge was issued for something else');
       const checked = await this.check(m, customer, row, proof, now);
       const problem = typeof checked === 'string' ? checked : null;
       if (problem) {
@@ -277,20 +277,18 @@ export class ScaChallengesService {
   ): Promise<ChallengeRow> {
     const columns = `id, customer_id, purpose, subject, binding, factor, available_factors, sms_code, enrollment_secret,
       webauthn_challenge, failed_attempts, status, expires_at`;
-    const rows = (
-      challengeId
-        ? await m.query(
-            `SELECT ${columns} FROM sca_challenges
+    const rows = challengeId
+      ? await m.query<ChallengeRow[]>(
+          `SELECT ${columns} FROM sca_challenges
              WHERE id = $1 AND customer_id = $2 AND purpose = $3 AND subject = $4 FOR UPDATE`,
-            [challengeId, customerId, target.purpose, target.subject],
-          )
-        : await m.query(
-            `SELECT ${columns} FROM sca_challenges
+          [challengeId, customerId, target.purpose, target.subject],
+        )
+      : await m.query<ChallengeRow[]>(
+          `SELECT ${columns} FROM sca_challenges
              WHERE customer_id = $1 AND purpose = $2 AND subject = $3 AND ($4::text IS NULL OR factor = $4)
              ORDER BY created_at DESC, id DESC LIMIT 1 FOR UPDATE`,
-            [customerId, target.purpose, target.subject, factor ?? null],
-          )
-    ) as ChallengeRow[];
+          [customerId, target.purpose, target.subject, factor ?? null],
+        );
     const row = rows[0];
     if (!row)
       throw new ApiError(

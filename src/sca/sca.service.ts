@@ -254,10 +254,10 @@ export class ScaService {
 
   /** 409 SCA_SESSION_REQUIRED unless the customer has a live SCA login session (on the platform's clock). */
   async requireSession(m: EntityManager, customerId: string): Promise<void> {
-    const rows = (await m.query(
+    const rows = await m.query<unknown[]>(
       `SELECT 1 FROM sca_sessions WHERE customer_id = $1 AND revoked_at IS NULL AND expires_at > $2 LIMIT 1`,
       [customerId, this.clock.now()],
-    )) as unknown[];
+    );
     if (rows.length === 0)
       throw new ApiError(
         'SCA_SESSION_REQUIRED',
@@ -266,10 +266,10 @@ export class ScaService {
   }
 
   private async loginState(m: EntityManager, customerId: string): Promise<LoginState> {
-    const rows = (await m.query(
+    const rows = await m.query<LoginState[]>(
       `SELECT failed_attempts, locked_until, suspended FROM sca_login_states WHERE customer_id = $1 FOR UPDATE`,
       [customerId],
-    )) as LoginState[];
+    );
     return rows[0] ?? { failed_attempts: 0, locked_until: null, suspended: false };
   }
 
@@ -334,10 +334,10 @@ export class ScaService {
       if (factor !== 'SMS_OTP' && !enrolled.some((r) => r.factor === factor))
         throw new ApiError('SCA_FACTOR_NOT_ENROLLED', `The customer has no ${factor} factor to reset`);
       const now = this.clock.now();
-      const [{ count }] = (await m.query(
+      const [{ count }] = await m.query<Array<{ count: number }>>(
         `SELECT count(*)::int AS count FROM sca_factor_resets WHERE customer_id = $1 AND created_at > $2`,
         [customer.id, new Date(now.getTime() - 24 * 3600_000)],
-      )) as Array<{ count: number }>;
+      );
       if (count >= 5)
         throw new ApiError('RATE_LIMITED', 'Factor resets are limited to 5 per 24 hours per customer', {
           retryAfterSeconds: 3600,
@@ -391,11 +391,13 @@ export class ScaService {
   private async findReset(m: EntityManager, customerId: string, resetId: string, lock: boolean) {
     const uuid = isUuid(resetId) ? resetId : null;
     const rows = uuid
-      ? ((await m.query(
+      ? await m.query<
+          Array<{ id: string; factor: ScaFactor; status: string; expires_at: Date; completed_at: Date | null }>
+        >(
           `SELECT id, factor, status, expires_at, completed_at FROM sca_factor_resets
            WHERE id = $1 AND customer_id = $2${lock ? ' FOR UPDATE' : ''}`,
           [uuid, customerId],
-        )) as Array<{ id: string; factor: ScaFactor; status: string; expires_at: Date; completed_at: Date | null }>)
+        )
       : [];
     if (!rows[0]) throw new ApiError('NOT_FOUND', 'No such factor reset for this customer');
     return rows[0];

@@ -1,7 +1,11 @@
+import { Writable } from 'node:stream';
+import { DataSource } from 'typeorm';
+import { createRootLogger } from '../../src/logging/logger.js';
 import { exampleAccountInfo } from '../../src/external-accounts/variants/index.js';
 import { activeCard } from '../support/cards.js';
 import { individual } from '../support/customers.js';
 import { kycApprovedCustomer, newCustomer, type Customer } from '../support/fixtures.js';
+import { recordedEvents } from '../support/events.js';
 import { msUntil, totpCode } from '../support/totp.js';
 import { expectError, startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
 
@@ -351,6 +355,95 @@ describe('POST /cards/{id}/reveal', () => {
       expectError(await p.on(none).post(`/cards/${card.id}/reveal`), 501, 'NOT_IMPLEMENTED');
     } finally {
       await none.close();
+    }
+  });
+});
+
+describe('races', () => {
+  it('two confirms of one challenge at once: exactly one succeeds, the other is SCA_CHALLENGE_USED', async () => {
+    const p = await TestPlatform.create(t);
+    const c = await euCustomer(p);
+    const account = await eurAccount(p, c.id, 21);
+    const { id } = (await p.post(`/customers/external-accounts/${account}/trust`)).body.scaChallenge;
+    const answers = await Promise.all(
+      [1, 2, 3].map(() =>
+        p.post(`/customers/external-accounts/${account}/trust/confirm`, { challengeId: id, code: '123456' }),
+      ),
+    );
+    expect(answers.map((r) => r.status).sort()).toEqual([200, 400, 400]);
+    for (const r of answers.filter((a) => a.status === 400)) expectError(r, 400, 'SCA_CHALLENGE_USED');
+  });
+
+  it('ten wrong answers at once: exactly four SCA_PROOF_INVALID, then locked (no lost update of the count)', async () => {
+    const p = await TestPlatform.create(t);
+    const c = await euCustomer(p);
+    const { challengeId } = (await p.post(`/sca/login/start${q(c.id)}`, { factor: 'SMS_OTP' })).body;
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, () =>
+        p.post(`/sca/login/complete${q(c.id)}`, {
+          factor: 'SMS_OTP',
+          challengeId,
+          code: '000000',
+          endUserIpAddress: IP,
+        }),
+      ),
+    );
+    const codes = answers.map((r) => (r.body as { code: string }).code);
+    expect(codes.filter((x) => x === 'SCA_PROOF_INVALID')).toHaveLength(4);
+    expect(codes.filter((x) => x === 'SCA_CHALLENGE_LOCKED')).toHaveLength(6);
+  });
+});
+
+describe('no PAN or CVV anywhere but the reveal page', () => {
+  it('scans the log lines, the events and the audit records of a run of reveals', async () => {
+    const text: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        text.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    const logged = await startTestApp({ LOG_LEVEL: 'debug' }, { logger: createRootLogger('debug', sink) });
+    try {
+      const p = (await TestPlatform.create(t)).on(logged);
+      const c = await euCustomer(p);
+      await smsLogin(p, c.id);
+      const { card } = await activeCard(p, { customer: c });
+      const secrets: string[] = [];
+      for (let i = 0; i < 2; i++) {
+        const url = new URL((await p.post(`/cards/${card.id}/reveal`)).body.panEmbedUrl as string);
+        secrets.push(url.searchParams.get('t')!);
+        const page = await logged.http.get(`${url.pathname}${url.search}`);
+        expect(page.status).toBe(200);
+        secrets.push(/<div id="pan">([^]*?)<\/div>/.exec(page.text)![1].replace(/<[^>]+>| /g, ''));
+        secrets.push(/<div id="cvv">(\d{3})<\/div>/.exec(page.text)![1]);
+        expect((await logged.http.get(`${url.pathname}${url.search}`)).status).toBe(404);
+      }
+      const [pan, cvv] = [secrets[1], secrets[2]];
+      expect(pan).toMatch(/^\d{16}$/);
+      const logs = text.join('');
+      const events = JSON.stringify(await recordedEvents(p));
+      const audit = JSON.stringify(
+        await t.app
+          .get(DataSource)
+          .query('SELECT * FROM audit_events WHERE platform_id = $1', [p.platformId.replace(/^Platform:/, '')]),
+      );
+      expect(audit).toContain('revealCard');
+      expect(logs).toContain('t=[redacted]');
+      expect(logs).toContain('SCA code sent');
+      for (const haystack of [logs, events, audit]) {
+        expect(haystack).not.toContain(pan);
+        expect(haystack).not.toMatch(new RegExp(`[^0-9]${pan.slice(0, 6)}[0-9]{6}`));
+        expect(haystack.toLowerCase()).not.toContain('cvv');
+        for (const token of secrets.filter((_, i) => i % 3 === 0)) expect(haystack).not.toContain(token.split('.')[1]);
+      }
+      // the log-only SMS sender names the purpose and a masked number, never the code
+      const smsLine = text.find((l) => l.includes('SCA code sent'))!;
+      expect(smsLine).not.toContain('123456');
+      expect(smsLine).toContain('**78');
+      expect(cvv).toMatch(/^\d{3}$/);
+    } finally {
+      await logged.close();
     }
   });
 });

@@ -19,6 +19,7 @@ import { MetricsModule } from './metrics/metrics.module.js';
 import { IdempotencyModule } from './idempotency/idempotency.module.js';
 import { ExternalAccountsSandboxModule } from './external-accounts/external-accounts-sandbox.module.js';
 import { ExternalAccountsModule } from './external-accounts/external-accounts.module.js';
+import { ScaModule } from './sca/sca.module.js';
 import { PlatformConfigModule } from './platform-config/platform-config.module.js';
 import { OutboxSandboxModule } from './outbox/outbox-sandbox.module.js';
 import { OutboxModule } from './outbox/outbox.module.js';
@@ -45,6 +46,7 @@ export class AppModule {
         // Import order does not decide route order: createApp sorts the routes (src/route-order.ts).
         CustomersModule,
         ExternalAccountsModule,
+        ScaModule,
         OutboxModule,
         CardsModule,
         CardTransactionsModule,

@@ -52,6 +52,11 @@ export interface EntryOptions {
  * context (`requestContext`), so every line logged while it is served carries `reqId` and, once
  * authenticated, `platformId` (the logger's mixin); the access line carries them too.
  */
+/** A URL as the access line writes it: a `t` query parameter (a single-use bearer token, e.g. a card reveal link) redacted. */
+export function loggedUrl(url: string): string {
+  return url.includes('t=') ? url.replace(/([?&]t=)[^&#]*/g, '$1[redacted]') : url;
+}
+
 export function requestEntry(options: EntryOptions) {
   const { logger, headers, observer, draining, deadlines } = options;
   return (req: Request, res: Response, next: NextFunction): void => {
@@ -81,7 +86,7 @@ export function requestEntry(options: EntryOptions) {
       logger[level](
         {
           ...requestBindings(req as ContextRequest), // also when the close comes outside the request's context
-          req: { method: req.method, url: req.originalUrl, remoteAddress: clientAddress(req) },
+          req: { method: req.method, url: loggedUrl(req.originalUrl), remoteAddress: clientAddress(req) },
           route,
           res: { status: res.statusCode },
           responseTime: Math.round(elapsed),

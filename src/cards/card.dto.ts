@@ -124,3 +124,15 @@ export class SimulateProvisioningRequest {
   @EnumField(['ACTIVE', 'ISSUER_REJECTED'], { description: 'How the issuer completes provisioning' })
   outcome: 'ACTIVE' | 'ISSUER_REJECTED';
 }
+
+/** The reference's CardRevealResponse: the reveal page's single-use URL and when it stops working. */
+export class CardRevealResponse {
+  @ApiProperty({
+    format: 'uri',
+    description: 'Single-use URL of the page showing PAN, CVV and expiry; never store or log it',
+  })
+  panEmbedUrl: string;
+
+  @ApiProperty({ format: 'date-time' })
+  expiresAt: string;
+}

@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Patch, Post, Query, Req } from '@nestjs/common';
+import type { Request } from 'express';
 import {
   ApiBadRequestResponse,
   ApiBasicAuth,
@@ -17,6 +18,9 @@ import { PageOf } from '../common/pagination.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { Card, CardCreateRequestDoc, CardStatusHistory, CardUpdateRequestDoc, ListCardsQuery } from './card.dto.js';
 import { CardsService } from './cards.service.js';
+import { CardRevealService } from './card-reveal.service.js';
+import { AppConfig } from '../config/app-config.js';
+import { CardRevealResponse } from './card.dto.js';
 
 const CardListResponse = PageOf(Card, 'CardListResponse');
 
@@ -29,7 +33,11 @@ const CardListResponse = PageOf(Card, 'CardListResponse');
 @ApiBasicAuth('BasicAuth')
 @Controller('cards')
 export class CardsController {
-  constructor(private readonly cards: CardsService) {}
+  constructor(
+    private readonly cards: CardsService,
+    private readonly reveals: CardRevealService,
+    private readonly config: AppConfig,
+  ) {}
 
   @Post()
   @RequirePermission('TRANSACT')
@@ -85,5 +93,22 @@ export class CardsController {
   @ApiNotFoundResponse({ description: 'NOT_FOUND' })
   statusHistory(@CurrentPlatform() p: PlatformPrincipal, @Param('id', new IdPipe('Card')) id: string) {
     return this.cards.statusHistory(p.platformId, id);
+  }
+
+  @Post(':id/reveal')
+  @HttpCode(200)
+  @ApiOperation({ summary: 'Reveal card details', operationId: 'revealCard' })
+  @ApiOkResponse({ type: CardRevealResponse })
+  @ApiNotFoundResponse({ description: 'NOT_FOUND' })
+  @ApiConflictResponse({ description: 'SCA_SESSION_REQUIRED (cardholder in an SCA region without a live session)' })
+  reveal(
+    @CurrentPlatform() p: PlatformPrincipal,
+    @Param('id', new IdPipe('Card')) id: string,
+    @Req() req: Request,
+  ): Promise<CardRevealResponse> {
+    const path = req.originalUrl;
+    const prefix = path.slice(0, Math.max(0, path.indexOf('/cards/')));
+    const origin = this.config.PUBLIC_BASE_URL ?? `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+    return this.reveals.reveal(p, p.platformId, id, `${origin}${prefix}`);
   }
 }

@@ -14,4 +14,6 @@ export const CARDS_ERRORS = {
   CARD_NOT_MUTABLE: 409,
   /** The platform holds `cardProgram.maxLiveCards` live cards, or the cardholder one where only one is allowed. */
   CARD_LIMIT_REACHED: 409,
+  /** No card issuer is configured (`CARD_ISSUER=none`): the operation needs one. */
+  NOT_IMPLEMENTED: 501,
 } as const;

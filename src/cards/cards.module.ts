@@ -7,20 +7,31 @@ import { CardsController } from './cards.controller.js';
 import { CardsRepository } from './cards.repository.js';
 import { CardsService } from './cards.service.js';
 import { CardIssuer } from './issuer/card-issuer.js';
-import { SandboxCardIssuer } from './issuer/sandbox-card-issuer.js';
+import { SandboxCardIssuer, UnconfiguredCardIssuer } from './issuer/sandbox-card-issuer.js';
+import { AppConfig } from '../config/app-config.js';
+import { Clock } from '../common/clock.js';
+import { ScaModule } from '../sca/sca.module.js';
+import { CardRevealService } from './card-reveal.service.js';
+import { CardRevealPageController } from './card-reveal-page.controller.js';
 
 /**
  * Cards: issuance, the PATCH state machine, status history, provisioning (worker). The card issuer
  * is the `CardIssuer` adapter, bound to the sandbox issuer here.
  */
 @Module({
-  imports: [PlatformConfigModule, OutboxModule, CustomersModule],
-  controllers: [CardsController],
+  imports: [PlatformConfigModule, OutboxModule, CustomersModule, ScaModule],
+  controllers: [CardsController, CardRevealPageController],
   providers: [
     CardsRepository,
     CardsService,
     CardProvisioningService,
-    { provide: CardIssuer, useClass: SandboxCardIssuer },
+    CardRevealService,
+    {
+      provide: CardIssuer,
+      useFactory: (config: AppConfig, clock: Clock) =>
+        config.CARD_ISSUER === 'none' ? new UnconfiguredCardIssuer() : new SandboxCardIssuer(clock),
+      inject: [AppConfig, Clock],
+    },
   ],
   exports: [CardsRepository, CardsService, CardProvisioningService, CardIssuer],
 })

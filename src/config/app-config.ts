@@ -23,6 +23,41 @@ const toInt = ({ value }: { value: unknown }): unknown =>
 const toNumber = ({ value }: { value: unknown }): unknown =>
   typeof value === 'string' && /^-?\d+(\.\d+)?$/.test(value) ? Number(value) : value;
 
+/** The EEA (the EU's 27, Iceland, Liechtenstein, Norway) and the UK: where PSD2-style SCA applies. */
+export const SCA_DEFAULT_REGIONS = [
+  'AT',
+  'BE',
+  'BG',
+  'HR',
+  'CY',
+  'CZ',
+  'DK',
+  'EE',
+  'FI',
+  'FR',
+  'DE',
+  'GR',
+  'HU',
+  'IE',
+  'IT',
+  'LV',
+  'LT',
+  'LU',
+  'MT',
+  'NL',
+  'PL',
+  'PT',
+  'RO',
+  'SK',
+  'SI',
+  'ES',
+  'SE',
+  'IS',
+  'LI',
+  'NO',
+  'GB',
+] as const;
+
 export const ROLES = ['api', 'worker', 'all'] as const;
 export type Role = (typeof ROLES)[number];
 export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
@@ -365,6 +400,42 @@ export class AppConfig {
   get trustProxy(): TrustProxy {
     return parseTrustProxy(this.TRUST_PROXY);
   }
+    'The SCA-regulated regions: ISO 3166-1 alpha-2 country codes, comma-separated. A customer whose address country is one of them gets SCA challenges and sessions; for every other customer each SCA endpoint answers 409 (see [SCA](sca.md)).',
+    { default: 'the EEA (EU 27, IS, LI, NO) and GB' },
+  )
+  @Matches(/^[A-Z]{2}(,[A-Z]{2})*$/, { message: 'must be ISO country codes separated by commas (e.g. FR,DE,GB)' })
+  SCA_REGIONS = SCA_DEFAULT_REGIONS.join(',');
+
+  @Doc(
+    "The origins a passkey (WebAuthn) ceremony may run against (the platform app's origins), comma-separated; a registration or assertion produced elsewhere is refused (see [SCA](sca.md)).",
+  )
+  @Matches(/^https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?(,https?:\/\/[A-Za-z0-9.-]+(:\d{1,5})?)*$/, {
+    message: 'must be http(s) origins separated by commas (e.g. https://app.example.com)',
+  })
+  SCA_PASSKEY_ORIGINS = 'http://localhost:3000';
+
+  @Doc('The WebAuthn relying-party id passkeys are bound to (a registrable domain of the origins).', {
+    default: 'the host of the first `SCA_PASSKEY_ORIGINS` origin',
+  })
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9.-]{1,253}$/, { message: 'must be a host name (e.g. example.com)' })
+  SCA_PASSKEY_RP_ID?: string;
+
+  @Doc(
+    'The card issuer adapter: `sandbox` (this service invents card identities and serves the reveal page) or `none` (no issuer configured: card operations that need one, such as `POST /cards/{id}/reveal`, answer 501).',
+  )
+  @IsIn(['sandbox', 'none'])
+  CARD_ISSUER: 'sandbox' | 'none' = 'sandbox';
+
+  @Doc(
+    'The public base URL of this service (e.g. `https://api.example.com`), used to build URLs it hands out, such as the sandbox card reveal page (`panEmbedUrl`).',
+    { default: "the request's own scheme and host" },
+  )
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s/?#]+$/, {
+    message: 'must be an http(s) origin without a path (e.g. https://api.example.com)',
+  })
+  PUBLIC_BASE_URL?: string;
 
   get embedded(): boolean {
     return !this.DATABASE_URL;

@@ -32,6 +32,7 @@ import { AuditTrail1767227600000 } from './migrations/1767227600000-AuditTrail.j
 import { ConsoleSessions1767227700000 } from './migrations/1767227700000-ConsoleSessions.js';
 import { OutboxTraceContext1767227800000 } from './migrations/1767227800000-OutboxTraceContext.js';
 import { ProvisioningOnRealTime1767228000000 } from './migrations/1767228000000-ProvisioningOnRealTime.js';
+import { Sca1767228700000 } from './migrations/1767228700000-Sca.js';
 
 /** Every entity and migration, listed once: the app, the CLI and ormconfig.ts use these lists. */
 export const ENTITIES = [
@@ -79,4 +80,5 @@ export const MIGRATIONS = [
   ConsoleSessions1767227700000,
   OutboxTraceContext1767227800000,
   ProvisioningOnRealTime1767228000000,
+  Sca1767228700000,
 ];

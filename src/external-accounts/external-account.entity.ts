@@ -66,4 +66,8 @@ export class ExternalAccountEntity {
 
   @Column('timestamptz', { name: 'deleted_at', nullable: true })
   deletedAt: Date | null;
+
+  /** Set while the account is a trusted beneficiary (SCA: trust/untrust with their confirm step). */
+  @Column('timestamptz', { name: 'trusted_at', nullable: true })
+  trustedAt: Date | null;
 }

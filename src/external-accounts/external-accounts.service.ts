@@ -413,6 +413,11 @@ export class ExternalAccountsService {
   async delete(platformId: string, owner: Owner, id: string): Promise<void> {
     await this.tx.run(async (m) => {
       const row = await this.find(m, platformId, owner, id, 'update');
+      if (row.trustedAt)
+        throw new ApiError(
+          'BENEFICIARY_TRUSTED',
+          `External account ${formatId('ExternalAccount', id)} is a trusted beneficiary: untrust it (untrust, then confirm) before deleting it`,
+        );
       const now = this.clock.now();
       await m.update(
         ExternalAccountEntity,
@@ -420,6 +425,20 @@ export class ExternalAccountsService {
         { deletedAt: now, updatedAt: now, defaultUmaDepositAccount: false },
       );
     });
+  }
+
+  /**
+   * A live customer external account of the platform, locked for the rest of `m`'s transaction
+   * (the SCA trust flow reads and marks it); 404 ACCOUNT_NOT_FOUND otherwise.
+   */
+  findCustomerAccount(m: EntityManager, platformId: string, id: string): Promise<ExternalAccountEntity> {
+    return this.find(m, platformId, { kind: 'customer' }, id, 'update');
+  }
+
+  /** Marks (or unmarks) a customer external account as a trusted beneficiary, in `m`'s transaction. */
+  async setTrusted(m: EntityManager, id: string, trusted: boolean): Promise<void> {
+    const now = this.clock.now();
+    await m.update(ExternalAccountEntity, { id }, { trustedAt: trusted ? now : null, updatedAt: now });
   }
 
   /**

@@ -49,6 +49,16 @@ export interface IssuerAuthorization {
   pullOutcome: 'OK' | 'CONFIRMATION_FAILS';
 }
 
+/** A reveal this service minted: the single-use token its sandbox page checks, and when it ends. */
+export interface CardRevealRequest {
+  card: CardEntity;
+  /** `<reveal uuid>.<secret>`: only its hash is stored (card_reveals). */
+  token: string;
+  expiresAt: Date;
+  /** This service's API base URL with its version prefix (PUBLIC_BASE_URL, else the request's scheme and host). */
+  baseUrl: string;
+}
+
 /** A later event on an issuer transaction (clearing, reversal or expiry, return). */
 export interface IssuerTransactionEvent {
   card: CardEntity;
@@ -86,4 +96,11 @@ export abstract class CardIssuer {
 
   /** A merchant return against a settled purchase. */
   abstract refund(event: IssuerTransactionEvent): Promise<{ issuerTransactionToken: string }>;
+
+  /**
+   * The URL of the issuer's page that shows the card's PAN, CVV and expiry to the cardholder
+   * (`panEmbedUrl`), valid until `expiresAt`. The sandbox issuer's page is served by this service
+   * (`GET /sandbox-issuer/cards/{id}/reveal?t=`); a real processor's adapter answers its iframe URL.
+   */
+  abstract revealUrl(request: CardRevealRequest): Promise<string>;
 }

@@ -1,4 +1,6 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { ApiError } from '../../errors/api-error.js';
+import { formatId } from '../../common/ids.js';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock.js';
 import type { CardEntity } from '../card.entity.js';
@@ -7,6 +9,7 @@ import { newUuid } from '../../common/ids.js';
 import {
   CardIssuer,
   type CardProvisioningRequest,
+  type CardRevealRequest,
   type IssuedCard,
   type IssuerAuthorization,
   type IssuerAuthorizationRequest,
@@ -90,5 +93,80 @@ export class SandboxCardIssuer extends CardIssuer {
 
   refund(): Promise<{ issuerTransactionToken: string }> {
     return sandboxToken();
+  }
+
+  revealUrl(request: CardRevealRequest): Promise<string> {
+    const id = formatId('Card', request.card.id);
+    return Promise.resolve(`${request.baseUrl}/sandbox-issuer/cards/${id}/reveal?t=${request.token}`);
+  }
+}
+
+/** The Luhn check digit of `digits`. */
+function luhnDigit(digits: string): number {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 0) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return (10 - (sum % 10)) % 10;
+}
+
+/**
+ * The sandbox card's full details, derived from its processor reference: a Luhn-valid VISA test
+ * PAN ending in the card's last four digits, a CVV and the expiry. Shown only on the reveal page.
+ */
+export function sandboxCardDetails(card: CardEntity): { pan: string; cvv: string; expiry: string } {
+  const hash = createHash('sha256')
+    .update(`sandbox-card:${card.processorRef ?? card.id}`)
+    .digest();
+  const middle = Array.from(hash.subarray(0, 5), (b) => String(b % 10)).join('');
+  const last4 = card.last4 ?? '0000';
+  // 4000 00 + five derived digits + one digit chosen so the whole number passes Luhn + last four.
+  const head = `400000${middle}`;
+  let pan = '';
+  for (let x = 0; x <= 9; x++) {
+    const candidate = `${head}${x}${last4}`;
+    if (luhnDigit(candidate.slice(0, -1)) === Number(candidate.slice(-1))) {
+      pan = candidate;
+      break;
+    }
+  }
+  const cvv = String(hash.readUInt16BE(8) % 1000).padStart(3, '0');
+  const expiry = `${String(card.expMonth ?? 1).padStart(2, '0')}/${String((card.expYear ?? 2030) % 100).padStart(2, '0')}`;
+  return { pan, cvv, expiry };
+}
+
+/** The issuer when none is configured (`CARD_ISSUER=none`): every operation answers 501. */
+export class UnconfiguredCardIssuer extends CardIssuer {
+  private fail(): never {
+    throw new ApiError('NOT_IMPLEMENTED', 'No card issuer is configured in this environment');
+  }
+  requestCard(): Promise<IssuedCard> {
+    return this.fail();
+  }
+  provisioningOutcome(): Promise<ProvisioningOutcome> {
+    return this.fail();
+  }
+  changeStatus(): Promise<void> {
+    return this.fail();
+  }
+  setThreeDSecurePassword(): Promise<void> {
+    return this.fail();
+  }
+  authorize(): Promise<IssuerAuthorization> {
+    return this.fail();
+  }
+  clear(): Promise<{ issuerTransactionToken: string }> {
+    return this.fail();
+  }
+  reverse(): Promise<{ issuerTransactionToken: string }> {
+    return this.fail();
+  }
+  refund(): Promise<{ issuerTransactionToken: string }> {
+    return this.fail();
+  }
+  revealUrl(): Promise<string> {
+    return this.fail();
   }
 }

@@ -1,0 +1,365 @@
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import { Clock } from '../common/clock.js';
+import { formatId, newUuid } from '../common/ids.js';
+import type { CustomerEntity } from '../customers/customer.entity.js';
+import { TransactionService } from '../database/transaction.service.js';
+import { ApiError } from '../errors/api-error.js';
+import { AppConfig } from '../config/app-config.js';
+import { SecretBox } from '../secrets/secret-box.js';
+import {
+  assertionOptions,
+  linkedChallenge,
+  sameSecret,
+  verifyAssertion,
+  verifyRegistration,
+  verifyTotp,
+  type StoredPasskey,
+} from './factor-proofs.js';
+import { CHALLENGE_TTL_MS, MAX_FAILED_ATTEMPTS, ScaSettings } from './sca-settings.js';
+import { SmsSender } from './sms-sender.js';
+
+/** The purposes of challenges. */
+export const LOGIN = 'LOGIN';
+export const ENROLL_TOTP = 'ENROLL_TOTP';
+export const ENROLL_PASSKEY = 'ENROLL_PASSKEY';
+export const TRUST_BENEFICIARY = 'TRUST_BENEFICIARY';
+export const UNTRUST_BENEFICIARY = 'UNTRUST_BENEFICIARY';
+
+export type ScaFactor = 'SMS_OTP' | 'TOTP' | 'PASSKEY';
+export const SCA_FACTORS: readonly ScaFactor[] = ['SMS_OTP', 'TOTP', 'PASSKEY'];
+
+/** What a challenge authorizes: the operation and the exact thing it is for (dynamic linking). */
+export interface ChallengeTarget {
+  purpose: string;
+  /** The resource (e.g. `ExternalAccount:<uuid>`) or `login`. */
+  subject: string;
+  /** Everything the proof is bound to (for a payment: amount and payee), in one canonical text. */
+  binding: string;
+}
+
+/** A proof as the reference's ScaAuthorization carries it. */
+export interface ScaProof {
+  code?: string | null;
+  passkeyAssertion?: Record<string, unknown> | null;
+  origin?: string | null;
+  /** A passkey registration (enrollment confirm): the device's credential. */
+  registration?: Record<string, unknown>;
+}
+
+/** The reference's ScaChallenge. */
+export interface ScaChallengeView {
+  id: string;
+  expiresAt: string;
+  factor: ScaFactor;
+  availableFactors: ScaFactor[];
+  purpose?: string;
+  passkeyAssertionOptions?: Record<string, unknown>;
+  passkeyAllowedOrigins?: string[];
+}
+
+interface ChallengeRow {
+  id: string;
+  customer_id: string;
+  purpose: string;
+  subject: string;
+  binding: string;
+  factor: ScaFactor;
+  available_factors: ScaFactor[];
+  sms_code: string | null;
+  enrollment_secret: string | null;
+  webauthn_challenge: string | null;
+  failed_attempts: number;
+  status: 'PENDING' | 'USED' | 'LOCKED';
+  expires_at: Date;
+}
+
+interface FactorRow {
+  id: string;
+  factor: 'TOTP' | 'PASSKEY';
+  totp_secret: string | null;
+  totp_last_step: string | null;
+  credential_id: string | null;
+  public_key: string | null;
+  counter: string;
+  transports: string[];
+}
+
+/** The sandbox's SMS code (the reference: "in sandbox, the SMS code is always 123456"). */
+export const SANDBOX_SMS_CODE = '123456';
+
+const digest = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** A failed attempt, committed before the error is answered. */
+class Refusal {
+  constructor(readonly error: ApiError) {}
+}
+
+/**
+ * SCA challenges (`ScaChallenge:<uuid>`): issued for one operation on one thing, single use,
+ * expiring on the platform's clock, locked by five wrong answers. `authorize` is the one place a
+ * proof is checked: an SMS code (sealed at rest, compared in constant time), a TOTP code (otplib,
+ * one step of drift, each step used once) or a passkey assertion (@simplewebauthn/server, against
+ * the allowed origins, its counter checked). The customer's enrolled factors are read here too.
+ */
+@Injectable()
+export class ScaChallengesService {
+  constructor(
+    private readonly tx: TransactionService,
+    private readonly clock: Clock,
+    private readonly box: SecretBox,
+    private readonly settings: ScaSettings,
+    private readonly sms: SmsSender,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** The customer's enrolled TOTP and passkey factors (rows), locked when `lock`. */
+  async factors(m: EntityManager, customerId: string, lock = false): Promise<FactorRow[]> {
+    return await m.query<FactorRow[]>(
+      `SELECT id, factor, totp_secret, totp_last_step, credential_id, public_key, counter, transports
+       FROM sca_factors WHERE customer_id = $1 ORDER BY created_at${lock ? ' FOR UPDATE' : ''}`,
+      [customerId],
+    );
+  }
+
+  passkeyOf(rows: FactorRow[]): StoredPasskey | null {
+    const row = rows.find((r) => r.factor === 'PASSKEY');
+    return row
+      ? {
+          credentialId: row.credential_id!,
+          publicKey: row.public_key!,
+          counter: Number(row.counter),
+          transports: row.transports,
+        }
+      : null;
+  }
+
+  /**
+   * Issues a challenge for `target` with `factor` (SMS_OTP sends the code now; PASSKEY carries
+   * assertion options whose WebAuthn challenge is bound to the target) and answers it.
+   */
+  async issue(
+    m: EntityManager,
+    customer: CustomerEntity,
+    target: ChallengeTarget,
+    factor: ScaFactor,
+    extra: { enrollmentSecret?: string; webauthnChallenge?: string; ttlMs?: number } = {},
+  ): Promise<{ view: ScaChallengeView; passkeyOptions?: Record<string, unknown> }> {
+    const id = newUuid();
+    const now = this.clock.now();
+    const expiresAt = new Date(now.getTime() + (extra.ttlMs ?? CHALLENGE_TTL_MS));
+    let smsCode: string | null = null;
+    let webauthnChallenge = extra.webauthnChallenge ?? null;
+    let passkeyOptions: Record<string, unknown> | undefined;
+    if (factor === 'SMS_OTP') {
+      if (!customer.phoneNumber)
+        throw new ApiError(
+          'SCA_FACTOR_NOT_ENROLLED',
+          "SMS_OTP needs the customer's phone number: the customer has none",
+        );
+      const code = this.config.SANDBOX ? SANDBOX_SMS_CODE : String(randomInt(0, 1_000_000)).padStart(6, '0');
+      smsCode = this.box.seal(code);
+      await this.sms.send({ to: customer.phoneNumber, purpose: target.purpose, code });
+    } else if (factor === 'PASSKEY' && !webauthnChallenge) {
+      const passkey = this.passkeyOf(await this.factors(m, customer.id));
+      if (!passkey) throw new ApiError('SCA_FACTOR_NOT_ENROLLED', 'The customer has no passkey enrolled');
+      const challenge = linkedChallenge(randomBytes(32), `${id}|${target.purpose}|${target.binding}`);
+      passkeyOptions = (await assertionOptions(this.settings.relyingPartyId, passkey, challenge)) as unknown as Record<
+        string,
+        unknown
+      >;
+      webauthnChallenge = passkeyOptions.challenge as string;
+    } else if (factor === 'TOTP') {
+      const totp = (await this.factors(m, customer.id)).some((r) => r.factor === 'TOTP');
+      if (!totp) throw new ApiError('SCA_FACTOR_NOT_ENROLLED', 'The customer has no TOTP factor enrolled');
+    }
+    await m.query(
+      `INSERT INTO sca_challenges (id, platform_id, customer_id, purpose, subject, binding, factor, available_factors,
+         sms_code, enrollment_secret, webauthn_challenge, failed_attempts, status, expires_at, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 0, 'PENDING', $12, $13)`,
+      [
+        id,
+        customer.platformId,
+        customer.id,
+        target.purpose,
+        target.subject,
+        digest(target.binding),
+        factor,
+        [factor],
+        smsCode,
+        extra.enrollmentSecret ? this.box.seal(extra.enrollmentSecret) : null,
+        webauthnChallenge,
+        expiresAt,
+        now,
+      ],
+    );
+    const view: ScaChallengeView = {
+      id: formatId('ScaChallenge', id),
+      expiresAt: expiresAt.toISOString(),
+      factor,
+      availableFactors: [factor],
+      purpose: target.purpose,
+    };
+    if (passkeyOptions) {
+      view.passkeyAssertionOptions = passkeyOptions;
+      view.passkeyAllowedOrigins = [...this.settings.passkeyOrigins];
+    }
+    return { view, passkeyOptions };
+  }
+
+  /**
+   * Checks `proof` against the customer's challenge for `target` (`challengeId` when given, else
+   * the latest one issued for the target; optionally only of `factor`), then runs `onSuccess` in
+   * the same transaction. A wrong answer counts (five lock the challenge) and is committed before
+   * the error is answered; an expired, used, locked or foreign challenge is refused.
+   */
+  async authorize<T>(
+    customer: CustomerEntity,
+    target: Omit<ChallengeTarget, 'binding'> & { binding?: string },
+    challengeId: string | null,
+    proof: ScaProof,
+    onSuccess: (
+      m: EntityManager,
+      challenge: { id: string; enrollmentSecret: string | null; registered?: StoredPasskey },
+    ) => Promise<T>,
+    factor?: ScaFactor,
+  ): Promise<T> {
+    const outcome = await this.tx.run(async (m) => {
+      const row = await this.lockChallenge(m, customer.id, target, challengeId, factor);
+      if (target.binding !== undefined && !sameSecret(row.binding, digest(target.binding)))
+        throw new ApiError('SCA_CHALLENGE_NOT_FOUND', 'This challenge was issued for something else');
+      if (row.status === 'USED')
+        throw new ApiError('SCA_CHALLENGE_USED', 'This challenge was already satisfied: it is single use');
+      if (row.status === 'LOCKED')
+        throw new ApiError('SCA_CHALLENGE_LOCKED', 'Too many wrong answers locked this challenge: start a new one');
+      const now = this.clock.now();
+      if (row.expires_at.getTime() <= now.getTime())
+        throw new ApiError('SCA_CHALLENGE_EXPIRED', `This challenge expired at ${row.expires_at.toISOString()}`);
+      const checked = await this.check(m, customer, row, proof, now);
+      const problem = typeof checked === 'string' ? checked : null;
+      if (problem) {
+        const failed = row.failed_attempts + 1;
+        await m.query(`UPDATE sca_challenges SET failed_attempts = $2, status = $3 WHERE id = $1`, [
+          row.id,
+          failed,
+          failed >= MAX_FAILED_ATTEMPTS ? 'LOCKED' : 'PENDING',
+        ]);
+        return new Refusal(
+          new ApiError(
+            failed >= MAX_FAILED_ATTEMPTS ? 'SCA_CHALLENGE_LOCKED' : 'SCA_PROOF_INVALID',
+            failed >= MAX_FAILED_ATTEMPTS
+              ? `${problem}; that was the ${MAX_FAILED_ATTEMPTS}th wrong answer: the challenge is locked`
+              : problem,
+            { details: { failedAttempts: failed, remainingAttempts: MAX_FAILED_ATTEMPTS - failed } },
+          ),
+        );
+      }
+      await m.query(`UPDATE sca_challenges SET status = 'USED', used_at = $2 WHERE id = $1`, [row.id, now]);
+      return {
+        value: await onSuccess(m, {
+          id: row.id,
+          enrollmentSecret: row.enrollment_secret ? this.box.open(row.enrollment_secret) : null,
+          ...(checked && typeof checked === 'object' ? { registered: checked } : {}),
+        }),
+      };
+    });
+    if (outcome instanceof Refusal) throw outcome.error;
+    return outcome.value;
+  }
+
+  private async lockChallenge(
+    m: EntityManager,
+    customerId: string,
+    target: { purpose: string; subject: string },
+    challengeId: string | null,
+    factor?: ScaFactor,
+  ): Promise<ChallengeRow> {
+    const columns = `id, customer_id, purpose, subject, binding, factor, available_factors, sms_code, enrollment_secret,
+      webauthn_challenge, failed_attempts, status, expires_at`;
+    const rows = challengeId
+      ? await m.query<ChallengeRow[]>(
+          `SELECT ${columns} FROM sca_challenges
+             WHERE id = $1 AND customer_id = $2 AND purpose = $3 AND subject = $4 FOR UPDATE`,
+          [challengeId, customerId, target.purpose, target.subject],
+        )
+      : await m.query<ChallengeRow[]>(
+          `SELECT ${columns} FROM sca_challenges
+             WHERE customer_id = $1 AND purpose = $2 AND subject = $3 AND ($4::text IS NULL OR factor = $4)
+             ORDER BY created_at DESC, id DESC LIMIT 1 FOR UPDATE`,
+          [customerId, target.purpose, target.subject, factor ?? null],
+        );
+    const row = rows[0];
+    if (!row)
+      throw new ApiError(
+        'SCA_CHALLENGE_NOT_FOUND',
+        challengeId
+          ? `Challenge ${formatId('ScaChallenge', challengeId)} is not this customer's challenge for this operation`
+          : 'No challenge was started for this operation: start one first',
+      );
+    return row;
+  }
+
+  /**
+   * Why the proof does not satisfy the challenge, or null when it does (factor state updated); a
+   * passkey registration that verifies answers the credential to store.
+   */
+  private async check(
+    m: EntityManager,
+    customer: CustomerEntity,
+    row: ChallengeRow,
+    proof: ScaProof,
+    now: Date,
+  ): Promise<string | null | StoredPasskey> {
+    if (row.purpose === ENROLL_PASSKEY) {
+      const origin = proof.origin ?? '';
+      if (!proof.registration || !row.webauthn_challenge) return "A passkey enrollment needs the device's credential";
+      if (!this.settings.passkeyOrigins.includes(origin)) return `The origin ${JSON.stringify(origin)} is not allowed`;
+      const registered = await verifyRegistration(
+        proof.registration,
+        row.webauthn_challenge,
+        origin,
+        this.settings.relyingPartyId,
+      );
+      return registered ?? 'The passkey credential does not verify for this enrollment';
+    }
+    if (proof.passkeyAssertion) {
+      if (row.factor !== 'PASSKEY' || !row.webauthn_challenge) return 'This challenge is not for a passkey';
+      const origin = proof.origin ?? '';
+      if (!this.settings.passkeyOrigins.includes(origin)) return `The origin ${JSON.stringify(origin)} is not allowed`;
+      const rows = await this.factors(m, customer.id, true);
+      const passkey = this.passkeyOf(rows);
+      if (!passkey) return 'The customer has no passkey enrolled';
+      const counter = await verifyAssertion(
+        proof.passkeyAssertion,
+        row.webauthn_challenge,
+        origin,
+        this.settings.relyingPartyId,
+        passkey,
+      );
+      if (counter === null) return 'The passkey assertion does not verify for this challenge';
+      await m.query(`UPDATE sca_factors SET counter = $2 WHERE customer_id = $1 AND factor = 'PASSKEY'`, [
+        customer.id,
+        counter,
+      ]);
+      return null;
+    }
+    const code = proof.code ?? '';
+    if (row.factor === 'SMS_OTP') {
+      if (!row.sms_code) return 'This challenge has no code';
+      return sameSecret(this.box.open(row.sms_code), code) ? null : 'The code is not the one sent by SMS';
+    }
+    if (row.factor === 'TOTP') {
+      const secret = row.enrollment_secret ? this.box.open(row.enrollment_secret) : null;
+      if (secret) return (await verifyTotp(secret, code, now, null)) === null ? 'The TOTP code is wrong' : null;
+      const totp = (await this.factors(m, customer.id, true)).find((r) => r.factor === 'TOTP');
+      if (!totp?.totp_secret) return 'The customer has no TOTP factor enrolled';
+      const last = totp.totp_last_step === null ? null : Number(totp.totp_last_step);
+      const step = await verifyTotp(this.box.open(totp.totp_secret), code, now, last);
+      if (step === null) return 'The TOTP code is wrong, or was already used';
+      await m.query(`UPDATE sca_factors SET totp_last_step = $2 WHERE id = $1`, [totp.id, step]);
+      return null;
+    }
+    return 'A passkey challenge needs passkeyAssertion and origin';
+  }
+}

@@ -1,0 +1,186 @@
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
+import { exampleAccountInfo } from '../../src/external-accounts/variants/index.js';
+import { individual } from '../support/customers.js';
+import { kycApprovedCustomer, type Customer } from '../support/fixtures.js';
+import { expectError, startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
+
+/**
+ * Passkeys for real: Chromium's virtual authenticator (the DevTools protocol's WebAuthn domain,
+ * driven through playwright-core) creates and uses the credential on a small test page served on
+ * localhost; the service verifies attestation and assertions with @simplewebauthn/server against
+ * SCA_PASSKEY_ORIGINS. Without a browser the file is skipped on a developer's machine and fails in
+ * CI (CI=true), like the console's tests.
+ */
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const hasBrowser = existsSync(CHROMIUM);
+if (!hasBrowser && process.env.CI) throw new Error(`No Chromium at ${CHROMIUM}: the passkey tests need it`);
+const maybe = hasBrowser ? describe : describe.skip;
+
+let t: TestApp;
+let pageServer: Server;
+let origin: string;
+let browser: Browser;
+let page: Page;
+let cdp: CDPSession;
+let authenticatorId: string;
+
+beforeAll(async () => {
+  if (!hasBrowser) return;
+  pageServer = createServer((_req, res) => {
+    res.writeHead(200, { 'Content-Type': 'text/html' });
+    res.end('<!doctype html><html><head><title>Passkey test page</title></head><body></body></html>');
+  });
+  await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
+  origin = `http://localhost:${(pageServer.address() as AddressInfo).port}`;
+  t = await startTestApp({ SCA_PASSKEY_ORIGINS: origin, SCA_PASSKEY_RP_ID: 'localhost' });
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--no-sandbox', '--disable-gpu'],
+    headless: true,
+  });
+  const context = await browser.newContext();
+  page = await context.newPage();
+  await page.goto(`${origin}/`);
+  cdp = await context.newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  ({ authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  }));
+});
+afterAll(async () => {
+  if (!hasBrowser) return;
+  await browser?.close();
+  await t?.close();
+  await new Promise((resolve) => pageServer.close(resolve));
+});
+
+/** navigator.credentials.create in the page with the service's registration options (the page's own WebAuthn JSON codecs). */
+const createCredential = (options: unknown) =>
+  page.evaluate<Record<string, unknown>>(`(async () => {
+    const publicKey = PublicKeyCredential.parseCreationOptionsFromJSON(${JSON.stringify(options)});
+    return (await navigator.credentials.create({ publicKey })).toJSON();
+  })()`);
+
+/** navigator.credentials.get in the page with the service's assertion options. */
+const getAssertion = (options: unknown) =>
+  page.evaluate<Record<string, unknown>>(`(async () => {
+    const publicKey = PublicKeyCredential.parseRequestOptionsFromJSON(${JSON.stringify(options)});
+    return (await navigator.credentials.get({ publicKey })).toJSON();
+  })()`);
+
+const FR = { line1: '1 Rue de Rivoli', city: 'Paris', postalCode: '75001', country: 'FR' };
+const q = (customerId: string) => `?customerId=${encodeURIComponent(customerId)}`;
+const IP = '203.0.113.7';
+
+async function enrolled(p: TestPlatform): Promise<{ customer: Customer; credentialId: string }> {
+  const customer = await kycApprovedCustomer(p, individual({ address: FR, phoneNumber: '+33612345678' }));
+  const start = await p.post(`/sca/factors${q(customer.id)}`, { type: 'PASSKEY' });
+  expect(start.status).toBe(200);
+  expect(start.body).toMatchObject({ type: 'PASSKEY', allowedOrigins: [origin], relyingPartyId: 'localhost' });
+  const credential = await createCredential(start.body.options);
+  const confirm = await p.post(`/sca/factors/confirm${q(customer.id)}`, { type: 'PASSKEY', origin, credential });
+  expect(confirm.status).toBe(200);
+  expect(confirm.body).toMatchObject({ type: 'PASSKEY', factor: { factor: 'PASSKEY', credentialId: credential.id } });
+  return { customer, credentialId: credential.id as string };
+}
+
+maybe('passkeys through a virtual authenticator', () => {
+  it('enrolls one passkey (a second is PASSKEY_ALREADY_ENROLLED), logs in with it, refuses replayed and foreign-origin assertions', async () => {
+    const p = await TestPlatform.create(t);
+    const { customer, credentialId } = await enrolled(p);
+    expectError(await p.post(`/sca/factors${q(customer.id)}`, { type: 'PASSKEY' }), 409, 'PASSKEY_ALREADY_ENROLLED');
+    const listed = (await p.get(`/sca/factors${q(customer.id)}`)).body.factors;
+    expect(listed).toEqual([{ factor: 'SMS_OTP' }, { factor: 'PASSKEY', credentialId, name: 'Passkey' }]);
+
+    const start = await p.post(`/sca/login/start${q(customer.id)}`, { factor: 'PASSKEY' });
+    expect(start.body).toMatchObject({ factor: 'PASSKEY', allowedOrigins: [origin], relyingPartyId: 'localhost' });
+    const assertion = await getAssertion(start.body.passkeyOptions);
+    const complete = (body: object) =>
+      p.post(`/sca/login/complete${q(customer.id)}`, { factor: 'PASSKEY', endUserIpAddress: IP, ...body });
+    // an origin outside the allowed list is a wrong answer
+    expectError(
+      await complete({ passkeyAssertion: assertion, origin: 'https://evil.example' }),
+      400,
+      'SCA_PROOF_INVALID',
+    );
+    const ok = await complete({ passkeyAssertion: assertion, origin });
+    expect(ok.status).toBe(200);
+    expect(ok.body.status).toBe('SUCCESS');
+    // the same assertion again: the challenge is spent; on a new challenge it does not verify
+    expectError(await complete({ passkeyAssertion: assertion, origin }), 400, 'SCA_CHALLENGE_USED');
+    await p.post(`/sca/login/start${q(customer.id)}`, { factor: 'PASSKEY' });
+    expectError(await complete({ passkeyAssertion: assertion, origin }), 400, 'SCA_PROOF_INVALID');
+
+    expect((await p.delete(`/sca/factors/${encodeURIComponent(credentialId)}${q(customer.id)}`)).status).toBe(204);
+    expect((await p.get(`/sca/factors${q(customer.id)}`)).body.factors).toEqual([{ factor: 'SMS_OTP' }]);
+    expectError(await p.delete(`/sca/factors/${encodeURIComponent(credentialId)}${q(customer.id)}`), 404, 'NOT_FOUND');
+  });
+
+  it('refuses an assertion whose signature counter went backwards (a cloned authenticator)', async () => {
+    const p = await TestPlatform.create(t);
+    const { customer, credentialId } = await enrolled(p);
+    const login = async () => {
+      const start = await p.post(`/sca/login/start${q(customer.id)}`, { factor: 'PASSKEY' });
+      const assertion = await getAssertion(start.body.passkeyOptions);
+      return p.post(`/sca/login/complete${q(customer.id)}`, {
+        factor: 'PASSKEY',
+        endUserIpAddress: IP,
+        passkeyAssertion: assertion,
+        origin,
+      });
+    };
+    expect((await login()).status).toBe(200);
+    expect((await login()).status).toBe(200);
+    const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+    const mine = credentials.find((c) => Buffer.from(c.credentialId, 'base64').toString('base64url') === credentialId)!;
+    expect(mine.signCount).toBeGreaterThan(1);
+    await cdp.send('WebAuthn.removeCredential', { authenticatorId, credentialId: mine.credentialId });
+    await cdp.send('WebAuthn.addCredential', { authenticatorId, credential: { ...mine, signCount: 0 } });
+    expectError(await login(), 400, 'SCA_PROOF_INVALID');
+  });
+
+  it('trusts a beneficiary with a passkey challenge bound to that account; its assertion cannot trust another', async () => {
+    const p = await TestPlatform.create(t);
+    const { customer } = await enrolled(p);
+    const account = async (seed: number) =>
+      (
+        await p.post('/customers/external-accounts', {
+          customerId: customer.id,
+          currency: 'EUR',
+          accountInfo: exampleAccountInfo('EUR_ACCOUNT', seed),
+        })
+      ).body.id as string;
+    const a = await account(11);
+    const b = await account(12);
+    const startA = await p.post(`/customers/external-accounts/${a}/trust`);
+    expect(startA.body.scaChallenge).toMatchObject({
+      factor: 'PASSKEY',
+      availableFactors: ['PASSKEY'],
+      passkeyAllowedOrigins: [origin],
+    });
+    const assertionA = await getAssertion(startA.body.scaChallenge.passkeyAssertionOptions);
+    await p.post(`/customers/external-accounts/${b}/trust`);
+    expectError(
+      await p.post(`/customers/external-accounts/${b}/trust/confirm`, { passkeyAssertion: assertionA, origin }),
+      400,
+      'SCA_PROOF_INVALID',
+    );
+    const confirmA = await p.post(`/customers/external-accounts/${a}/trust/confirm`, {
+      challengeId: startA.body.scaChallenge.id,
+      passkeyAssertion: assertionA,
+      origin,
+    });
+    expect(confirmA.body).toEqual({ trusted: true });
+    expectError(await p.delete(`/customers/external-accounts/${a}`), 409, 'BENEFICIARY_TRUSTED');
+  });
+});

@@ -400,6 +400,8 @@ export class AppConfig {
   get trustProxy(): TrustProxy {
     return parseTrustProxy(this.TRUST_PROXY);
   }
+
+  @Doc(
     'The SCA-regulated regions: ISO 3166-1 alpha-2 country codes, comma-separated. A customer whose address country is one of them gets SCA challenges and sessions; for every other customer each SCA endpoint answers 409 (see [SCA](sca.md)).',
     { default: 'the EEA (EU 27, IS, LI, NO) and GB' },
   )

@@ -150,7 +150,7 @@ describe('ledger:verify', () => {
     );
     expect((await verifyLedger(db(), uuidOf(p))).violation!.rule).toBe('JOURNAL_UNBALANCED');
     expect(account.id).toMatch(/^InternalAccount:/);
-  });
+  }, 180_000);
 });
 
 describe('the double-entry migration', () => {
@@ -287,7 +287,7 @@ describe('kill -9 during a stream of movements', () => {
     expect(await verifyLedger(db(), uuidOf(p))).toMatchObject({ ok: true });
     const verified = await cli('ledger:verify', '--platform', p.platformId);
     expect(verified.code).toBe(0);
-  });
+  }, 180_000);
 });
 
 function fund(port: number, agent: http.Agent, path: string, authorization: string, amount: number): Promise<number> {

@@ -6,7 +6,8 @@ import { formatId, newUuid, parseId } from '../../common/ids.js';
 import { Page, paginate } from '../../common/pagination.js';
 import { whereTimeRange } from '../../common/time-range.js';
 import { CustomerEntity } from '../../customers/customer.entity.js';
-import { type LedgerLine, LedgerService, systemAccount } from '../../customers/ledger.service.js';
+import { LedgerService } from '../../customers/ledger.service.js';
+import { executionLines } from '../../ledger/quote-lines.js';
 import { TransactionService } from '../../database/transaction.service.js';
 import { ApiError } from '../../errors/api-error.js';
 import { MetricsService } from '../../metrics/metrics.service.js';
@@ -482,55 +483,4 @@ export class AgentActionsService {
     });
     return new Map(rows.map((c) => [c.id, c.platformCustomerId]));
   }
-}
-
-/**
- * The postings of an executed quote: the source pays `totalSendingAmount`; the fees go to the
- * service's FEES_COLLECTED account and the rest to the FX desk in the sending currency; the FX desk
- * pays `totalReceivingAmount` in the receiving currency to the destination (an internal account, or
- * RAIL_CLEARING for an external payout). Lines on one account (same currency: the FX desk) are merged
- * and zero lines dropped, so a same-currency transfer without fees is a direct two-line transfer.
- */
-export function executionLines(
-  quote: Pick<
-    QuoteEntity,
-    | 'platformId'
-    | 'sourceAccountId'
-    | 'destinationKind'
-    | 'destinationAccountId'
-    | 'sendingCurrency'
-    | 'receivingCurrency'
-    | 'totalSendingAmount'
-    | 'totalReceivingAmount'
-    | 'feesIncluded'
-  >,
-): LedgerLine[] {
-  const sending = BigInt(quote.totalSendingAmount);
-  const receiving = BigInt(quote.totalReceivingAmount);
-  const fees = BigInt(quote.feesIncluded);
-  const { platformId, sendingCurrency: from, receivingCurrency: to } = quote;
-  const destination =
-    quote.destinationKind === 'InternalAccount'
-      ? { internalAccountId: quote.destinationAccountId }
-      : systemAccount('RAIL_CLEARING', platformId, to);
-  const lines: LedgerLine[] = [
-    { account: { internalAccountId: quote.sourceAccountId }, amount: -sending },
-    { account: systemAccount('FEES_COLLECTED', platformId, from), amount: fees },
-    { account: systemAccount('FX', platformId, from), amount: sending - fees },
-    { account: systemAccount('FX', platformId, to), amount: -receiving },
-    { account: destination, amount: receiving },
-  ];
-  const merged: LedgerLine[] = [];
-  for (const line of lines) {
-    const same = merged.find((l) => sameAccount(l.account, line.account));
-    if (same) same.amount += line.amount;
-    else merged.push({ ...line });
-  }
-  return merged.filter((l) => l.amount !== 0n);
-}
-
-function sameAccount(a: LedgerLine['account'], b: LedgerLine['account']): boolean {
-  if ('internalAccountId' in a || 'internalAccountId' in b)
-    return 'internalAccountId' in a && 'internalAccountId' in b && a.internalAccountId === b.internalAccountId;
-  return a.system === b.system && a.platformId === b.platformId && a.currency === b.currency;
 }

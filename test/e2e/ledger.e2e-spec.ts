@@ -88,21 +88,30 @@ describe('double-entry movements', () => {
 });
 
 describe('races', () => {
+  // A pool with a connection per request: 50 requests queue on the row locks inside the database,
+  // not for a pool connection (a busy shared machine can hold one past its 5 s connect timeout: 503).
   it('50 parallel executes against a balance that covers 20: exactly 20 succeed, 30 INSUFFICIENT_FUNDS, balance exact', async () => {
-    const p = await TestPlatform.create(t);
-    const a = await spendingAgent(p, {}, 2_000);
-    const quotes = [];
-    for (let i = 0; i < 50; i++) quotes.push(await a.quote(100));
-    const results = await Promise.all(quotes.map((q) => a.client.post(`/agents/me/quotes/${q.id as string}/execute`)));
-    const statuses = results.map((r) => r.status);
-    expect(statuses.filter((s) => s === 200)).toHaveLength(20);
-    const refused = results.filter((r) => r.status !== 200);
-    expect(refused).toHaveLength(30);
-    for (const r of refused) expectError(r, 400, 'INSUFFICIENT_FUNDS');
-    expect(await a.balance()).toBe(0);
-    expect(await systemBalance(p, 'RAIL_CLEARING')).toBe(2_000n);
-    expect(await verifyLedger(db(), uuidOf(p))).toMatchObject({ ok: true, journals: 21 });
-  });
+    const own = await startTestApp({ DB_POOL_SIZE: '50' });
+    try {
+      const p = await TestPlatform.create(own);
+      const a = await spendingAgent(p, {}, 2_000);
+      const quotes = [];
+      for (let i = 0; i < 50; i++) quotes.push(await a.quote(100));
+      const results = await Promise.all(
+        quotes.map((q) => a.client.post(`/agents/me/quotes/${q.id as string}/execute`)),
+      );
+      const statuses = results.map((r) => r.status);
+      expect(statuses.filter((s) => s === 200)).toHaveLength(20);
+      const refused = results.filter((r) => r.status !== 200);
+      expect(refused).toHaveLength(30);
+      for (const r of refused) expectError(r, 400, 'INSUFFICIENT_FUNDS');
+      expect(await a.balance()).toBe(0);
+      expect(await systemBalance(p, 'RAIL_CLEARING')).toBe(2_000n);
+      expect(await verifyLedger(db(), uuidOf(p))).toMatchObject({ ok: true, journals: 21 });
+    } finally {
+      await own.close();
+    }
+  }, 180_000);
 });
 
 describe('ledger:verify', () => {

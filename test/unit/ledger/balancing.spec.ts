@@ -48,10 +48,10 @@ describe('executionLines (a quote executed)', () => {
     receiving: number;
     fees: number;
     internal: boolean;
-  }) => ({
+  }): Parameters<typeof executionLines>[0] => ({
     platformId: PLATFORM,
     sourceAccountId: '01900000-0000-7000-8000-0000000000a1',
-    destinationKind: (o.internal ? 'InternalAccount' : 'ExternalAccount') as 'InternalAccount' | 'ExternalAccount',
+    destinationKind: o.internal ? 'InternalAccount' : 'ExternalAccount',
     destinationAccountId: '01900000-0000-7000-8000-0000000000a2',
     sendingCurrency: o.from,
     receivingCurrency: o.to,
@@ -99,7 +99,7 @@ describe('executionLines (a quote executed)', () => {
             amount,
             sendingDecimals: 2,
             receivingDecimals: 2,
-            multiplier: multiplier as number,
+            multiplier: multiplier,
             crossCurrency: from !== to,
             fixedFee,
             variableFeeRate,

@@ -33,6 +33,8 @@ import { ConsoleSessions1767227700000 } from './migrations/1767227700000-Console
 import { OutboxTraceContext1767227800000 } from './migrations/1767227800000-OutboxTraceContext.js';
 import { ProvisioningOnRealTime1767228000000 } from './migrations/1767228000000-ProvisioningOnRealTime.js';
 import { Sca1767228700000 } from './migrations/1767228700000-Sca.js';
+import { DoubleEntryLedger1767228300000 } from './migrations/1767228300000-DoubleEntryLedger.js';
+import { LedgerBalancedJournals1767228310000 } from './migrations/1767228310000-LedgerBalancedJournals.js';
 
 /** Every entity and migration, listed once: the app, the CLI and ormconfig.ts use these lists. */
 export const ENTITIES = [
@@ -81,4 +83,6 @@ export const MIGRATIONS = [
   OutboxTraceContext1767227800000,
   ProvisioningOnRealTime1767228000000,
   Sca1767228700000,
+  DoubleEntryLedger1767228300000,
+  LedgerBalancedJournals1767228310000,
 ];

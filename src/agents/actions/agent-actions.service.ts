@@ -7,6 +7,7 @@ import { Page, paginate } from '../../common/pagination.js';
 import { whereTimeRange } from '../../common/time-range.js';
 import { CustomerEntity } from '../../customers/customer.entity.js';
 import { LedgerService } from '../../customers/ledger.service.js';
+import { executionLines } from '../../ledger/quote-lines.js';
 import { TransactionService } from '../../database/transaction.service.js';
 import { ApiError } from '../../errors/api-error.js';
 import { MetricsService } from '../../metrics/metrics.service.js';
@@ -304,7 +305,7 @@ export class AgentActionsService {
   }
 
   /**
-   * Moves the money (source debited, an internal destination credited, through the ledger),
+   * Moves the money (one balanced ledger movement, see `executionLines`),
    * records the COMPLETED outgoing transaction, completes the quote and counts the spend. Throws
    * the ledger's 400 (INSUFFICIENT_FUNDS) with nothing written when the source cannot pay.
    */
@@ -316,26 +317,11 @@ export class AgentActionsService {
     now: Date,
   ): Promise<void> {
     const reference = formatId('Transaction', quote.transactionId);
-    const accounts = [
-      quote.sourceAccountId,
-      ...(quote.destinationKind === 'InternalAccount' ? [quote.destinationAccountId] : []),
-    ];
-    // Both accounts locked in one order, so transfers in opposite directions cannot deadlock.
-    await m.query(`SELECT id FROM internal_accounts WHERE id = ANY($1) ORDER BY id FOR UPDATE`, [accounts]);
-    await this.ledger.post(m, {
-      accountId: quote.sourceAccountId,
-      amount: -BigInt(quote.totalSendingAmount),
+    await this.ledger.transfer(m, {
+      lines: executionLines(quote),
       reason: EXECUTION_LEDGER_REASON,
       reference,
     });
-    if (quote.destinationKind === 'InternalAccount') {
-      await this.ledger.post(m, {
-        accountId: quote.destinationAccountId,
-        amount: BigInt(quote.totalReceivingAmount),
-        reason: EXECUTION_LEDGER_REASON,
-        reference,
-      });
-    }
     await m.insert(OutgoingTransactionEntity, this.transactionOf(m, agent, quote, 'COMPLETED', null, now));
     noteAuditResource(formatId('Transaction', quote.transactionId));
     await m.update(QuoteEntity, { id: quote.id }, { status: 'COMPLETED', updatedAt: now });

@@ -6,6 +6,7 @@ import { CORE_ERRORS, registerErrorCatalogue } from './errors/api-error.js';
 import { EXTERNAL_ACCOUNTS_ERRORS } from './external-accounts/external-accounts.errors.js';
 import { OUTBOX_ERRORS } from './outbox/outbox.errors.js';
 import { QUOTES_ERRORS } from './quotes/quotes.errors.js';
+import { UMA_ERRORS } from './uma/uma.errors.js';
 
 /**
  * The one error catalogue, composed where the areas are (beside app.module.ts): the core codes
@@ -22,6 +23,7 @@ export const AREA_ERRORS = [
   CARDS_ERRORS,
   AGENTS_ERRORS,
   QUOTES_ERRORS,
+  UMA_ERRORS,
 ] as const;
 
 /** Every code the API answers with, and its HTTP status. */
@@ -34,6 +36,7 @@ export const ERROR_STATUS = {
   ...CARDS_ERRORS,
   ...AGENTS_ERRORS,
   ...QUOTES_ERRORS,
+  ...UMA_ERRORS,
 } as const;
 
 type Catalogue = typeof ERROR_STATUS;

@@ -1,5 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { isValidUmaAddress } from '@uma-sdk/core';
 import { randomBytes } from 'node:crypto';
 import { Clock } from '../common/clock.js';
 import { validateBody } from '../common/validate-body.js';
@@ -11,6 +10,7 @@ import { fieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
 import { OutboxService } from '../outbox/outbox.service.js';
 import { UmaInvitation, UmaInvitationClaimRequest, UmaInvitationCreateRequest } from './uma.dto.js';
+import { isUmaAddress } from './uma-domain.js';
 import { UmaKeysService } from './uma-keys.service.js';
 
 declare module '../outbox/outbox.service.js' {
@@ -67,7 +67,7 @@ export class InvitationsService {
         errors.push(fieldError('expiresAt', 'expiresAt must be in the future'));
     }
     if (errors.length) throw invalidInput(errors);
-    if (!isValidUmaAddress(value.inviterUma)) {
+    if (!isUmaAddress(value.inviterUma)) {
       throw new ApiError('INVALID_UMA_ADDRESS', 'inviterUma is not an UMA address');
     }
     return this.tx.run(async (m) => {
@@ -112,8 +112,7 @@ export class InvitationsService {
   async claim(platformId: string, code: string, body: unknown): Promise<UmaInvitation> {
     const { value, errors } = validateBody(UmaInvitationClaimRequest, body);
     if (errors.length) throw invalidInput(errors);
-    if (!isValidUmaAddress(value.inviteeUma))
-      throw new ApiError('INVALID_UMA_ADDRESS', 'inviteeUma is not an UMA address');
+    if (!isUmaAddress(value.inviteeUma)) throw new ApiError('INVALID_UMA_ADDRESS', 'inviteeUma is not an UMA address');
     const base = this.baseUrlOrPlaceholder();
     return this.tx.run(async (m) => {
       const row = await this.find(code, m);
@@ -122,7 +121,7 @@ export class InvitationsService {
         throw invalidInput([fieldError('inviteeUma', 'the inviter cannot claim its own invitation')]);
       }
       const now = this.clock.now();
-      const [updated] = await m.query<InvitationRow[]>(
+      const [[updated]] = await m.query<[InvitationRow[], number]>(
         `UPDATE uma_invitations SET status = 'CLAIMED', invitee_uma = $2, claimed_at = $3, updated_at = $3
           WHERE code = $1 RETURNING ${COLUMNS}`,
         [row.code, value.inviteeUma, now],
@@ -147,7 +146,7 @@ export class InvitationsService {
         throw new ApiError('FORBIDDEN', 'Only the platform which created the invitation can cancel it');
       }
       this.assertPending(row);
-      const [updated] = await m.query<InvitationRow[]>(
+      const [[updated]] = await m.query<[InvitationRow[], number]>(
         `UPDATE uma_invitations SET status = 'CANCELLED', updated_at = $2 WHERE code = $1 RETURNING ${COLUMNS}`,
         [row.code, this.clock.now()],
       );

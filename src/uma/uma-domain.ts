@@ -1,3 +1,4 @@
+import { isValidUmaAddress } from '@uma-sdk/core';
 import { Injectable } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
 import type { AddressInfo } from 'node:net';
@@ -29,4 +30,12 @@ export class UmaDomain {
     const plain = host === 'localhost' || host === '127.0.0.1' || tld === 'local' || tld === 'internal';
     return `${plain ? 'http' : 'https'}://${domain}`;
   }
+}
+
+/**
+ * An UMA address as @uma-sdk/core's `isValidUmaAddress` accepts it, with an optional `:port` on
+ * the domain (`$bob@localhost:8081`), which the library itself serves and reaches.
+ */
+export function isUmaAddress(address: string): boolean {
+  return isValidUmaAddress(address.replace(/:\d{1,5}$/, ''));
 }

@@ -1,11 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import {
-  getSignedLnurlpRequestUrl,
-  getVaspDomainFromUmaAddress,
-  isValidUmaAddress,
-  LnurlpResponse,
-  verifyUmaLnurlpResponseSignature,
-} from '@uma-sdk/core';
+import { getSignedLnurlpRequestUrl, LnurlpResponse, verifyUmaLnurlpResponseSignature } from '@uma-sdk/core';
 import { Clock } from '../common/clock.js';
 import { formatId, newUuid, parseId } from '../common/ids.js';
 import { AppConfig } from '../config/app-config.js';
@@ -18,6 +12,7 @@ import { ExternalAccountsService } from '../external-accounts/external-accounts.
 import { FxRatesService } from '../quotes/fx-rates.service.js';
 import { CounterpartyHttp, type CounterpartyResponse } from './counterparty-http.js';
 import { PAYER_DATA_FIELDS, UmaRates } from './uma-currencies.js';
+import { isUmaAddress } from './uma-domain.js';
 import { UmaKeysService } from './uma-keys.service.js';
 import { fromUmaError, UmaVerifier } from './uma-verifier.js';
 
@@ -88,7 +83,7 @@ export class UmaLookupService {
   ): Promise<ReceiverLookupResponse & { receiverUmaAddress: string }> {
     const sender = await this.sender(platformId, query, receiverUmaAddress);
     const id = await this.keys.load();
-    const domain = getVaspDomainFromUmaAddress(receiverUmaAddress);
+    const domain = receiverUmaAddress.split('@')[1].toLowerCase();
     let url: URL;
     try {
       url = await getSignedLnurlpRequestUrl({
@@ -238,12 +233,12 @@ export class UmaLookupService {
   /** The sending customer (one of `customerId`, `senderUmaAddress`; both must agree), and every bad input at once. */
   private async sender(platformId: string, query: SenderQuery, receiver: string | null): Promise<SenderRow> {
     const errors = [];
-    if (receiver !== null && !isValidUmaAddress(receiver)) {
+    if (receiver !== null && !isUmaAddress(receiver)) {
       throw new ApiError('INVALID_UMA_ADDRESS', `${JSON.stringify(receiver.slice(0, 200))} is not an UMA address`);
     }
     const customerUuid = query.customerId === undefined ? undefined : parseId('Customer', query.customerId);
     if (customerUuid === null) errors.push(fieldError('customerId', 'must be a Customer id'));
-    if (query.senderUmaAddress !== undefined && !isValidUmaAddress(query.senderUmaAddress)) {
+    if (query.senderUmaAddress !== undefined && !isUmaAddress(query.senderUmaAddress)) {
       throw new ApiError('INVALID_UMA_ADDRESS', `senderUmaAddress is not an UMA address`);
     }
     if (query.customerId === undefined && query.senderUmaAddress === undefined) {

@@ -8,6 +8,7 @@ import { createPrivateKey, X509Certificate, type webcrypto } from 'node:crypto';
  * @peculiar/x509 writes the certificate (docs/libraries.md).
  */
 const provider = new Crypto();
+const subtle = provider.subtle as unknown as webcrypto.SubtleCrypto;
 const ALGORITHM = { name: 'ECDSA', namedCurve: 'K-256', hash: 'SHA-256' } as const;
 
 export interface GeneratedKey {
@@ -18,7 +19,7 @@ export interface GeneratedKey {
 }
 
 export async function generateUmaKey(commonName: string, notBefore: Date, notAfter: Date): Promise<GeneratedKey> {
-  const keys = (await provider.subtle.generateKey(ALGORITHM, true, ['sign', 'verify'])) as webcrypto.CryptoKeyPair;
+  const keys = await subtle.generateKey(ALGORITHM, true, ['sign', 'verify']);
   const cert = await x509.X509CertificateGenerator.createSelfSigned(
     {
       serialNumber: Buffer.from(provider.getRandomValues(new Uint8Array(8))).toString('hex'),
@@ -31,7 +32,7 @@ export async function generateUmaKey(commonName: string, notBefore: Date, notAft
     },
     provider,
   );
-  const pkcs8 = Buffer.from(await provider.subtle.exportKey('pkcs8', keys.privateKey));
+  const pkcs8 = Buffer.from(await subtle.exportKey('pkcs8', keys.privateKey));
   const jwk = createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' }).export({ format: 'jwk' });
   return { privateKeyHex: Buffer.from(jwk.d!, 'base64url').toString('hex'), certChainPem: cert.toString('pem') };
 }

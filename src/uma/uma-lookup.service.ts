@@ -114,7 +114,7 @@ export class UmaLookupService {
     if (!response.isUma()) {
       throw new ApiError('MISSING_REQUIRED_UMA_PARAMETERS', `The lnurlp response of ${domain} is not an UMA response`);
     }
-    const compliance = response.compliance!;
+    const compliance = response.compliance;
     if (compliance.receiverIdentifier.toLowerCase() !== receiverUmaAddress.toLowerCase()) {
       throw new ApiError(
         'INVALID_RECEIVER',

@@ -63,10 +63,10 @@ export class UmaReceiverService {
       throw new ApiError('MISSING_REQUIRED_UMA_PARAMETERS', 'Only signed UMA lnurlp requests are answered');
     }
     this.verifier.checkTimestamp(request.timestamp, 'lnurlp request');
-    const senderKeys = await this.verifier.counterpartyKeys(request.vaspDomain!);
+    const senderKeys = await this.verifier.counterpartyKeys(request.vaspDomain);
     let valid: boolean;
     try {
-      valid = await verifyUmaLnurlpQuerySignature(request, senderKeys, this.verifier.nonces(request.vaspDomain!));
+      valid = await verifyUmaLnurlpQuerySignature(request, senderKeys, this.verifier.nonces(request.vaspDomain));
     } catch (error) {
       throw fromUmaError(error, 'INVALID_SIGNATURE', 'The lnurlp request was refused');
     }

@@ -108,7 +108,11 @@ export class FakeCounterparty {
       case 'replay':
         if (this.lastResponse) return json(200, this.lastResponse);
         break;
-      default:
+      case 'none':
+      case 'tampered-signature':
+      case 'stale-timestamp':
+      case 'wrong-receiver':
+      case 'not-uma':
         break;
     }
     const request = parseLnurlpRequest(url);

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { isolatedDatabase, type IsolatedDatabase } from '../support/isolated-database.js';
 import { individual } from '../support/customers.js';
 import { recordedEvents } from '../support/events.js';
-import { newCustomer, supportCurrencies } from '../support/fixtures.js';
+import { newCustomer, supportCurrencies, usdAccountBody } from '../support/fixtures.js';
 import { expectError, startTestApp, TestPlatform, type TestApp } from '../support/test-app.js';
 import { FakeCounterparty } from '../support/uma-counterparty.js';
 
@@ -141,6 +141,23 @@ describe('UMA', () => {
       await closed.close();
       const res = await pa.get(`/receiver/uma/${encodeURIComponent(`$x@${closed.domain}`)}?customerId=${alice.id}`);
       expectError(res, 424, 'LNURLP_REQUEST_FAILED');
+    });
+
+    it('looks up an external account: the same shape, at the rate table', async () => {
+      const eur = { ...usdAccountBody(), currency: 'EUR' };
+      const created = await pa.post('/platform/external-accounts', eur);
+      expect(created.status).toBe(201);
+      const id = (created.body as { id: string }).id;
+      const res = await pa.get(`/receiver/external-account/${id}?customerId=${alice.id}`);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({
+        accountId: id,
+        lookupId: expect.stringMatching(/^Lookup:/) as unknown,
+        supportedCurrencies: [{ currency: { code: 'EUR' }, estimatedExchangeRate: 0.92 }],
+        requiredPayerDataFields: [],
+      });
+      expectError(await pb.get(`/receiver/external-account/${id}?customerId=${bob.id}`), 404, 'ACCOUNT_NOT_FOUND');
+      expectError(await pa.get(`/receiver/external-account/nope?customerId=${alice.id}`), 404, 'ACCOUNT_NOT_FOUND');
     });
 
     it('lists the looked-up counterparty among the UMA providers', async () => {

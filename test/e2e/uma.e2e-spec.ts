@@ -2,7 +2,8 @@ import type { AddressInfo } from 'node:net';
 import { isolatedDatabase, type IsolatedDatabase } from '../support/isolated-database.js';
 import { individual } from '../support/customers.js';
 import { recordedEvents } from '../support/events.js';
-import { newCustomer, supportCurrencies, usdAccountBody } from '../support/fixtures.js';
+import { exampleAccountInfo } from '../../src/external-accounts/variants/index.js';
+import { newCustomer, supportCurrencies } from '../support/fixtures.js';
 import { expectError, startTestApp, TestPlatform, type TestApp } from '../support/test-app.js';
 import { FakeCounterparty } from '../support/uma-counterparty.js';
 
@@ -144,7 +145,7 @@ describe('UMA', () => {
     });
 
     it('looks up an external account: the same shape, at the rate table', async () => {
-      const eur = { ...usdAccountBody(), currency: 'EUR' };
+      const eur = { currency: 'EUR', accountInfo: exampleAccountInfo('EUR_ACCOUNT', 31) };
       const created = await pa.post('/platform/external-accounts', eur);
       expect(created.status).toBe(201);
       const id = (created.body as { id: string }).id;

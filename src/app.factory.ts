@@ -72,7 +72,15 @@ export async function createApp(
   if (config.ROLE === 'worker') app.use(workerOnly);
   else if (config.CONSOLE) app.use('/console', consoleStatic());
   app.setGlobalPrefix(API_VERSION, {
-    exclude: ['healthz', 'readyz', 'docs', 'docs/{*path}', ...(config.CONSOLE ? ['console/api/session'] : [])],
+    exclude: [
+      'healthz',
+      'readyz',
+      'docs',
+      'docs/{*path}',
+      '.well-known/lnurlpubkey',
+      '.well-known/lnurlp/{*path}',
+      ...(config.CONSOLE ? ['console/api/session'] : []),
+    ],
   });
   const audit = app.get(AuditTrail);
   if (options.audit === false) audit.enabled = false;

@@ -25,6 +25,7 @@ import { OutboxSandboxModule } from './outbox/outbox-sandbox.module.js';
 import { OutboxModule } from './outbox/outbox.module.js';
 import { PlatformsModule } from './platforms/platforms.module.js';
 import { SandboxClockModule } from './sandbox-clock/sandbox-clock.module.js';
+import { UmaModule } from './uma/uma.module.js';
 
 @Module({})
 export class AppModule {
@@ -52,6 +53,7 @@ export class AppModule {
         CardTransactionsModule,
         AgentsModule,
         AgentActionsModule,
+        UmaModule,
         // The operator console (its sign-in routes; its pages are served by createApp).
         ...(config.CONSOLE ? [ConsoleModule] : []),
         // Each area's sandbox-only routes (its <area>-sandbox.module.ts): with SANDBOX=false they do not exist (404).

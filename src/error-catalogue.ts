@@ -7,6 +7,7 @@ import { EXTERNAL_ACCOUNTS_ERRORS } from './external-accounts/external-accounts.
 import { OUTBOX_ERRORS } from './outbox/outbox.errors.js';
 import { QUOTES_ERRORS } from './quotes/quotes.errors.js';
 import { SCA_ERRORS } from './sca/sca.errors.js';
+import { UMA_ERRORS } from './uma/uma.errors.js';
 
 /**
  * The one error catalogue, composed where the areas are (beside app.module.ts): the core codes
@@ -24,6 +25,7 @@ export const AREA_ERRORS = [
   AGENTS_ERRORS,
   QUOTES_ERRORS,
   SCA_ERRORS,
+  UMA_ERRORS,
 ] as const;
 
 /** Every code the API answers with, and its HTTP status. */
@@ -37,6 +39,7 @@ export const ERROR_STATUS = {
   ...AGENTS_ERRORS,
   ...QUOTES_ERRORS,
   ...SCA_ERRORS,
+  ...UMA_ERRORS,
 } as const;
 
 type Catalogue = typeof ERROR_STATUS;

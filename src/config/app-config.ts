@@ -439,6 +439,52 @@ export class AppConfig {
   })
   PUBLIC_BASE_URL?: string;
 
+  @Doc(
+    "This deployment's UMA domain: customers' `umaAddress` values are `$user@<domain>`, and counterparties fetch `https://<domain>/.well-known/lnurlp/<user>` (plain `http://` for `localhost`, `127.0.0.1`, `*.local` and `*.internal`, as the UMA library does; see [UMA](uma.md)).",
+    { default: '`localhost:<the port listened on>`' },
+  )
+  @IsOptional()
+  @Matches(/^[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)*(:\d{1,5})?$/, { message: 'must be a host name with an optional :port' })
+  UMA_DOMAIN?: string;
+
+  @Doc(
+    'The UMA signing key (secp256k1, 32 bytes hex), with `UMA_SIGNING_CERT_CHAIN`. Unset with `SANDBOX=true`: a key pair and a self-signed certificate are generated on first use and stored sealed; unset with `SANDBOX=false`: UMA is off (503 UMA_NOT_CONFIGURED).',
+  )
+  @IsOptional()
+  @Matches(/^[0-9a-fA-F]{64}$/, { message: 'must be 32 bytes as hex' })
+  UMA_SIGNING_PRIVATE_KEY?: string;
+
+  @Doc('PEM certificate chain (leaf first) of `UMA_SIGNING_PRIVATE_KEY`, published at `/.well-known/lnurlpubkey`.')
+  @IsOptional()
+  @IsString()
+  UMA_SIGNING_CERT_CHAIN?: string;
+
+  @Doc('The UMA encryption key (secp256k1, 32 bytes hex); unset: the signing key serves both.')
+  @IsOptional()
+  @Matches(/^[0-9a-fA-F]{64}$/, { message: 'must be 32 bytes as hex' })
+  UMA_ENCRYPTION_PRIVATE_KEY?: string;
+
+  @Doc('PEM certificate chain (leaf first) of `UMA_ENCRYPTION_PRIVATE_KEY`.')
+  @IsOptional()
+  @IsString()
+  UMA_ENCRYPTION_CERT_CHAIN?: string;
+
+  @Doc(
+    'How far (seconds) the timestamp of a signed UMA message may be from this clock; older or newer is 400 INVALID_TIMESTAMP.',
+  )
+  @Transform(toInt)
+  @IsInt()
+  @Min(5)
+  @Max(3600)
+  UMA_MAX_MESSAGE_AGE_SECONDS = 300;
+
+  @Doc(
+    'Base URL of the page where an invitation is claimed (`url` is `<base>/<code>`). Unset: invitations are off (400 INVITATIONS_NOT_CONFIGURED) unless `SANDBOX=true`, where it is `http://<UMA domain>/invitations`.',
+  )
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s]+$/, { message: 'must be an http(s) URL' })
+  UMA_INVITATION_URL?: string;
+
   get embedded(): boolean {
     return !this.DATABASE_URL;
   }
@@ -476,10 +522,21 @@ const OPTIONAL_VARIABLES = [
   'METRICS_PORT',
   'CORS_ORIGINS',
   'TRUST_PROXY',
+  'UMA_DOMAIN',
+  'UMA_SIGNING_PRIVATE_KEY',
+  'UMA_SIGNING_CERT_CHAIN',
+  'UMA_ENCRYPTION_PRIVATE_KEY',
+  'UMA_ENCRYPTION_CERT_CHAIN',
+  'UMA_INVITATION_URL',
 ];
 
 /** Never echoed in a configuration error. */
-const SECRET_VARIABLES = new Set(['KEY_ENCRYPTION_KEYS', 'WEBHOOK_KEY_ENCRYPTION_KEY']);
+const SECRET_VARIABLES = new Set([
+  'KEY_ENCRYPTION_KEYS',
+  'WEBHOOK_KEY_ENCRYPTION_KEY',
+  'UMA_SIGNING_PRIVATE_KEY',
+  'UMA_ENCRYPTION_PRIVATE_KEY',
+]);
 
 /** Every environment variable the service reads (deploy manifests are checked against it). */
 export const CONFIG_VARIABLES: readonly string[] = [

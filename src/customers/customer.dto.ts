@@ -41,8 +41,8 @@ import type { CustomerType, KycStatus } from './customer.types.js';
 
 export const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export const E164_PATTERN = /^\+[1-9]\d{1,14}$/;
-/** `$user@domain`: UMA user part (letters, digits, `._+-`, 1..64) and a dotted domain. */
-export const UMA_ADDRESS_PATTERN = /^\$[A-Za-z0-9._+-]{1,64}@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/;
+/** `$user@domain`: UMA user part (letters, digits, `._+-`, 1..64) and a dotted domain or `localhost`, with an optional port. */
+export const UMA_ADDRESS_PATTERN = /^\$[A-Za-z0-9._+-]{1,64}@([A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+|localhost)(:\d{1,5})?$/;
 /** US SSN / ITIN `###-##-####` (the reference accepts only these as `identifier`). */
 export const US_TAX_ID_PATTERN = /^[0-9]{3}-[0-9]{2}-[0-9]{4}$/;
 

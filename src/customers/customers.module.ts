@@ -1,3 +1,4 @@
+import { UmaDomain } from '../uma/uma-domain.js';
 import { Module } from '@nestjs/common';
 import { OutboxModule } from '../outbox/outbox.module.js';
 import { PlatformConfigModule } from '../platform-config/platform-config.module.js';
@@ -17,7 +18,7 @@ import { LedgerService } from './ledger.service.js';
   imports: [PlatformConfigModule, OutboxModule, SecretsModule],
   // InternalAccountsController first: its `customers/internal-accounts` must be matched before `customers/:customerId`.
   controllers: [InternalAccountsController, CustomersController],
-  providers: [CustomersService, InternalAccountsService, LedgerService, IdentifierSeal],
+  providers: [CustomersService, InternalAccountsService, LedgerService, IdentifierSeal, UmaDomain],
   exports: [CustomersService, InternalAccountsService, LedgerService],
 })
 export class CustomersModule {}

@@ -1,3 +1,4 @@
+import { UmaDomain } from '../uma/uma-domain.js';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { EntityManager } from 'typeorm';
@@ -27,9 +28,6 @@ import type { EndUserTermsConsent, KycStatus } from './customer.types.js';
 import { IdentifierSeal } from './identifier-seal.js';
 import { InternalAccountsService } from './internal-accounts.service.js';
 import { noteAuditResource } from '../audit/audit-trail.js';
-
-/** Domain of generated UMA addresses when the platform has no `umaDomain` (reserved TLD: never routable). */
-export const FALLBACK_UMA_DOMAIN = 'uma.invalid';
 
 export function renderCustomer(row: CustomerEntity): CustomerView {
   const base = {
@@ -118,6 +116,7 @@ export class CustomersService {
     private readonly config: PlatformConfigService,
     private readonly clock: Clock,
     private readonly identifiers: IdentifierSeal,
+    private readonly umaDomain: UmaDomain,
   ) {}
 
   /**
@@ -171,7 +170,7 @@ export class CustomersService {
         currencies: request.currencies ?? supported,
         email: request.email ?? null,
         phoneNumber: request.phoneNumber ?? null,
-        umaAddress: request.umaAddress ?? `$c${id.replaceAll('-', '')}@${config.umaDomain ?? FALLBACK_UMA_DOMAIN}`,
+        umaAddress: request.umaAddress ?? `$c${id.replaceAll('-', '')}@${config.umaDomain ?? this.umaDomain.get()}`,
         profile: profileOf(request),
         identifier: this.identifiers.seal(identifier),
         endUserTermsConsent: request.endUserTermsConsent

@@ -35,6 +35,7 @@ import { ProvisioningOnRealTime1767228000000 } from './migrations/1767228000000-
 import { Sca1767228700000 } from './migrations/1767228700000-Sca.js';
 import { DoubleEntryLedger1767228300000 } from './migrations/1767228300000-DoubleEntryLedger.js';
 import { LedgerBalancedJournals1767228310000 } from './migrations/1767228310000-LedgerBalancedJournals.js';
+import { Uma1767228800000 } from './migrations/1767228800000-Uma.js';
 
 /** Every entity and migration, listed once: the app, the CLI and ormconfig.ts use these lists. */
 export const ENTITIES = [
@@ -85,4 +86,5 @@ export const MIGRATIONS = [
   Sca1767228700000,
   DoubleEntryLedger1767228300000,
   LedgerBalancedJournals1767228310000,
+  Uma1767228800000,
 ];

@@ -49,7 +49,7 @@ describe('POST /customers', () => {
       currencies: ['USD'],
       email: 'jane.smith@example.com',
       phoneNumber: '+14155551234',
-      umaAddress: expect.stringMatching(/^\$c[0-9a-f]{32}@uma\.invalid$/),
+      umaAddress: expect.stringMatching(/^\$c[0-9a-f]{32}@localhost:\d+$/),
       endUserTermsConsent: consent,
       fullName: 'Jane Smith',
       birthDate: '1990-01-15',
@@ -97,7 +97,7 @@ describe('POST /customers', () => {
     expect(res.status).toBe(201);
     expect(res.body.platformCustomerId).toBe(res.body.id.slice('Customer:'.length));
     expect(res.body.currencies).toEqual(['USD']);
-    expect(res.body.umaAddress).toMatch(/^\$c[0-9a-f]{32}@uma\.invalid$/);
+    expect(res.body.umaAddress).toMatch(/^\$c[0-9a-f]{32}@localhost:\d+$/);
     await p.patch('/config', { umaDomain: 'pay.example.com' });
     const second = await p.post('/customers', { customerType: 'INDIVIDUAL' });
     expect(second.body.umaAddress).toMatch(/@pay\.example\.com$/);

@@ -1,0 +1,32 @@
+/**
+ * Error codes of the UMA area (lookups, the well-known endpoints, invitations) and their HTTP
+ * status; merged into the one catalogue (src/error-catalogue.ts). The 400s are the spec's; the
+ * 404/412/424 codes are the reference's (Error404, Error412, Error424) for a counterparty's answers.
+ */
+export const UMA_ERRORS = {
+  INVALID_UMA_ADDRESS: 400,
+  LOOKUP_REQUEST_FAILED: 400,
+  PARSE_LNURLP_RESPONSE_ERROR: 400,
+  INVALID_PUBKEY_FORMAT: 400,
+  CERT_CHAIN_INVALID: 400,
+  CERT_CHAIN_EXPIRED: 400,
+  INVALID_NONCE: 400,
+  INVALID_TIMESTAMP: 400,
+  MISSING_REQUIRED_UMA_PARAMETERS: 400,
+  SENDER_NOT_ACCEPTED: 400,
+  INVALID_RECEIVER: 400,
+  INVITATION_ALREADY_CLAIMED: 400,
+  INVITATION_CANCELLED: 400,
+  /** Not in the spec's list: claiming or cancelling an invitation past its expiresAt. */
+  INVITATION_EXPIRED: 400,
+  INVITATIONS_NOT_CONFIGURED: 400,
+  /** A signed UMA message (an lnurlp request) whose signature does not verify (spec: a 401 code). */
+  INVALID_SIGNATURE: 401,
+  UMA_NOT_FOUND: 404,
+  INVITATION_NOT_FOUND: 404,
+  UNSUPPORTED_UMA_VERSION: 412,
+  LNURLP_REQUEST_FAILED: 424,
+  COUNTERPARTY_PUBKEY_FETCH_ERROR: 424,
+  /** This deployment has no UMA keys (SANDBOX=false without UMA_SIGNING_PRIVATE_KEY & co.). */
+  UMA_NOT_CONFIGURED: 503,
+} as const;

@@ -31,6 +31,7 @@ import { SandboxClockAdvanceEntity } from '../sandbox-clock/sandbox-clock.entity
 import { AuditTrail1767227600000 } from './migrations/1767227600000-AuditTrail.js';
 import { ConsoleSessions1767227700000 } from './migrations/1767227700000-ConsoleSessions.js';
 import { OutboxTraceContext1767227800000 } from './migrations/1767227800000-OutboxTraceContext.js';
+import { AuditUnlinked1767228100000 } from './migrations/1767228100000-AuditUnlinked.js';
 
 /** Every entity and migration, listed once: the app, the CLI and ormconfig.ts use these lists. */
 export const ENTITIES = [
@@ -77,4 +78,5 @@ export const MIGRATIONS = [
   AuditTrail1767227600000,
   ConsoleSessions1767227700000,
   OutboxTraceContext1767227800000,
+  AuditUnlinked1767228100000,
 ];

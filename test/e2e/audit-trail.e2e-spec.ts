@@ -2,6 +2,8 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { DataSource } from 'typeorm';
 import { AuditRetention } from '../../src/audit/audit-retention.js';
+import { AuditRefusals } from '../../src/audit/audit-refusals.js';
+import { AuditSealer } from '../../src/audit/audit-sealer.js';
 import { AuditTrail } from '../../src/audit/audit-trail.js';
 import { verifyChains } from '../../src/audit/audit-chain.js';
 import { parseId } from '../../src/common/ids.js';
@@ -30,9 +32,11 @@ interface AuditEventView {
   sourceAddress: string | null;
   userAgent: string | null;
   changedFields: string[];
-  sequence: number;
+  count: number;
+  lastSeenAt: string | null;
+  sequence: number | null;
   previousHash: string | null;
-  hash: string;
+  hash: string | null;
 }
 
 interface AuditPage {
@@ -49,6 +53,10 @@ async function auditEvents(p: TestPlatform, query = ''): Promise<AuditEventView[
 }
 
 const db = () => t.app.get(DataSource);
+/** Links every event appended so far (the test app runs no worker: sealing happens only here). */
+const seal = (app: TestApp = t) => app.app.get(AuditSealer).settle();
+/** Writes the refusal counts of the open window (as the window's end does). */
+const flushRefusals = (app: TestApp = t) => app.app.get(AuditRefusals).flush();
 const uuidOf = (p: TestPlatform) => parseId('Platform', p.platformId)!;
 const tokenIdOf = async (p: TestPlatform) =>
   `Token:${(await db().query<Array<{ id: string }>>('SELECT id FROM api_tokens WHERE client_id = $1', [p.clientId]))[0].id}`;
@@ -116,6 +124,7 @@ describe('refused authentication and permission', () => {
       .set('Authorization', basicAuth(`${p.clientId}:not-the-secret-XYZ`))
       .send({});
     expectError(res, 401, 'UNAUTHORIZED');
+    await flushRefusals();
     const [event] = await auditEvents(p, '&action=createCustomer');
     expect(event).toMatchObject({
       actor: { type: 'api_token', id: await tokenIdOf(p) },
@@ -131,6 +140,7 @@ describe('refused authentication and permission', () => {
     expectError(denied, 403, 'FORBIDDEN');
     const badRead = await t.http.get(`${V}/cards`).set('Authorization', basicAuth(`${p.clientId}:wrong`));
     expectError(badRead, 401, 'UNAUTHORIZED');
+    await flushRefusals();
     const events = await auditEvents(p);
     expect(events.find((e) => e.outcome.status === 403)).toMatchObject({
       actor: { type: 'api_token', id: viewer.id },
@@ -148,6 +158,7 @@ describe('refused authentication and permission', () => {
       .set('X-Request-Id', `unknown:${p.clientId}`)
       .send({});
     expectError(res, 401, 'UNAUTHORIZED');
+    await flushRefusals();
     const [row] = await db().query<Array<{ platform_id: string | null; actor_type: string }>>(
       'SELECT platform_id, actor_type FROM audit_events WHERE request_id = $1',
       [`unknown:${p.clientId}`],
@@ -161,14 +172,15 @@ describe('one transaction', () => {
   it('no change without its event: when the event cannot be written, the change rolls back', async () => {
     const p = await TestPlatform.create(t);
     const { card } = await activeCard(p);
-    const trail: { beforeCommit: (m: unknown) => Promise<void> } = t.app.get<unknown>(AuditTrail) as never;
-    const original = trail.beforeCommit;
-    trail.beforeCommit = () => Promise.reject(new Error('audit write failed'));
+    // An event the database refuses (no action): the change's statement (or transaction) fails whole.
+    const trail: { successRecord: (req: unknown) => Record<string, unknown> } = t.app.get<unknown>(AuditTrail) as never;
+    const original = trail.successRecord;
+    trail.successRecord = (req) => ({ ...original.call(trail, req), action: null });
     try {
       expectError(await p.patch(`/cards/${card.id}`, statusChange('FROZEN')), 500, 'INTERNAL_ERROR');
       expectError(await p.patch(`/cards/${card.id}`, { maxSpendPerTransaction: 100 }), 500, 'INTERNAL_ERROR');
     } finally {
-      trail.beforeCommit = original;
+      trail.successRecord = original;
     }
     const now = (await p.get(`/cards/${card.id}`).expect(200)).body as { status: string };
     expect(now.status).toBe('ACTIVE');
@@ -212,9 +224,10 @@ describe('append-only, hash-chained', () => {
     );
     expect(results.map((r) => r.status)).toEqual(Array(12).fill(201));
     await Promise.all(Array.from({ length: 6 }, () => p.post('/platform/external-accounts', usdAccountBody())));
+    await seal();
     const events = await auditEvents(p);
-    expect(events.map((e) => e.sequence).sort((a, b) => a - b)).toEqual(Array.from({ length: 18 }, (_, i) => i + 1));
-    expect(await verifyChains(db(), uuidOf(p))).toEqual({ ok: true, chains: 1, events: 18 });
+    expect(events.map((e) => e.sequence!).sort((a, b) => a - b)).toEqual(Array.from({ length: 18 }, (_, i) => i + 1));
+    expect(await verifyChains(db(), uuidOf(p))).toEqual({ ok: true, chains: 1, events: 18, unsealed: 0 });
 
     const victim = events.find((e) => e.sequence === 7)!;
     await db().transaction(async (m) => {
@@ -230,6 +243,7 @@ describe('append-only, hash-chained', () => {
     const p = await TestPlatform.create(t);
     await p.post('/tokens', { name: 'a', permissions: ['VIEW'] }).expect(201);
     await p.post('/tokens', { name: 'b', permissions: ['VIEW'] }).expect(201);
+    await seal();
     const env = { ...process.env, DATABASE_URL: process.env.TEST_DATABASE_URL!, LOG_LEVEL: 'silent' };
     const cli = (...args: string[]) =>
       promisify(execFile)(process.execPath, ['dist/src/cli.js', ...args], { env }).then(
@@ -239,7 +253,7 @@ describe('append-only, hash-chained', () => {
     const ok = await cli('audit:verify', '--platform', p.platformId);
     expect({ code: ok.code, result: JSON.parse(ok.stdout) as unknown }).toEqual({
       code: 0,
-      result: { ok: true, chains: 1, events: 2 },
+      result: { ok: true, chains: 1, events: 2, unsealed: 0 },
     });
     const events = await auditEvents(p);
     const since = events[events.length - 1].createdAt;
@@ -273,11 +287,12 @@ describe('append-only, hash-chained', () => {
       clock.advance(20 * 86_400_000);
       await p.post('/tokens', { name: 'new', permissions: ['VIEW'] }).expect(201);
       clock.advance(15 * 86_400_000);
+      await seal(app);
       expect(await app.app.get(AuditRetention).runOnce()).toBe(1);
       const left = await auditEvents(p);
       expect(left.map((e) => e.sequence)).toEqual([2]);
       // The chain now starts at 2 (its prev_hash taken as given) and still verifies.
-      expect(await verifyChains(app.app.get(DataSource))).toEqual({ ok: true, chains: 1, events: 1 });
+      expect(await verifyChains(app.app.get(DataSource))).toEqual({ ok: true, chains: 1, events: 1, unsealed: 0 });
     } finally {
       await app.close();
       await own.close();
@@ -307,6 +322,7 @@ describe('GET /audit-events', () => {
   it('pages newest first with a cursor; another platform sees none of them; VIEW is not enough', async () => {
     const p = await TestPlatform.create(t);
     for (let i = 0; i < 5; i++) await p.post('/tokens', { name: `t${i}`, permissions: ['VIEW'] }).expect(201);
+    await seal();
     const first = (await p.get('/audit-events?limit=2').expect(200)).body as AuditPage;
     expect(first).toMatchObject({ hasMore: true, totalCount: 5 });
     const second = (await p.get(`/audit-events?limit=2&cursor=${first.nextCursor}`).expect(200)).body as AuditPage;

@@ -193,7 +193,7 @@ export class TransactionService {
   private withRiders(statement: ChangeStatement, riders: StatementRider[]): string {
     const key = riders.map((r) => r.cte).join(',\n  ');
     let texts = this.ridden.get(statement);
-    if (!texts) this.ridden.set(statement, (texts = new Map()));
+    if (!texts) this.ridden.set(statement, (texts = new Map<string, string>()));
     let text = texts.get(key);
     if (text === undefined) texts.set(key, (text = `\n  WITH ${statement.ctes},\n  ${key}\n  ${statement.select}`));
     return text;

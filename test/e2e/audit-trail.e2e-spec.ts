@@ -7,6 +7,7 @@ import { AuditSealer } from '../../src/audit/audit-sealer.js';
 import { AuditTrail } from '../../src/audit/audit-trail.js';
 import { verifyChains } from '../../src/audit/audit-chain.js';
 import { parseId } from '../../src/common/ids.js';
+import { MetricsService } from '../../src/metrics/metrics.service.js';
 import { activeCard, statusChange, THREE_DS } from '../support/cards.js';
 import { recordedEvents } from '../support/events.js';
 import { FakeClock } from '../support/fake-clock.js';
@@ -297,6 +298,194 @@ describe('append-only, hash-chained', () => {
       await app.close();
       await own.close();
     }
+  });
+});
+
+describe('unlinked append, sealed in commit order', () => {
+  const rowOf = async (id: string) =>
+    (
+      await db().query<Array<{ seq: string | null; hash: string | null }>>(
+        'SELECT seq, hash FROM audit_events WHERE id = $1',
+        [parseId('AuditEvent', id)],
+      )
+    )[0];
+
+  it('a change appends its event unlinked; the sealer links it; verify reports the unsealed tail', async () => {
+    const p = await TestPlatform.create(t);
+    await p.post('/tokens', { name: 'x', permissions: ['VIEW'] }).expect(201);
+    const [before] = await auditEvents(p);
+    expect(before).toMatchObject({ sequence: null, previousHash: null, hash: null, count: 1, lastSeenAt: null });
+    expect(await verifyChains(db(), uuidOf(p))).toEqual({ ok: true, chains: 0, events: 0, unsealed: 1 });
+    await seal();
+    const [after] = await auditEvents(p);
+    expect(after).toMatchObject({
+      id: before.id,
+      sequence: 1,
+      previousHash: null,
+      hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    await p.post('/tokens', { name: 'y', permissions: ['VIEW'] }).expect(201);
+    await seal();
+    const [second] = await auditEvents(p);
+    expect(second).toMatchObject({ sequence: 2, previousHash: after.hash });
+    expect(await verifyChains(db(), uuidOf(p))).toEqual({ ok: true, chains: 1, events: 2, unsealed: 0 });
+  });
+
+  it('the database lets sealing through, and nothing else: a seal that alters the event is refused', async () => {
+    const p = await TestPlatform.create(t);
+    await p.post('/tokens', { name: 'x', permissions: ['VIEW'] }).expect(201);
+    const [event] = await auditEvents(p);
+    const id = parseId('AuditEvent', event.id);
+    await expect(
+      db().query(`UPDATE audit_events SET seq = 1, hash = 'x', action = 'other' WHERE id = $1`, [id]),
+    ).rejects.toThrow(/append-only/);
+    await expect(db().query(`UPDATE audit_events SET digest = 'x' WHERE id = $1`, [id])).rejects.toThrow(/append-only/);
+    await seal();
+    await expect(db().query(`UPDATE audit_events SET seq = 9, hash = 'x' WHERE id = $1`, [id])).rejects.toThrow(
+      /append-only/,
+    );
+    expect(await verifyChains(db(), uuidOf(p))).toEqual({ ok: true, chains: 1, events: 1, unsealed: 0 });
+  });
+
+  it('an unsealed event altered before sealing is named, before and after it is sealed', async () => {
+    const p = await TestPlatform.create(t);
+    await p.post('/tokens', { name: 'x', permissions: ['VIEW'] }).expect(201);
+    const [event] = await auditEvents(p);
+    await db().transaction(async (m) => {
+      await m.query('SET LOCAL session_replication_role = replica');
+      await m.query(`UPDATE audit_events SET actor_id = 'system' WHERE id = $1`, [parseId('AuditEvent', event.id)]);
+    });
+    expect(await verifyChains(db(), uuidOf(p))).toMatchObject({
+      ok: false,
+      broken: { seq: null, id: event.id, problem: 'the unsealed event does not match its digest (altered)' },
+    });
+    await seal(); // the sealer links the row as it finds it; its digest still tells
+    expect(await verifyChains(db(), uuidOf(p))).toMatchObject({
+      ok: false,
+      broken: { seq: 1, id: event.id, problem: 'the hash does not match the event (altered)' },
+    });
+  });
+
+  // Two transactions in flight at once: PostgreSQL only (the embedded engine runs one at a time,
+  // so an event there is always committed before the next transaction starts).
+  (process.env.TEST_DATABASE_ADMIN_URL ? it : it.skip)(
+    'an event whose transaction is still open holds back every later one (no event is sealed past a gap)',
+    async () => {
+      const p = await TestPlatform.create(t);
+      const held = db().createQueryRunner();
+      await held.connect();
+      try {
+        await held.startTransaction();
+        await t.app.get(AuditTrail).recordSystem(held.manager, uuidOf(p), 'test:held', []);
+        await p.post('/tokens', { name: 'later', permissions: ['VIEW'] }).expect(201); // commits first
+        const [later] = await auditEvents(p); // the held one is not visible yet
+        expect(later.action).toBe('createToken');
+        await t.app.get(AuditSealer).sealOnce();
+        expect(await rowOf(later.id)).toEqual({ seq: null, hash: null });
+        await held.commitTransaction();
+      } finally {
+        await held.release();
+      }
+      await seal();
+      const events = await auditEvents(p);
+      expect(events.map((e) => [e.action, e.sequence])).toEqual([
+        ['createToken', 2],
+        ['test:held', 1],
+      ]);
+      expect(await verifyChains(db(), uuidOf(p))).toEqual({ ok: true, chains: 1, events: 2, unsealed: 0 });
+    },
+  );
+
+  it('a worker seals on its own within AUDIT_SEAL_INTERVAL_MS, and publishes the unsealed count and lag', async () => {
+    const own = await isolatedDatabase();
+    const app = await startTestApp({ ROLE: 'all', AUDIT_SEAL_INTERVAL_MS: '100' }, { databaseUrl: own.url });
+    try {
+      const p = await TestPlatform.create(app);
+      await p.post('/tokens', { name: 'x', permissions: ['VIEW'] }).expect(201);
+      const scraped = (await app.app.get(MetricsService).scrape()).body;
+      expect(scraped).toMatch(/^audit_unsealed_events \d+$/m);
+      expect(scraped).toMatch(/^audit_seal_lag_seconds [\d.e-]+$/m);
+      // Awaits the worker's own round (no call to the sealer here).
+      for (;;) {
+        const [event] = await auditEvents(p);
+        if (event.sequence !== null) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect((await app.app.get(MetricsService).scrape()).body).toMatch(/^audit_unsealed_events 0$/m);
+      expect(await verifyChains(app.app.get(DataSource))).toEqual({ ok: true, chains: 1, events: 1, unsealed: 0 });
+    } finally {
+      await app.close();
+      await own.close();
+    }
+  });
+});
+
+describe('refusals counted, failed authentications limited per address', () => {
+  let f: TestApp;
+  beforeAll(async () => {
+    // An instance of its own (same database): its per-address budget is spent by these tests only.
+    f = await startTestApp({ AUTH_FAILURES_PER_ADDRESS: '20', AUDIT_REFUSAL_TALLIES: '4' });
+  });
+  afterAll(() => f.close());
+
+  it('a flood of bad credentials writes a bounded number of rows; past the limit it is 429 before any lookup', async () => {
+    const p = await TestPlatform.create(t);
+    const onF = p.on(f);
+    await onF.get('/config').expect(200); // cached on f before the flood
+    const fresh = await p.token(['VIEW']); // valid, never used on f: not cached there
+    const bad = basicAuth(`${p.clientId}:wrong-secret`);
+    const answers: number[] = [];
+    // One at a time until past the limit (so exactly 20 lookups fail), then in bursts.
+    for (let i = 0; i < 25; i++)
+      answers.push((await f.http.post(`${V}/customers`).set('Authorization', bad).send({})).status);
+    for (let round = 0; round < 5; round++) {
+      const batch = await Promise.all(
+        Array.from({ length: 25 }, () => f.http.post(`${V}/customers`).set('Authorization', bad).send({})),
+      );
+      answers.push(...batch.map((r) => r.status));
+    }
+    expect(answers.filter((s) => s === 401)).toHaveLength(20);
+    expect(answers.filter((s) => s === 429)).toHaveLength(130);
+    const limited = await f.http.post(`${V}/customers`).set('Authorization', bad).send({});
+    expectError(limited, 429, 'RATE_LIMITED');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    // The platform's own traffic from that address: a credential f already verified still works; an
+    // unverified one would need a lookup, refused before it while the address is limited.
+    await onF.get('/config').expect(200);
+    expectError(await f.http.get(`${V}/config`).set('Authorization', fresh.authorization), 429, 'RATE_LIMITED');
+
+    expect(await flushRefusals(f)).toBeGreaterThan(0);
+    const refusals = (await auditEvents(p, '&action=createCustomer')).filter((e) => e.outcome.status !== 201);
+    expect(refusals.map((e) => [e.outcome.status, e.count]).sort()).toEqual([
+      [401, 20],
+      [429, 131],
+    ]);
+    for (const e of refusals) {
+      expect(e.actor).toEqual({ type: 'api_token', id: await tokenIdOf(p) });
+      expect(Date.parse(e.lastSeenAt!)).toBeGreaterThanOrEqual(Date.parse(e.createdAt));
+    }
+    await seal();
+    expect(await verifyChains(db(), uuidOf(p))).toMatchObject({ ok: true, unsealed: 0 });
+  });
+
+  it('distinct refusals past AUDIT_REFUSAL_TALLIES fold into one overflow row per window', async () => {
+    await flushRefusals(f);
+    const marker = 'overflow';
+    for (let i = 0; i < 8; i++) {
+      // Unknown client ids (401, or 429 once the address is limited): each is its own tally.
+      const id = `${i}`.repeat(32).slice(0, 32);
+      await f.http.get(`${V}/cards`).set('Authorization', 'Bearer nope').set('X-Request-Id', `${marker}-${i}`);
+      await f.http
+        .get(`${V}/cards`)
+        .set('Authorization', basicAuth(`${id}:x`))
+        .set('X-Request-Id', `${marker}-b${i}`);
+    }
+    const rows = await flushRefusals(f);
+    expect(rows).toBeLessThanOrEqual(5); // 4 tallies + the overflow
+    const [overflow] = await db().query<Array<{ count: number }>>(
+      `SELECT count FROM audit_events WHERE action = 'refusals:overflow' ORDER BY pos DESC LIMIT 1`,
+    );
+    expect(overflow.count).toBeGreaterThan(0);
   });
 });
 

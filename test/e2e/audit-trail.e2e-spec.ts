@@ -276,7 +276,7 @@ describe('append-only, hash-chained', () => {
     const bad = await cli('audit:verify', '--platform', p.platformId);
     expect(bad.code).toBe(3);
     expect(JSON.parse(bad.stdout)).toMatchObject({ ok: false, broken: { seq: 1, problem: 'the event is missing' } });
-  });
+  }, 180_000); // four CLI processes: slow to start on a loaded machine
 
   it('retention deletes only what is past AUDIT_RETENTION_DAYS (its own database: it spans every platform)', async () => {
     const own = await isolatedDatabase();
@@ -424,7 +424,12 @@ describe('refusals counted, failed authentications limited per address', () => {
   let f: TestApp;
   beforeAll(async () => {
     // An instance of its own (same database): its per-address budget is spent by these tests only.
-    f = await startTestApp({ AUTH_FAILURES_PER_ADDRESS: '20', AUDIT_REFUSAL_TALLIES: '4' });
+    // A long token-cache TTL: the cached credential must outlast the flood on a busy machine.
+    f = await startTestApp({
+      AUTH_FAILURES_PER_ADDRESS: '20',
+      AUDIT_REFUSAL_TALLIES: '4',
+      TOKEN_CACHE_TTL_MS: '600000',
+    });
   });
   afterAll(() => f.close());
 

@@ -428,7 +428,7 @@ describe('refusals counted, failed authentications limited per address', () => {
     f = await startTestApp({
       AUTH_FAILURES_PER_ADDRESS: '20',
       AUDIT_REFUSAL_TALLIES: '4',
-      TOKEN_CACHE_TTL_MS: '600000',
+      TOKEN_CACHE_TTL_MS: '60000',
     });
   });
   afterAll(() => f.close());

@@ -55,15 +55,15 @@ export function storedRecord(row: StoredEvent): AuditRecord {
 }
 
 /**
- * Every unsealed event whose transaction is older than every transaction still in progress, oldest
- * append first. `txid < pg_snapshot_xmin(...)`: each such transaction has ended (committed: visible
- * here; rolled back: gone), and no transaction still running or yet to start can append an event
- * with such an id, so the set only grows at its end and an event is never sealed behind one that
- * commits later. The sequence (`pos`) alone would not do: it is taken at insert, not at commit.
+ * Every unsealed event this transaction can see (committed), oldest append first. No watermark:
+ * chain positions are given here, at sealing, so an event whose transaction commits after others
+ * (its append sequence taken earlier, at insert) is simply not visible yet and is sealed in a later
+ * round, after them: nothing is skipped, nothing is ever placed behind an event already sealed, and
+ * a chain's order is the order in which its events became visible (commit order, to the round).
+ * No horizon of in-flight transactions either (`pg_snapshot_xmin` is cluster-wide: one long
+ * transaction in any database of the server would hold every seal back).
  */
-const SEALABLE_SQL = `SELECT ${STORED_COLUMNS} FROM audit_events
-  WHERE hash IS NULL AND txid < pg_snapshot_xmin(pg_current_snapshot())
-  ORDER BY pos LIMIT ${BATCH}`;
+const SEALABLE_SQL = `SELECT ${STORED_COLUMNS} FROM audit_events WHERE hash IS NULL ORDER BY pos LIMIT ${BATCH}`;
 
 const SEAL_SQL = `UPDATE audit_events e SET seq = v.seq, prev_hash = v.prev_hash, hash = v.hash
   FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::text[]) AS v(id, seq, prev_hash, hash)
@@ -76,7 +76,7 @@ const HEADS_SQL = `INSERT INTO audit_heads AS h (chain, seq, prev_hash, hash)
 /**
  * Links appended audit events into their chains, the way a transparency log's sequencer does:
  * requests append events unlinked (no shared row, no wait), and this worker job, every
- * AUDIT_SEAL_INTERVAL_MS, takes the sealable tail (see SEALABLE_SQL) in append order and gives
+ * AUDIT_SEAL_INTERVAL_MS, takes the committed unsealed events (see SEALABLE_SQL) in append order and gives
  * each event its chain's next number, the previous hash and its own (sha256 of the previous hash
  * and its canonical text, as before), advancing each chain's head, in one transaction per batch.
  * One sealer at a time (an advisory lock); the others skip the round. Publishes
@@ -120,7 +120,8 @@ export class AuditSealer implements OnApplicationBootstrap, OnModuleDestroy {
 
   /**
    * Waits until every event appended before the call (by a transaction that had started) is
-   * sealed: rounds until none of them is left unsealed (a transaction still open holds it back).
+   * sealed: rounds until none of them is left unsealed (one whose transaction is still open is
+   * waited for).
    */
   async settle(): Promise<void> {
     const [{ xmax }] = await this.db.query<Array<{ xmax: string }>>(

@@ -3,9 +3,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * The audit trail without a per-platform lock (src/audit/audit-sealer.ts): a request appends its
  * event unlinked (`seq`, `prev_hash`, `hash` NULL) in the statement or transaction of its change;
- * the sealer links events into their chains later, in batches, only events whose transaction
- * (`txid`) is older than every transaction still in progress (`pg_snapshot_xmin`), so no event can
- * ever appear behind a sealed one. `digest` (sha256 of the canonical text, written with the event)
+ * the sealer links events into their chains later, in batches, in the order they became visible
+ * (commit order, to the batch; `pos`, the append sequence, within one). `txid` is the appending
+ * transaction (the tests' `settle` waits on it). `digest` (sha256 of the canonical text, written with the event)
  * names an unsealed event altered before sealing; `count` / `last_seen` make one row stand for a
  * window of identical refusals. `appended_at` is the database's time of the append (for the seal
  * lag metric only; not hashed). `pos` orders the unsealed tail.

@@ -298,7 +298,7 @@ describe('append-only, hash-chained', () => {
       await app.close();
       await own.close();
     }
-  });
+  }, 180_000); // a database of its own: migrations on a fresh engine are slow on a loaded machine
 });
 
 describe('unlinked append, sealed in commit order', () => {
@@ -418,7 +418,7 @@ describe('unlinked append, sealed in commit order', () => {
       await app.close();
       await own.close();
     }
-  });
+  }, 180_000); // a database of its own: migrations on a fresh engine are slow on a loaded machine
 });
 
 describe('refusals counted, failed authentications limited per address', () => {

@@ -313,7 +313,7 @@ export class AppConfig {
   AUDIT_RETENTION_DAYS = 400;
 
   @Doc(
-    "How often the worker's audit sealer links newly appended audit events into their platform's hash chain (milliseconds): the bound on how long an event stays unsealed, unless a transaction older than it is still open (see [Security operations](security-operations.md#audit-trail)).",
+    "How often the worker's audit sealer links newly appended audit events into their platform's hash chain (milliseconds): the bound on how long an event stays unsealed, unless a transaction older than it is still open (see [Security operations](security-operations.md#the-audit-trail)).",
   )
   @Transform(toInt)
   @IsInt()

@@ -4,7 +4,8 @@
  * After Nest has registered every route, `sortRoutes` reorders each run of consecutive route
  * layers (middleware stays where it is) so that, at the first segment where two paths differ in
  * kind, a literal segment comes before a parameter, and a parameter before a wildcard. Paths with
- * literals in the same place keep a fixed (alphabetical) order; nothing else moves.
+ * different literals in the same place keep a fixed order (the smaller group of routes first, then
+ * alphabetical: see compareRoutePaths); nothing else moves.
  */
 
 /*
@@ -37,16 +38,42 @@ export function segmentRank(segment: string): number {
   return segment.includes(':') ? 1 : 0;
 }
 
-/** Orders two route paths: the more specific first (see the module comment). */
-export function compareRoutePaths(a: string, b: string): number {
+/**
+ * Orders two route paths: the more specific first (see the module comment). Two different literals
+ * at the first differing segment can never match the same request, so their order is free:
+ * with `groupSize` (the number of routes under a literal prefix), the smaller group comes first,
+ * then alphabetical. Express tries routes in turn, so a request then walks past small groups only:
+ * `/healthz` is not tried against the ~150 versioned routes first, nor `GET /tokens/{id}` against
+ * every area's routes.
+ */
+export function compareRoutePaths(a: string, b: string, groupSize?: (prefix: string) => number): number {
   const sa = segmentsOf(a);
   const sb = segmentsOf(b);
   for (let i = 0; i < Math.min(sa.length, sb.length); i++) {
     const rank = segmentRank(sa[i]) - segmentRank(sb[i]);
     if (rank !== 0) return rank;
-    if (segmentRank(sa[i]) === 0 && sa[i] !== sb[i]) return sa[i] < sb[i] ? -1 : 1;
+    if (segmentRank(sa[i]) === 0 && sa[i] !== sb[i]) {
+      if (groupSize) {
+        const size = groupSize(sa.slice(0, i + 1).join('/')) - groupSize(sb.slice(0, i + 1).join('/'));
+        if (size !== 0) return size;
+      }
+      return sa[i] < sb[i] ? -1 : 1;
+    }
   }
   return sa.length - sb.length;
+}
+
+/** How many of `paths` lie under each prefix of leading literal segments (`a`, `a/b`, ...). */
+function groupSizes(paths: string[]): (prefix: string) => number {
+  const sizes = new Map<string, number>();
+  for (const path of paths) {
+    const segments = segmentsOf(path);
+    for (let i = 0; i < segments.length && segmentRank(segments[i]) === 0; i++) {
+      const prefix = segments.slice(0, i + 1).join('/');
+      sizes.set(prefix, (sizes.get(prefix) ?? 0) + 1);
+    }
+  }
+  return (prefix) => sizes.get(prefix) ?? 0;
 }
 
 const isRoute = (layer: RouteLayer) => typeof layer.route?.path === 'string';
@@ -70,11 +97,12 @@ function replaceRouteRuns(stack: RouteLayer[], replace: (run: RouteLayer[]) => R
   }
 }
 
-/** Sorts each run of consecutive route layers of the Express app's router (stable). */
+/** Sorts each run of consecutive route layers of the Express app's router (stable; small groups first). */
 export function sortRoutes(app: object): void {
-  replaceRouteRuns((app as ExpressLike).router.stack, (run) =>
-    run.sort((x, y) => compareRoutePaths(x.route!.path as string, y.route!.path as string)),
-  );
+  replaceRouteRuns((app as ExpressLike).router.stack, (run) => {
+    const size = groupSizes(run.map((l) => l.route!.path as string));
+    return run.sort((x, y) => compareRoutePaths(x.route!.path as string, y.route!.path as string, size));
+  });
 }
 
 /** Every route, in the order Express tries them. */

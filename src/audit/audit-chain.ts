@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { formatId, isUuid } from '../common/ids.js';
 import { AuditEventEntity } from './audit-event.entity.js';
-import { ActorType, canonical, linkHash, NIL_CHAIN } from './audit-record.js';
+import { ActorType, canonical, contentDigest, linkHash, NIL_CHAIN } from './audit-record.js';
 import { renderAuditEvent } from './audit-events.service.js';
 
 const BATCH = 1000;
@@ -9,7 +9,8 @@ const BATCH = 1000;
 /** The first link that does not hold, when one does not. */
 export interface ChainBreak {
   chain: string;
-  seq: number;
+  /** null: an unsealed event */
+  seq: number | null;
   id: string | null;
   problem: string;
 }
@@ -17,26 +18,45 @@ export interface ChainBreak {
 export interface VerifyResult {
   ok: boolean;
   chains: number;
+  /** sealed events checked */
   events: number;
+  /** events appended but not yet sealed (each checked against its digest) */
+  unsealed: number;
   broken?: ChainBreak;
 }
 
 const chainName = (chain: string) => (chain === NIL_CHAIN ? 'unattributed' : formatId('Platform', chain));
 
-/** The events of `chain` (all chains when null) in chain order, BATCH rows at a time. */
+/** The sealed events of `chain` (all chains when null) in chain order, BATCH rows at a time. */
 async function* walk(db: DataSource, platform: string | null): AsyncGenerator<AuditEventEntity> {
   let after: [string, string] = ['00000000-0000-0000-0000-000000000000', '0'];
   let first = true;
   for (;;) {
-    const qb = db.createQueryBuilder(AuditEventEntity, 'e');
-    if (platform) qb.where('e.chain = :platform', { platform });
+    const qb = db.createQueryBuilder(AuditEventEntity, 'e').where('e.seq IS NOT NULL');
+    if (platform) qb.andWhere('e.chain = :platform', { platform });
     if (!first) qb.andWhere('(e.chain, e.seq) > (:chain, :seq)', { chain: after[0], seq: after[1] });
     const rows = await qb.orderBy('e.chain', 'ASC').addOrderBy('e.seq', 'ASC').take(BATCH).getMany();
     for (const row of rows) yield row;
     if (rows.length < BATCH) return;
     const last = rows[rows.length - 1];
-    after = [last.chain, last.seq];
+    after = [last.chain, last.seq!];
     first = false;
+  }
+}
+
+/** The unsealed events (of one chain, or all), in append order, BATCH rows at a time. */
+async function* unsealedTail(db: DataSource, platform: string | null): AsyncGenerator<AuditEventEntity> {
+  let after = '0';
+  for (;;) {
+    const qb = db
+      .createQueryBuilder(AuditEventEntity, 'e')
+      .where('e.hash IS NULL')
+      .andWhere('e.pos > :after', { after });
+    if (platform) qb.andWhere('e.chain = :platform', { platform });
+    const rows = await qb.orderBy('e.pos', 'ASC').take(BATCH).getMany();
+    for (const row of rows) yield row;
+    if (rows.length < BATCH) return;
+    after = rows[rows.length - 1].pos;
   }
 }
 
@@ -56,16 +76,23 @@ function storedCanonical(row: AuditEventEntity): string {
     sourceAddress: row.sourceAddress,
     userAgent: row.userAgent,
     changedFields: row.changedFields,
+    count: row.count,
+    lastSeen: row.lastSeen,
   });
 }
 
+/** Whether the row still matches the digest it was appended with (events appended before digests: no claim). */
+const digestHolds = (row: AuditEventEntity, text: string): boolean =>
+  row.digest === null || contentDigest(text) === row.digest;
+
 /**
- * Walks every chain (or one platform's) in order and checks each link: consecutive sequence
+ * Walks every chain (or one platform's) in order and checks each sealed event's link: consecutive sequence
  * numbers, each event's `prev_hash` equal to the previous event's hash, each hash recomputed from
  * the row, and the chain's head (the last number and hash the writer holds) matching its last
  * event, so a deleted or altered event anywhere, the oldest and the newest included, is named. A
  * chain starts just after its floor: the last event the retention job deleted (recorded on the
- * head), or at number 1.
+ * head), or at number 1. Then the unsealed tail (events the sealer has not linked yet): each must
+ * still match the digest it was appended with; how many there are is reported.
  */
 export async function verifyChains(db: DataSource, platformUuid: string | null = null): Promise<VerifyResult> {
   if (platformUuid !== null && !isUuid(platformUuid)) throw new Error('not a platform id');
@@ -81,10 +108,12 @@ export async function verifyChains(db: DataSource, platformUuid: string | null =
   let events = 0;
   const seen = new Set<string>();
   let prev: AuditEventEntity | null = null;
-  const broken = (row: AuditEventEntity | null, chain: string, seq: number, problem: string): VerifyResult => ({
+  let unsealed = 0;
+  const broken = (row: AuditEventEntity | null, chain: string, seq: number | null, problem: string): VerifyResult => ({
     ok: false,
     chains: seen.size,
     events,
+    unsealed,
     broken: { chain: chainName(chain), seq, id: row ? formatId('AuditEvent', row.id) : null, problem },
   });
   const endOfChain = (last: AuditEventEntity): VerifyResult | null => {
@@ -116,7 +145,8 @@ export async function verifyChains(db: DataSource, platformUuid: string | null =
       if (row.prevHash !== (floor?.floorHash ?? null))
         return broken(row, row.chain, seq, "prev_hash is not the previous event's hash");
     }
-    if (linkHash(row.prevHash, storedCanonical(row)) !== row.hash)
+    const text = storedCanonical(row);
+    if (linkHash(row.prevHash, text) !== row.hash || !digestHolds(row, text))
       return broken(row, row.chain, seq, 'the hash does not match the event (altered)');
     events++;
     prev = row;
@@ -129,7 +159,12 @@ export async function verifyChains(db: DataSource, platformUuid: string | null =
     if (!seen.has(chain) && head.seq !== head.floorSeq)
       return broken(null, chain, head.floorSeq + 1, 'the event is missing');
   }
-  return { ok: true, chains: seen.size, events };
+  for await (const row of unsealedTail(db, platformUuid)) {
+    if (!digestHolds(row, storedCanonical(row)))
+      return broken(row, row.chain, null, 'the unsealed event does not match its digest (altered)');
+    unsealed++;
+  }
+  return { ok: true, chains: seen.size, events, unsealed };
 }
 
 /** Every event created at or after `since` (oldest first), as JSON-line objects, BATCH at a time. */

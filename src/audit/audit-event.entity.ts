@@ -11,9 +11,13 @@ export class AuditEventEntity {
   @Column('uuid')
   chain: string;
 
-  /** Position in the chain (1, 2, ...), in commit order. */
-  @Column('bigint')
-  seq: string;
+  /** Position in the chain (1, 2, ...), in commit order; null until the sealer links it. */
+  @Column('bigint', { nullable: true })
+  seq: string | null;
+
+  /** Append order (the unsealed tail is walked in it); set by the database. */
+  @Column({ type: 'bigint', insert: false, update: false })
+  pos: string;
 
   @Column('uuid', { name: 'platform_id', nullable: true })
   platformId: string | null;
@@ -55,6 +59,19 @@ export class AuditEventEntity {
   @Column('text', { name: 'prev_hash', nullable: true })
   prevHash: string | null;
 
-  @Column('text')
-  hash: string;
+  /** null until sealed */
+  @Column('text', { nullable: true })
+  hash: string | null;
+
+  /** sha256 of the canonical text, written with the event (null on events appended before it existed). */
+  @Column('text', { nullable: true })
+  digest: string | null;
+
+  /** A counted refusal: how many identical refusals the row stands for (1 otherwise). */
+  @Column('int')
+  count: number;
+
+  /** A counted refusal: the last one's time (`createdAt` is the first's); null otherwise. */
+  @Column('timestamptz', { name: 'last_seen', nullable: true })
+  lastSeen: Date | null;
 }

@@ -57,8 +57,25 @@ export class AuditEvent {
   @ApiProperty({ nullable: true, type: String }) userAgent: string | null;
   @ApiProperty({ type: [String], description: 'Names of the body members of a change (never values)' })
   changedFields: string[];
-  @ApiProperty({ description: "Position in the platform's hash chain" }) sequence: number;
-  @ApiProperty({ nullable: true, type: String, description: "The chain's previous event's hash" })
+  @ApiProperty({
+    description:
+      'How many identical refusals this event stands for (refusals are counted per window: createdAt is the first, lastSeenAt the last); 1 for any other event',
+  })
+  count: number;
+  @ApiProperty({ nullable: true, type: String, format: 'date-time', description: 'A counted refusal: the last one' })
+  lastSeenAt: string | null;
+  @ApiProperty({
+    nullable: true,
+    type: Number,
+    description: "Position in the platform's hash chain; null until the event is sealed (within about a second)",
+  })
+  sequence: number | null;
+  @ApiProperty({ nullable: true, type: String, description: "The chain's previous event's hash (null until sealed)" })
   previousHash: string | null;
-  @ApiProperty({ description: 'sha256 of previousHash and the canonical event' }) hash: string;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'sha256 of previousHash and the canonical event; null until sealed',
+  })
+  hash: string | null;
 }

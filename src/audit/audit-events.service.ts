@@ -18,7 +18,9 @@ export function renderAuditEvent(row: AuditEventEntity): AuditEvent {
     sourceAddress: row.sourceAddress,
     userAgent: row.userAgent,
     changedFields: row.changedFields,
-    sequence: Number(row.seq),
+    count: row.count,
+    lastSeenAt: row.lastSeen ? row.lastSeen.toISOString() : null,
+    sequence: row.seq === null ? null : Number(row.seq),
     previousHash: row.prevHash,
     hash: row.hash,
   };

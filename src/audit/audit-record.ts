@@ -33,6 +33,12 @@ export interface AuditRecord {
   userAgent: string | null;
   /** names of the body's top-level members of a change (never their values) */
   changedFields: string[];
+  /**
+   * A counted refusal (src/audit/audit-refusals.ts): how many identical refusals this one row
+   * stands for, `createdAt` the first and `lastSeen` the last. Absent for a single event.
+   */
+  count?: number;
+  lastSeen?: Date | null;
 }
 
 /**
@@ -40,8 +46,14 @@ export interface AuditRecord {
  * (in SQL, sha256 of the previous hash and this text) and `audit:verify` compute it the same way.
  */
 export function canonical(r: AuditRecord): string {
-  // JSON renders createdAt as its ISO string (Date#toJSON).
-  return JSON.stringify(recordValues(r));
+  // JSON renders createdAt as its ISO string (Date#toJSON). A counted refusal adds its count and
+  // last sighting (a single event's text is unchanged, so events sealed before stay verifiable).
+  return JSON.stringify(r.lastSeen ? [...recordValues(r), r.count ?? 1, r.lastSeen] : recordValues(r));
+}
+
+/** The digest an event is appended with (hex sha256 of its canonical text): names an unsealed event altered. */
+export function contentDigest(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex');
 }
 
 /** The record's fields in their one order: the canonical text and the INSERT's parameters both use it. */

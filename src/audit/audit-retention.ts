@@ -7,7 +7,7 @@ import { Runtime } from '../config/config.module.js';
 const HOUR_MS = 3_600_000;
 
 const RETENTION_SQL = `WITH doomed AS (
-  SELECT chain, max(seq) AS upto FROM audit_events WHERE created_at < $1 GROUP BY chain
+  SELECT chain, max(seq) AS upto FROM audit_events WHERE created_at < $1 AND seq IS NOT NULL GROUP BY chain
 ), gone AS (
   DELETE FROM audit_events e USING doomed d WHERE e.chain = d.chain AND e.seq <= d.upto RETURNING e.chain, e.seq, e.hash
 ), last AS (

@@ -3,8 +3,9 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { EntityManager } from 'typeorm';
 import { RealClock } from '../common/clock.js';
-import { isUuid } from '../common/ids.js';
-import { TransactionService } from '../database/transaction.service.js';
+import { StatementRider, TransactionService } from '../database/transaction.service.js';
+import { AuditRefusals } from './audit-refusals.js';
+import { AUDIT_INSERT_SQL, auditParameters, auditRiderCte } from './audit-insert.js';
 import { clientAddress } from '../common/client-address.js';
 import { requestContext } from '../logging/logger.js';
 import {
@@ -12,36 +13,13 @@ import {
   AuditRecord,
   addResource,
   bodyFieldNames,
-  canonical,
-  recordValues,
   cleanText,
   newRecord,
-  NIL_CHAIN,
   principalActor,
   requestResources,
 } from './audit-record.js';
 
-/**
- * Appends one event to its chain in one statement: the upsert of the chain's head row takes the
- * next sequence number and computes the link (sha256 of the previous hash and the event's
- * canonical text, in the database, so the previous hash is read under the row lock the upsert
- * holds until commit); the event row copies them.
- */
-export const AUDIT_INSERT_SQL = `WITH audit_head AS (
-  INSERT INTO audit_heads AS h (chain, seq, prev_hash, hash)
-  VALUES ($1, 1, NULL, encode(sha256(convert_to($2, 'UTF8')), 'hex'))
-  ON CONFLICT (chain) DO UPDATE
-    SET seq = h.seq + 1, prev_hash = h.hash, hash = encode(sha256(convert_to(h.hash || $2, 'UTF8')), 'hex')
-  RETURNING seq, prev_hash, hash
-)
-INSERT INTO audit_events (id, chain, seq, platform_id, created_at, actor_type, actor_id, action, resource_ids,
-  status, error_code, request_id, source_address, user_agent, changed_fields, prev_hash, hash)
-SELECT $3, $1, seq, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, prev_hash, hash FROM audit_head`;
-
-/** The insert's parameters for a record. */
-export function auditParameters(r: AuditRecord): unknown[] {
-  return [r.platformId ?? NIL_CHAIN, canonical(r), ...recordValues(r)];
-}
+export { AUDIT_INSERT_SQL, auditParameters } from './audit-insert.js';
 
 const CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
@@ -96,10 +74,13 @@ export function noteAuditActor(actor: { platformId: string; agentId: string }): 
 }
 
 /**
- * The audit trail's writer. A state-changing call's event is written by the TransactionService's
- * before-commit hook, inside the transaction of the change (no change without its event, no event
- * for a change rolled back); a refused or failed call's event by the exceptions filter, in a
- * statement of its own, before the error is sent. CLI commands record themselves (`system`).
+ * The audit trail's writer. A state-changing call's event is appended with its change: in the
+ * change's own statement when the change is one (`TransactionService.change`, a CTE, in
+ * autocommit), else by the TransactionService's before-commit hook inside the change's
+ * transaction (no change without its event, no event for a change rolled back). A refused call
+ * (401, 403, 429) is counted (`AuditRefusals`: one row per window and source), any other failed
+ * change is appended in a statement of its own before the error is sent. CLI commands record
+ * themselves (`system`). Appends are unlinked; `AuditSealer` links them into the chains.
  */
 @Injectable()
 export class AuditTrail {
@@ -111,8 +92,13 @@ export class AuditTrail {
   constructor(
     private readonly tx: TransactionService,
     private readonly clock: RealClock,
+    private readonly refusals: AuditRefusals,
   ) {
-    tx.onBeforeCommit({ pending: () => this.pending() !== undefined, run: (m) => this.beforeCommit(m) });
+    tx.onBeforeCommit({
+      pending: () => this.pending() !== undefined,
+      run: (m) => this.beforeCommit(m),
+      rider: (source, first) => this.rider(source, first),
+    });
   }
 
   /**
@@ -151,35 +137,57 @@ export class AuditTrail {
     return req && !req[AUDIT]?.recorded && this.operation(req) ? req : undefined;
   }
 
-  /** Writes the current request's success event in the transaction about to commit. */
-  private async beforeCommit(m: EntityManager): Promise<void> {
-    const req = this.pending();
-    if (!req) return;
+  /** The success event of a pending request (its operation, actor, the resources its changes named). */
+  private successRecord(req: AuditedRequest): AuditRecord {
     const op = this.operation(req)!;
     const state = (req[AUDIT] ??= { recorded: false, resources: [] });
     const actor = principalActor(req.principal) ?? state.actor ?? anonymous;
     const record = this.fromRequest(req, actor, op.action, op.status, null);
     for (const id of state.resources) addResource(record.resourceIds, id);
     record.changedFields = req.method === 'DELETE' ? [] : bodyFieldNames(req);
-    await m.query(AUDIT_INSERT_SQL, auditParameters(record));
-    state.recorded = true;
+    return record;
+  }
+
+  /** Writes the current request's success event in the transaction about to commit. */
+  private async beforeCommit(m: EntityManager): Promise<void> {
+    const req = this.pending();
+    if (!req) return;
+    await m.query(AUDIT_INSERT_SQL, auditParameters(this.successRecord(req)));
+    req[AUDIT]!.recorded = true;
+  }
+
+  /** The success event as a CTE of the change's own statement (see BeforeCommitHook.rider). */
+  private rider(source: string, first: number): StatementRider | undefined {
+    const req = this.pending();
+    if (!req) return undefined;
+    return {
+      cte: riderCte(source, first),
+      parameters: auditParameters(this.successRecord(req)),
+      written: () => {
+        req[AUDIT]!.recorded = true;
+      },
+    };
   }
 
   /**
-   * Records a refused or failed call: any refused authentication or permission (401, 403), and any
-   * other error answer of a state-changing route. A credential the guard refused is attributed to
-   * its token (and platform) when the Basic username names one. Never throws: a failure to record
-   * is logged, and the answer goes out anyway.
+   * Records a refused or failed call: any refused authentication, permission or rate limit (401,
+   * 403, 429: counted, see AuditRefusals), and any other error answer of a state-changing route
+   * (appended). Never throws: a failure to record is logged, and the answer goes out anyway.
    */
   async recordFailure(req: AuditedRequest, status: number, code: string): Promise<void> {
     if (!this.enabled || !req.route) return;
-    const refusal = status === 401 || status === 403;
+    const refusal = status === 401 || status === 403 || status === 429;
     if (!refusal && !CHANGING.has(req.method)) return;
     const op = this.operation(req);
     if (!op) return;
+    const actor = principalActor(req.principal);
+    if (refusal) {
+      const record = this.fromRequest(req, actor ?? anonymous, op.action, status, code);
+      this.refusals.count(record, actor ? null : claimedClientId(req));
+      return;
+    }
     try {
-      const actor = principalActor(req.principal) ?? req[AUDIT]?.actor ?? (await this.claimedActor(req));
-      const record = this.fromRequest(req, actor, op.action, status, code);
+      const record = this.fromRequest(req, actor ?? req[AUDIT]?.actor ?? anonymous, op.action, status, code);
       await this.tx.query(AUDIT_INSERT_SQL, auditParameters(record));
     } catch (error) {
       this.logger.error({ err: (error as Error).message, action: op.action }, 'audit event not recorded');
@@ -230,22 +238,28 @@ export class AuditTrail {
       changedFields: [],
     });
   }
+}
 
-  /** The token a refused HTTP Basic credential names by its client id (never the secret), if any. */
-  private async claimedActor(req: AuditedRequest): Promise<Actor> {
-    const header = req.headers.authorization;
-    const match = typeof header === 'string' ? /^Basic ([A-Za-z0-9+/=_-]{1,1024})$/i.exec(header.trim()) : null;
-    if (!match) return anonymous;
-    const decoded = Buffer.from(match[1], 'base64').toString('utf8');
-    const clientId = decoded.slice(0, Math.max(0, decoded.indexOf(':')));
-    if (!/^[0-9a-f]{32}$/.test(clientId)) return anonymous;
-    const [row] = await this.tx.query<Array<{ id: string; platform_id: string }>>(
-      'SELECT id, platform_id FROM api_tokens WHERE client_id = $1',
-      [clientId],
-    );
-    if (!row || !isUuid(row.id)) return anonymous;
-    return { platformId: row.platform_id, actorType: 'api_token', actorId: `Token:${row.id}` };
-  }
+/** The rider CTE's text, one per (source, first parameter): fixed texts, so they prepare once. */
+const riderTexts = new Map<string, string>();
+function riderCte(source: string, first: number): string {
+  const key = `${source}:${first}`;
+  let text = riderTexts.get(key);
+  if (text === undefined) riderTexts.set(key, (text = auditRiderCte(source, first)));
+  return text;
+}
+
+/**
+ * The client id a refused HTTP Basic credential names (never the secret), when well-formed: the
+ * refusal is attributed to its token and platform when the counts are written (no lookup per request).
+ */
+function claimedClientId(req: AuditedRequest): string | null {
+  const header = req.headers.authorization;
+  const match = typeof header === 'string' ? /^Basic ([A-Za-z0-9+/=_-]{1,1024})$/i.exec(header.trim()) : null;
+  if (!match) return null;
+  const decoded = Buffer.from(match[1], 'base64').toString('utf8');
+  const clientId = decoded.slice(0, Math.max(0, decoded.indexOf(':')));
+  return /^[0-9a-f]{32}$/.test(clientId) ? clientId : null;
 }
 
 const anonymous: Actor = { platformId: null, actorType: 'anonymous', actorId: null };

@@ -2,6 +2,8 @@ import { CanActivate, ExecutionContext, Injectable, OnApplicationBootstrap, Opti
 import { ModuleRef, Reflector } from '@nestjs/core';
 import { ClockOffsets, enterPlatformClock } from '../common/clock.js';
 import { ApiError } from '../errors/api-error.js';
+import { clientAddress } from '../common/client-address.js';
+import { AuthFailures } from './auth-failures.js';
 import type { Permission } from './api-token.entity.js';
 import {
   AGENT_AUTH_KEY,
@@ -55,6 +57,7 @@ export class AuthGuard implements CanActivate, OnApplicationBootstrap {
     private readonly moduleRef: ModuleRef,
     private readonly sessions: ConsoleSessionsService,
     private readonly config: AppConfig,
+    private readonly failures: AuthFailures,
     /** SANDBOX=true only: each request reads its platform's test clock offset once, here. */
     @Optional() private readonly clockOffsets?: ClockOffsets,
   ) {}
@@ -96,9 +99,14 @@ export class AuthGuard implements CanActivate, OnApplicationBootstrap {
     if (header === undefined && this.config.CONSOLE) {
       const sessionId = readCookie(req.headers.cookie, SESSION_COOKIE);
       if (sessionId !== undefined) {
+        const address = clientAddress(req);
+        await this.failures.check(address);
         const session = await this.sessions.find(sessionId);
         // No Basic challenge: a browser would answer it with its own credentials prompt.
-        if (!session) throw new ApiError('UNAUTHORIZED', 'The console session has ended: sign in again');
+        if (!session) {
+          await this.failures.failed(address);
+          throw new ApiError('UNAUTHORIZED', 'The console session has ended: sign in again');
+        }
         if (req.method !== 'GET' && req.method !== 'HEAD') {
           const presented = req.headers[CSRF_HEADER];
           if (!this.sessions.csrfMatches(session, typeof presented === 'string' ? presented : undefined)) {
@@ -116,8 +124,17 @@ export class AuthGuard implements CanActivate, OnApplicationBootstrap {
       }
       throw unauthorized('Missing or malformed HTTP Basic credentials');
     }
+    // A token the cache verified costs no database work; anything else is a lookup, refused before
+    // it when the address has used up its failed authentications.
+    const cached = this.tokens.cached(credentials.id, credentials.secret);
+    if (cached) return cached;
+    const address = clientAddress(req);
+    await this.failures.check(address);
     const principal = await this.tokens.authenticate(credentials.id, credentials.secret);
-    if (!principal) throw unauthorized('Invalid API credentials');
+    if (!principal) {
+      await this.failures.failed(address);
+      throw unauthorized('Invalid API credentials');
+    }
     return principal;
   }
 
@@ -128,8 +145,13 @@ export class AuthGuard implements CanActivate, OnApplicationBootstrap {
   ): Promise<AgentPrincipal> {
     const token = parseBearer(req.headers.authorization);
     if (!token) throw unauthorizedAgent('Missing or malformed Bearer agent access token');
+    const address = clientAddress(req);
+    await this.failures.check(address);
     const principal = this.agents ? await this.agents.authenticate(token) : null;
-    if (!principal) throw unauthorizedAgent('Invalid agent access token');
+    if (!principal) {
+      await this.failures.failed(address);
+      throw unauthorizedAgent('Invalid agent access token');
+    }
     if (requirement.initiates && principal.isPaused) {
       throw new ApiError('FORBIDDEN', 'This agent is paused: it can read but cannot initiate anything until resumed');
     }

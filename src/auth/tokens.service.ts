@@ -63,6 +63,12 @@ export class TokensService {
   ) {}
 
   /** Cached (see TokenCache); a miss is one fixed-text statement. */
+  /** The principal when the token cache already verified these credentials (no database work); else null. */
+  cached(clientId: string, secret: string): PlatformPrincipal | null {
+    if (clientId.length > 64 || secret.length > 256) return null;
+    return this.cache.get(clientId, secret);
+  }
+
   async authenticate(clientId: string, secret: string): Promise<PlatformPrincipal | null> {
     if (clientId.length > 64 || secret.length > 256) return null;
     const cached = this.cache.get(clientId, secret);

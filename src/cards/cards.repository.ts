@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { RealTime } from '../common/clock.js';
 import { outboxInsertCtes, type PreparedEvent } from '../outbox/outbox.service.js';
-import type { TransactionService } from '../database/transaction.service.js';
+import { changeStatement, type TransactionService } from '../database/transaction.service.js';
 import { CardEntity, CardStatusHistoryEntity } from './card.entity.js';
 
 /** Every `cards` column under the CardEntity member names, for plain queries (`SELECT ${CARD_COLUMNS} FROM cards`). */
@@ -67,9 +67,11 @@ export const UPDATE_CARD_WITH_HISTORY_SQL = `
 const UPDATE_IF_VERSION = `${UPDATE_CARD_SQL} AND xmin = $19::xid RETURNING id`;
 
 /** A change without a status (limits, funding source) of the card as read: one row when written, none when it changed since. */
-export const UPDATE_CARD_IF_VERSION_SQL = `
-  WITH changed AS (${UPDATE_IF_VERSION})
-  SELECT id FROM changed`;
+export const UPDATE_CARD_IF_VERSION = changeStatement(
+  `changed AS (${UPDATE_IF_VERSION})`,
+  'SELECT id FROM changed',
+  'changed',
+);
 
 /**
  * A status change of the card as read, in one (autocommit, so atomic) statement: the UPDATE, its
@@ -77,11 +79,13 @@ export const UPDATE_CARD_IF_VERSION_SQL = `
  * CTEs), the last two only for the row the UPDATE matched. One row when written, none (and nothing
  * written) when the card changed since it was read.
  */
-export const TRANSITION_CARD_IF_VERSION_SQL = `
-  WITH changed AS (${UPDATE_IF_VERSION}),
+export const TRANSITION_CARD_IF_VERSION = changeStatement(
+  `changed AS (${UPDATE_IF_VERSION}),
   history AS (${historyOf('changed', 20)}),
-  ${outboxInsertCtes('changed', 27)}
-  SELECT id FROM changed`;
+  ${outboxInsertCtes('changed', 27)}`,
+  'SELECT id FROM changed',
+  'changed',
+);
 
 const HISTORY_COLUMNS = `id, card_id AS "cardId", platform_id AS "platformId", actor, from_status AS "fromStatus",
   to_status AS "toStatus", substatus, reason, status_reason AS "statusReason", created_at AS "createdAt"`;
@@ -187,11 +191,11 @@ export class CardsRepository {
     const written = (rows: unknown[]) => rows.length === 1;
     const rows = transition
       ? await q.change<unknown[]>(
-          TRANSITION_CARD_IF_VERSION_SQL,
+          TRANSITION_CARD_IF_VERSION,
           [...params, ...historyValues(transition.history), ...transition.event.parameters],
           written,
         )
-      : await q.change<unknown[]>(UPDATE_CARD_IF_VERSION_SQL, params, written);
+      : await q.change<unknown[]>(UPDATE_CARD_IF_VERSION, params, written);
     return rows.length === 1;
   }
 

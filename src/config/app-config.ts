@@ -349,6 +349,49 @@ export class AppConfig {
   AUDIT_RETENTION_DAYS = 400;
 
   @Doc(
+    "How often the worker's audit sealer links newly appended audit events into their platform's hash chain (milliseconds): the bound on how long an event stays unsealed, unless a transaction older than it is still open (see [Security operations](security-operations.md#the-audit-trail)).",
+  )
+  @Transform(toInt)
+  @IsInt()
+  @Min(50)
+  @Max(60_000)
+  AUDIT_SEAL_INTERVAL_MS = 1000;
+
+  @Doc(
+    'Refused calls (401, 403, 429) are counted, not written one by one: identical refusals (same source address, credential, operation and code) within one window of this many milliseconds become one audit event with a count, first and last seen, written when the window closes (per replica).',
+  )
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(3_600_000)
+  AUDIT_REFUSAL_WINDOW_MS = 10_000;
+
+  @Doc(
+    'Distinct refusal tallies kept per window (per replica); refusals past it are counted in one overflow event (no source address, no credential) so a flood from many addresses still writes a bounded number of rows.',
+  )
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  AUDIT_REFUSAL_TALLIES = 1000;
+
+  @Doc(
+    'Failed authentications (a wrong API token or agent token, an ended console session) allowed per client address per AUTH_FAILURE_WINDOW_MS (per replica); past it, a credential from that address that is not already verified in memory is refused 429 before any database work until the window ends.',
+  )
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(1_000_000)
+  AUTH_FAILURES_PER_ADDRESS = 30;
+
+  @Doc('The window of AUTH_FAILURES_PER_ADDRESS, in milliseconds.')
+  @Transform(toInt)
+  @IsInt()
+  @Min(1000)
+  @Max(86_400_000)
+  AUTH_FAILURE_WINDOW_MS = 60_000;
+
+  @Doc(
     "The operator console: a web application at `/console` on the API's own port, signed in with an API token, calling the same REST routes with a session cookie. `false` removes it (the pages, the sign-in routes, and cookie authentication on the API; see [Console](console.md)).",
   )
   @Transform(toBool)

@@ -36,6 +36,7 @@ import { Sca1767228700000 } from './migrations/1767228700000-Sca.js';
 import { DoubleEntryLedger1767228300000 } from './migrations/1767228300000-DoubleEntryLedger.js';
 import { LedgerBalancedJournals1767228310000 } from './migrations/1767228310000-LedgerBalancedJournals.js';
 import { Uma1767228800000 } from './migrations/1767228800000-Uma.js';
+import { AuditUnlinked1767228100000 } from './migrations/1767228100000-AuditUnlinked.js';
 
 /** Every entity and migration, listed once: the app, the CLI and ormconfig.ts use these lists. */
 export const ENTITIES = [
@@ -87,4 +88,5 @@ export const MIGRATIONS = [
   DoubleEntryLedger1767228300000,
   LedgerBalancedJournals1767228310000,
   Uma1767228800000,
+  AuditUnlinked1767228100000,
 ];

@@ -30,6 +30,37 @@ export function preparesStatements(
 export interface BeforeCommitHook {
   pending(): boolean;
   run(manager: EntityManager): Promise<void>;
+  /**
+   * The same work as a CTE of a one-statement change (`change`), written only when the CTE
+   * `source` returns a row, its parameters numbered from `first`: so the change stays one
+   * statement (in autocommit, or one the open transaction sends anyway). Undefined: nothing pending.
+   */
+  rider?(source: string, first: number): StatementRider | undefined;
+}
+
+/** A hook's work riding in a change's statement (BeforeCommitHook.rider). */
+export interface StatementRider {
+  /** `name AS (...)`, appended to the statement's CTEs */
+  cte: string;
+  parameters: unknown[];
+  /** called once the statement has run and changed something (its CTE wrote) */
+  written(): void;
+}
+
+/**
+ * A one-statement change in the form `WITH <ctes> <select>` (changeStatement): `source` is the CTE
+ * whose rows are what changed (none: nothing changed), so a hook's work can ride in it.
+ */
+export interface ChangeStatement {
+  /** the statement as written, without riders */
+  readonly text: string;
+  readonly ctes: string;
+  readonly select: string;
+  readonly source: string;
+}
+
+export function changeStatement(ctes: string, select: string, source: string): ChangeStatement {
+  return { text: `\n  WITH ${ctes}\n  ${select}`, ctes, select, source };
 }
 
 /** Thrown inside `change` to roll back a statement that changed nothing (never escapes). */
@@ -55,6 +86,8 @@ export class TransactionService {
   /** `afterCommit` callbacks of the open transactions, by their manager. */
   private readonly committed = new WeakMap<EntityManager, Array<() => void>>();
   private readonly hooks: BeforeCommitHook[] = [];
+  /** Statement texts with riders, by statement (see withRiders). */
+  private readonly ridden = new WeakMap<ChangeStatement, Map<string, string>>();
 
   constructor(
     private readonly dataSource: DataSource,
@@ -118,22 +151,52 @@ export class TransactionService {
 
   /**
    * A one-statement change (fixed text, as `query`): `changed` tells from its rows whether it
-   * changed anything. In the open transaction when there is one; alone (one implicit transaction)
-   * when no before-commit hook has work for the current request; otherwise in a transaction with
-   * the hooks' work (the audit event), rolled back when the statement changed nothing.
+   * changed anything. A before-commit hook's pending work for the current request (the audit
+   * event) rides in the same statement as a CTE (BeforeCommitHook.rider), written only when the
+   * change wrote: alone, in autocommit, the statement stays one round trip; in an open transaction
+   * it adds nothing to send either. A hook without a rider makes it a transaction with its work.
    */
-  async change<T>(sql: string, parameters: unknown[], changed: (result: T) => boolean): Promise<T> {
-    if (current.getStore() || !this.hooks.some((h) => h.pending())) return this.query<T>(sql, parameters);
+  async change<T>(statement: ChangeStatement, parameters: unknown[], changed: (result: T) => boolean): Promise<T> {
+    const riders: StatementRider[] = [];
+    let needsTransaction = false;
+    for (const hook of this.hooks) {
+      if (!hook.pending()) continue;
+      const rider = hook.rider?.(
+        statement.source,
+        parameters.length + 1 + riders.reduce((n, r) => n + r.parameters.length, 0),
+      );
+      if (rider) riders.push(rider);
+      else needsTransaction = true;
+    }
+    if (!riders.length && (current.getStore() || !needsTransaction)) return this.query<T>(statement.text, parameters);
+    const sql = riders.length ? this.withRiders(statement, riders) : statement.text;
+    const values = riders.length ? [...parameters, ...riders.flatMap((r) => r.parameters)] : parameters;
+    if (current.getStore() || !needsTransaction) {
+      const result = await this.query<T>(sql, values);
+      if (changed(result)) for (const rider of riders) rider.written();
+      return result;
+    }
     try {
       return await this.run(async (m) => {
-        const result = await m.query<T>(sql, parameters);
+        const result = await m.query<T>(sql, values);
         if (!changed(result)) throw new NothingChanged(result);
+        for (const rider of riders) rider.written();
         return result;
       });
     } catch (error) {
       if (error instanceof NothingChanged) return error.result as T;
       throw error;
     }
+  }
+
+  /** The statement with the riders' CTEs, one text per statement and riders (so it prepares once). */
+  private withRiders(statement: ChangeStatement, riders: StatementRider[]): string {
+    const key = riders.map((r) => r.cte).join(',\n  ');
+    let texts = this.ridden.get(statement);
+    if (!texts) this.ridden.set(statement, (texts = new Map<string, string>()));
+    let text = texts.get(key);
+    if (text === undefined) texts.set(key, (text = `\n  WITH ${statement.ctes},\n  ${key}\n  ${statement.select}`));
+    return text;
   }
 
   /** The open transaction's manager, or the pool's for a plain read. */

@@ -7,7 +7,7 @@ import { Page, paginate } from '../common/pagination.js';
 import { isRecord } from '../common/objects.js';
 import { validateBody } from '../common/validate-body.js';
 import { findOwned, type RowLock } from '../database/queries.js';
-import { TransactionService } from '../database/transaction.service.js';
+import { changeStatement, TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
 import { fieldError, type FieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
@@ -15,7 +15,7 @@ import {
   IDEMPOTENCY_GATE,
   IdempotencyService,
   type PriorRecordColumns,
-  withIdempotencyRecord,
+  idempotentChange,
 } from '../idempotency/idempotency.service.js';
 import { OutboxService } from '../outbox/outbox.service.js';
 import { counterpartyRequirementsSql, PlatformConfigService } from '../platform-config/platform-config.service.js';
@@ -59,11 +59,17 @@ const insertPlatformAccountSql = (gate: string) => `
   ON CONFLICT DO NOTHING
   RETURNING status`;
 export const INSERT_PLATFORM_ACCOUNT_SQL = insertPlatformAccountSql('');
+/** The same as a ChangeStatement (TransactionService.change: the audit event rides in it). */
+const INSERT_PLATFORM_ACCOUNT = changeStatement(
+  `effect AS (${INSERT_PLATFORM_ACCOUNT_SQL})`,
+  'SELECT status FROM effect',
+  'effect',
+);
 /**
  * The same with an Idempotency-Key: the record is written by the same statement; $12-$16 are the
  * key's, $17 and $18 the sealed response as ACTIVE and as PENDING_OWNERSHIP_VERIFICATION.
  */
-export const INSERT_PLATFORM_ACCOUNT_IDEMPOTENT_SQL = withIdempotencyRecord(
+export const INSERT_PLATFORM_ACCOUNT_IDEMPOTENT = idempotentChange(
   insertPlatformAccountSql(`${IDEMPOTENCY_GATE} AND `),
   12,
   `CASE WHEN effect.status = 'ACTIVE' THEN $17::jsonb ELSE $18::jsonb END`,
@@ -294,7 +300,7 @@ export class ExternalAccountsService {
     if (!keyed) {
       return async () => {
         const [inserted] = await this.tx.change<Array<{ status: ExternalAccountStatus }>>(
-          INSERT_PLATFORM_ACCOUNT_SQL,
+          INSERT_PLATFORM_ACCOUNT,
           params,
           (rows) => rows.length > 0,
         );
@@ -308,7 +314,7 @@ export class ExternalAccountsService {
     const keyedParams = [...params, ...keyed.params, active, pending];
     return async () => {
       const [answer] = await this.tx.change<Array<PriorRecordColumns & { status: ExternalAccountStatus | null }>>(
-        INSERT_PLATFORM_ACCOUNT_IDEMPOTENT_SQL,
+        INSERT_PLATFORM_ACCOUNT_IDEMPOTENT,
         keyedParams,
         (rows) => rows[0]?.status != null,
       );

@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { EntityManager } from 'typeorm';
+import { changeStatement, type ChangeStatement } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
 import { SealedColumns } from '../secrets/sealed-columns.js';
 import { SecretBox } from '../secrets/secret-box.js';
@@ -77,9 +78,14 @@ export const IDEMPOTENCY_GATE = 'NOT EXISTS (SELECT 1 FROM idempotency_prior)';
  * the whole statement back; the interceptor then answers from that record.
  */
 export function withIdempotencyRecord(effect: string, n: number, sealedBody: string): string {
+  return idempotentChange(effect, n, sealedBody).text;
+}
+
+/** `withIdempotencyRecord` as a ChangeStatement (for TransactionService.change): `effect` is what changed. */
+export function idempotentChange(effect: string, n: number, sealedBody: string): ChangeStatement {
   const [platform, key, fingerprint, status, at] = [0, 1, 2, 3, 4].map((i) => `$${n + i}`);
-  return `
-  WITH idempotency_prior AS (
+  return changeStatement(
+    `idempotency_prior AS (
     SELECT fingerprint, response_status, response_body, created_at FROM idempotency_keys
     WHERE platform_id = ${platform}::uuid AND key = ${key}::text
   ), effect AS (${effect}
@@ -87,10 +93,12 @@ export function withIdempotencyRecord(effect: string, n: number, sealedBody: str
     INSERT INTO idempotency_keys (platform_id, key, fingerprint, response_status, response_body, created_at)
     SELECT ${platform}::uuid, ${key}::text, ${fingerprint}::text, ${status}::int, ${sealedBody}, ${at}::timestamptz
     FROM effect
-  )
-  SELECT effect.*, p.fingerprint AS idempotency_fingerprint, p.response_status AS idempotency_status,
+  )`,
+    `SELECT effect.*, p.fingerprint AS idempotency_fingerprint, p.response_status AS idempotency_status,
     p.response_body AS idempotency_body, p.created_at AS idempotency_created_at
-  FROM (SELECT 1) AS one LEFT JOIN effect ON true LEFT JOIN idempotency_prior p ON true`;
+  FROM (SELECT 1) AS one LEFT JOIN effect ON true LEFT JOIN idempotency_prior p ON true`,
+    'effect',
+  );
 }
 
 /** What a one-statement handler needs to write its request's idempotency record. */

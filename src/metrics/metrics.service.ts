@@ -72,6 +72,18 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly auditUnsealedEvents = new Gauge({
+    name: 'audit_unsealed_events',
+    help: 'Audit events appended but not yet linked into their hash chain by the sealer (all platforms)',
+    registers: [this.registry],
+  });
+
+  readonly auditSealLag = new Gauge({
+    name: 'audit_seal_lag_seconds',
+    help: 'Age of the oldest audit event not yet sealed into its hash chain (AUDIT_SEAL_INTERVAL_MS bounds it); 0 when none',
+    registers: [this.registry],
+  });
+
   readonly sealedValues = new Gauge({
     name: 'sealed_values',
     help: "Secrets at rest sealed by each key-encryption key ('legacy': sealed before key ids); refreshed at most once a minute",

@@ -2,9 +2,12 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { DataSource } from 'typeorm';
 import { AuditRetention } from '../../src/audit/audit-retention.js';
+import { AuditRefusals } from '../../src/audit/audit-refusals.js';
+import { AuditSealer } from '../../src/audit/audit-sealer.js';
 import { AuditTrail } from '../../src/audit/audit-trail.js';
 import { verifyChains } from '../../src/audit/audit-chain.js';
 import { parseId } from '../../src/common/ids.js';
+import { MetricsService } from '../../src/metrics/metrics.service.js';
 import { activeCard, statusChange, THREE_DS } from '../support/cards.js';
 import { recordedEvents } from '../support/events.js';
 import { FakeClock } from '../support/fake-clock.js';
@@ -30,9 +33,11 @@ interface AuditEventView {
   sourceAddress: string | null;
   userAgent: string | null;
   changedFields: string[];
-  sequence: number;
+  count: number;
+  lastSeenAt: string | null;
+  sequence: number | null;
   previousHash: string | null;
-  hash: string;
+  hash: string | null;
 }
 
 interface AuditPage {
@@ -49,6 +54,10 @@ async function auditEvents(p: TestPlatform, query = ''): Promise<AuditEventView[
 }
 
 const db = () => t.app.get(DataSource);
+/** Links every event appended so far (the test app runs no worker: sealing happens only here). */
+const seal = (app: TestApp = t) => app.app.get(AuditSealer).settle();
+/** Writes the refusal counts of the open window (as the window's end does). */
+const flushRefusals = (app: TestApp = t) => app.app.get(AuditRefusals).flush();
 const uuidOf = (p: TestPlatform) => parseId('Platform', p.platformId)!;
 const tokenIdOf = async (p: TestPlatform) =>
   `Token:${(await db().query<Array<{ id: string }>>('SELECT id FROM api_tokens WHERE client_id = $1', [p.clientId]))[0].id}`;
@@ -116,6 +125,7 @@ describe('refused authentication and permission', () => {
       .set('Authorization', basicAuth(`${p.clientId}:not-the-secret-XYZ`))
       .send({});
     expectError(res, 401, 'UNAUTHORIZED');
+    await flushRefusals();
     const [event] = await auditEvents(p, '&action=createCustomer');
     expect(event).toMatchObject({
       actor: { type: 'api_token', id: await tokenIdOf(p) },
@@ -131,6 +141,7 @@ describe('refused authentication and permission', () => {
     expectError(denied, 403, 'FORBIDDEN');
     const badRead = await t.http.get(`${V}/cards`).set('Authorization', basicAuth(`${p.clientId}:wrong`));
     expectError(badRead, 401, 'UNAUTHORIZED');
+    await flushRefusals();
     const events = await auditEvents(p);
     expect(events.find((e) => e.outcome.status === 403)).toMatchObject({
       actor: { type: 'api_token', id: viewer.id },
@@ -148,6 +159,7 @@ describe('refused authentication and permission', () => {
       .set('X-Request-Id', `unknown:${p.clientId}`)
       .send({});
     expectError(res, 401, 'UNAUTHORIZED');
+    await flushRefusals();
     const [row] = await db().query<Array<{ platform_id: string | null; actor_type: string }>>(
       'SELECT platform_id, actor_type FROM audit_events WHERE request_id = $1',
       [`unknown:${p.clientId}`],
@@ -161,14 +173,15 @@ describe('one transaction', () => {
   it('no change without its event: when the event cannot be written, the change rolls back', async () => {
     const p = await TestPlatform.create(t);
     const { card } = await activeCard(p);
-    const trail: { beforeCommit: (m: unknown) => Promise<void> } = t.app.get<unknown>(AuditTrail) as never;
-    const original = trail.beforeCommit;
-    trail.beforeCommit = () => Promise.reject(new Error('audit write failed'));
+    // An event the database refuses (no action): the change's statement (or transaction) fails whole.
+    const trail: { successRecord: (req: unknown) => Record<string, unknown> } = t.app.get<unknown>(AuditTrail) as never;
+    const original = trail.successRecord;
+    trail.successRecord = (req) => ({ ...original.call(trail, req), action: null });
     try {
       expectError(await p.patch(`/cards/${card.id}`, statusChange('FROZEN')), 500, 'INTERNAL_ERROR');
       expectError(await p.patch(`/cards/${card.id}`, { maxSpendPerTransaction: 100 }), 500, 'INTERNAL_ERROR');
     } finally {
-      trail.beforeCommit = original;
+      trail.successRecord = original;
     }
     const now = (await p.get(`/cards/${card.id}`).expect(200)).body as { status: string };
     expect(now.status).toBe('ACTIVE');
@@ -212,9 +225,10 @@ describe('append-only, hash-chained', () => {
     );
     expect(results.map((r) => r.status)).toEqual(Array(12).fill(201));
     await Promise.all(Array.from({ length: 6 }, () => p.post('/platform/external-accounts', usdAccountBody())));
+    await seal();
     const events = await auditEvents(p);
-    expect(events.map((e) => e.sequence).sort((a, b) => a - b)).toEqual(Array.from({ length: 18 }, (_, i) => i + 1));
-    expect(await verifyChains(db(), uuidOf(p))).toEqual({ ok: true, chains: 1, events: 18 });
+    expect(events.map((e) => e.sequence!).sort((a, b) => a - b)).toEqual(Array.from({ length: 18 }, (_, i) => i + 1));
+    expect(await verifyChains(db(), uuidOf(p))).toEqual({ ok: true, chains: 1, events: 18, unsealed: 0 });
 
     const victim = events.find((e) => e.sequence === 7)!;
     await db().transaction(async (m) => {
@@ -230,6 +244,7 @@ describe('append-only, hash-chained', () => {
     const p = await TestPlatform.create(t);
     await p.post('/tokens', { name: 'a', permissions: ['VIEW'] }).expect(201);
     await p.post('/tokens', { name: 'b', permissions: ['VIEW'] }).expect(201);
+    await seal();
     const env = { ...process.env, DATABASE_URL: process.env.TEST_DATABASE_URL!, LOG_LEVEL: 'silent' };
     const cli = (...args: string[]) =>
       promisify(execFile)(process.execPath, ['dist/src/cli.js', ...args], { env }).then(
@@ -239,7 +254,7 @@ describe('append-only, hash-chained', () => {
     const ok = await cli('audit:verify', '--platform', p.platformId);
     expect({ code: ok.code, result: JSON.parse(ok.stdout) as unknown }).toEqual({
       code: 0,
-      result: { ok: true, chains: 1, events: 2 },
+      result: { ok: true, chains: 1, events: 2, unsealed: 0 },
     });
     const events = await auditEvents(p);
     const since = events[events.length - 1].createdAt;
@@ -261,7 +276,7 @@ describe('append-only, hash-chained', () => {
     const bad = await cli('audit:verify', '--platform', p.platformId);
     expect(bad.code).toBe(3);
     expect(JSON.parse(bad.stdout)).toMatchObject({ ok: false, broken: { seq: 1, problem: 'the event is missing' } });
-  });
+  }, 180_000); // four CLI processes: slow to start on a loaded machine
 
   it('retention deletes only what is past AUDIT_RETENTION_DAYS (its own database: it spans every platform)', async () => {
     const own = await isolatedDatabase();
@@ -273,15 +288,211 @@ describe('append-only, hash-chained', () => {
       clock.advance(20 * 86_400_000);
       await p.post('/tokens', { name: 'new', permissions: ['VIEW'] }).expect(201);
       clock.advance(15 * 86_400_000);
+      await seal(app);
       expect(await app.app.get(AuditRetention).runOnce()).toBe(1);
       const left = await auditEvents(p);
       expect(left.map((e) => e.sequence)).toEqual([2]);
       // The chain now starts at 2 (its prev_hash taken as given) and still verifies.
-      expect(await verifyChains(app.app.get(DataSource))).toEqual({ ok: true, chains: 1, events: 1 });
+      expect(await verifyChains(app.app.get(DataSource))).toEqual({ ok: true, chains: 1, events: 1, unsealed: 0 });
     } finally {
       await app.close();
       await own.close();
     }
+  }, 180_000); // a database of its own: migrations on a fresh engine are slow on a loaded machine
+});
+
+describe('unlinked append, sealed in commit order', () => {
+  const rowOf = async (id: string) =>
+    (
+      await db().query<Array<{ seq: string | null; hash: string | null }>>(
+        'SELECT seq, hash FROM audit_events WHERE id = $1',
+        [parseId('AuditEvent', id)],
+      )
+    )[0];
+
+  it('a change appends its event unlinked; the sealer links it; verify reports the unsealed tail', async () => {
+    const p = await TestPlatform.create(t);
+    await p.post('/tokens', { name: 'x', permissions: ['VIEW'] }).expect(201);
+    const [before] = await auditEvents(p);
+    expect(before).toMatchObject({ sequence: null, previousHash: null, hash: null, count: 1, lastSeenAt: null });
+    expect(await verifyChains(db(), uuidOf(p))).toEqual({ ok: true, chains: 0, events: 0, unsealed: 1 });
+    await seal();
+    const [after] = await auditEvents(p);
+    expect(after).toMatchObject({
+      id: before.id,
+      sequence: 1,
+      previousHash: null,
+      hash: expect.stringMatching(/^[0-9a-f]{64}$/),
+    });
+    await p.post('/tokens', { name: 'y', permissions: ['VIEW'] }).expect(201);
+    await seal();
+    const [second] = await auditEvents(p);
+    expect(second).toMatchObject({ sequence: 2, previousHash: after.hash });
+    expect(await verifyChains(db(), uuidOf(p))).toEqual({ ok: true, chains: 1, events: 2, unsealed: 0 });
+  });
+
+  it('the database lets sealing through, and nothing else: a seal that alters the event is refused', async () => {
+    const p = await TestPlatform.create(t);
+    await p.post('/tokens', { name: 'x', permissions: ['VIEW'] }).expect(201);
+    const [event] = await auditEvents(p);
+    const id = parseId('AuditEvent', event.id);
+    await expect(
+      db().query(`UPDATE audit_events SET seq = 1, hash = 'x', action = 'other' WHERE id = $1`, [id]),
+    ).rejects.toThrow(/append-only/);
+    await expect(db().query(`UPDATE audit_events SET digest = 'x' WHERE id = $1`, [id])).rejects.toThrow(/append-only/);
+    await seal();
+    await expect(db().query(`UPDATE audit_events SET seq = 9, hash = 'x' WHERE id = $1`, [id])).rejects.toThrow(
+      /append-only/,
+    );
+    expect(await verifyChains(db(), uuidOf(p))).toEqual({ ok: true, chains: 1, events: 1, unsealed: 0 });
+  });
+
+  it('an unsealed event altered before sealing is named, before and after it is sealed', async () => {
+    const p = await TestPlatform.create(t);
+    await p.post('/tokens', { name: 'x', permissions: ['VIEW'] }).expect(201);
+    const [event] = await auditEvents(p);
+    await db().transaction(async (m) => {
+      await m.query('SET LOCAL session_replication_role = replica');
+      await m.query(`UPDATE audit_events SET actor_id = 'system' WHERE id = $1`, [parseId('AuditEvent', event.id)]);
+    });
+    expect(await verifyChains(db(), uuidOf(p))).toMatchObject({
+      ok: false,
+      broken: { seq: null, id: event.id, problem: 'the unsealed event does not match its digest (altered)' },
+    });
+    await seal(); // the sealer links the row as it finds it; its digest still tells
+    expect(await verifyChains(db(), uuidOf(p))).toMatchObject({
+      ok: false,
+      broken: { seq: 1, id: event.id, problem: 'the hash does not match the event (altered)' },
+    });
+  });
+
+  // Two transactions in flight at once: PostgreSQL only (the embedded engine runs one at a time,
+  // so an event there is always committed before the next transaction starts).
+  (process.env.TEST_DATABASE_ADMIN_URL ? it : it.skip)(
+    'an event whose transaction commits late is sealed after those committed before it (never into a gap)',
+    async () => {
+      const p = await TestPlatform.create(t);
+      const held = db().createQueryRunner();
+      await held.connect();
+      try {
+        await held.startTransaction();
+        await t.app.get(AuditTrail).recordSystem(held.manager, uuidOf(p), 'test:held', []);
+        await p.post('/tokens', { name: 'later', permissions: ['VIEW'] }).expect(201); // commits first
+        const [later] = await auditEvents(p); // the held one is not visible yet
+        expect(later.action).toBe('createToken');
+        await t.app.get(AuditSealer).sealOnce(); // seals the committed one; the held one is invisible
+        expect(await rowOf(later.id)).toMatchObject({ seq: '1' });
+        await held.commitTransaction();
+      } finally {
+        await held.release();
+      }
+      await seal();
+      const events = await auditEvents(p);
+      // Commit order, though the held event was appended (took its sequence) first.
+      expect(events.map((e) => [e.action, e.sequence]).sort((a, b) => Number(a[1]) - Number(b[1]))).toEqual([
+        ['createToken', 1],
+        ['test:held', 2],
+      ]);
+      expect(await verifyChains(db(), uuidOf(p))).toEqual({ ok: true, chains: 1, events: 2, unsealed: 0 });
+    },
+  );
+
+  it('a worker seals on its own within AUDIT_SEAL_INTERVAL_MS, and publishes the unsealed count and lag', async () => {
+    const own = await isolatedDatabase();
+    const app = await startTestApp({ ROLE: 'all', AUDIT_SEAL_INTERVAL_MS: '100' }, { databaseUrl: own.url });
+    try {
+      const p = await TestPlatform.create(app);
+      await p.post('/tokens', { name: 'x', permissions: ['VIEW'] }).expect(201);
+      const scraped = (await app.app.get(MetricsService).scrape()).body;
+      expect(scraped).toMatch(/^audit_unsealed_events \d+$/m);
+      expect(scraped).toMatch(/^audit_seal_lag_seconds [\d.e-]+$/m);
+      // Awaits the worker's own round (no call to the sealer here).
+      for (;;) {
+        const [event] = await auditEvents(p);
+        if (event.sequence !== null) break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      expect((await app.app.get(MetricsService).scrape()).body).toMatch(/^audit_unsealed_events 0$/m);
+      expect(await verifyChains(app.app.get(DataSource))).toEqual({ ok: true, chains: 1, events: 1, unsealed: 0 });
+    } finally {
+      await app.close();
+      await own.close();
+    }
+  }, 180_000); // a database of its own: migrations on a fresh engine are slow on a loaded machine
+});
+
+describe('refusals counted, failed authentications limited per address', () => {
+  let f: TestApp;
+  beforeAll(async () => {
+    // An instance of its own (same database): its per-address budget is spent by these tests only.
+    // A long token-cache TTL: the cached credential must outlast the flood on a busy machine.
+    f = await startTestApp({
+      AUTH_FAILURES_PER_ADDRESS: '20',
+      AUDIT_REFUSAL_TALLIES: '4',
+      TOKEN_CACHE_TTL_MS: '60000',
+      AUDIT_REFUSAL_WINDOW_MS: '3600000', // windows end only when the test flushes them
+    });
+  });
+  afterAll(() => f.close());
+
+  it('a flood of bad credentials writes a bounded number of rows; past the limit it is 429 before any lookup', async () => {
+    const p = await TestPlatform.create(t);
+    const onF = p.on(f);
+    await onF.get('/config').expect(200); // cached on f before the flood
+    const fresh = await p.token(['VIEW']); // valid, never used on f: not cached there
+    const bad = basicAuth(`${p.clientId}:wrong-secret`);
+    const answers: number[] = [];
+    // One at a time until past the limit (so exactly 20 lookups fail), then in bursts.
+    for (let i = 0; i < 25; i++)
+      answers.push((await f.http.post(`${V}/customers`).set('Authorization', bad).send({})).status);
+    for (let round = 0; round < 5; round++) {
+      const batch = await Promise.all(
+        Array.from({ length: 25 }, () => f.http.post(`${V}/customers`).set('Authorization', bad).send({})),
+      );
+      answers.push(...batch.map((r) => r.status));
+    }
+    expect(answers.filter((s) => s === 401)).toHaveLength(20);
+    expect(answers.filter((s) => s === 429)).toHaveLength(130);
+    const limited = await f.http.post(`${V}/customers`).set('Authorization', bad).send({});
+    expectError(limited, 429, 'RATE_LIMITED');
+    expect(Number(limited.headers['retry-after'])).toBeGreaterThan(0);
+    // The platform's own traffic from that address: a credential f already verified still works; an
+    // unverified one would need a lookup, refused before it while the address is limited.
+    await onF.get('/config').expect(200);
+    expectError(await f.http.get(`${V}/config`).set('Authorization', fresh.authorization), 429, 'RATE_LIMITED');
+
+    expect(await flushRefusals(f)).toBeGreaterThan(0);
+    const refusals = (await auditEvents(p, '&action=createCustomer')).filter((e) => e.outcome.status !== 201);
+    expect(refusals.map((e) => [e.outcome.status, e.count]).sort()).toEqual([
+      [401, 20],
+      [429, 131],
+    ]);
+    for (const e of refusals) {
+      expect(e.actor).toEqual({ type: 'api_token', id: await tokenIdOf(p) });
+      expect(Date.parse(e.lastSeenAt!)).toBeGreaterThanOrEqual(Date.parse(e.createdAt));
+    }
+    await seal();
+    expect(await verifyChains(db(), uuidOf(p))).toMatchObject({ ok: true, unsealed: 0 });
+  });
+
+  it('distinct refusals past AUDIT_REFUSAL_TALLIES fold into one overflow row per window', async () => {
+    await flushRefusals(f);
+    const marker = 'overflow';
+    for (let i = 0; i < 8; i++) {
+      // Unknown client ids (401, or 429 once the address is limited): each is its own tally.
+      const id = `${i}`.repeat(32).slice(0, 32);
+      await f.http.get(`${V}/cards`).set('Authorization', 'Bearer nope').set('X-Request-Id', `${marker}-${i}`);
+      await f.http
+        .get(`${V}/cards`)
+        .set('Authorization', basicAuth(`${id}:x`))
+        .set('X-Request-Id', `${marker}-b${i}`);
+    }
+    const rows = await flushRefusals(f);
+    expect(rows).toBeLessThanOrEqual(5); // 4 tallies + the overflow
+    const [overflow] = await db().query<Array<{ count: number }>>(
+      `SELECT count FROM audit_events WHERE action = 'refusals:overflow' ORDER BY pos DESC LIMIT 1`,
+    );
+    expect(overflow.count).toBeGreaterThan(0);
   });
 });
 
@@ -307,6 +518,7 @@ describe('GET /audit-events', () => {
   it('pages newest first with a cursor; another platform sees none of them; VIEW is not enough', async () => {
     const p = await TestPlatform.create(t);
     for (let i = 0; i < 5; i++) await p.post('/tokens', { name: `t${i}`, permissions: ['VIEW'] }).expect(201);
+    await seal();
     const first = (await p.get('/audit-events?limit=2').expect(200)).body as AuditPage;
     expect(first).toMatchObject({ hasMore: true, totalCount: 5 });
     const second = (await p.get(`/audit-events?limit=2&cursor=${first.nextCursor}`).expect(200)).body as AuditPage;

@@ -143,7 +143,7 @@ describe('PATCH /cards/{id} under concurrency', () => {
       expect.stringMatching(/FROM cards WHERE id = \$1 AND platform_id = \$2 FOR UPDATE$/),
       expect.stringMatching(/^WITH changed AS \( UPDATE cards .* INSERT INTO card_status_history/),
       expect.stringMatching(/^WITH counter AS \( INSERT INTO outbox_aggregates/),
-      expect.stringMatching(/^WITH audit_head AS /), // the request's audit event, in the same transaction
+      expect.stringMatching(/^INSERT INTO audit_events \(/), // the request's audit event, in the same transaction
       'COMMIT',
     ]);
     expect(statements).toHaveLength(PATCH_OPTIMISTIC_ATTEMPTS + 6); // the reads, then the transaction

@@ -47,6 +47,9 @@ export async function startTestApp(
     // answer). test/e2e/protection.e2e-spec.ts sets real limits.
     RATE_LIMIT_REQUESTS: '1000000',
     RATE_LIMIT_AGENT_REQUESTS: '1000000',
+    // Every test's requests come from 127.0.0.1: the per-address failed-authentication limit is
+    // out of the way unless a test sets it (test/e2e/audit-trail.e2e-spec.ts does).
+    AUTH_FAILURES_PER_ADDRESS: '1000000',
     ...env,
   });
   const app = await createApp(config, url, options.logger ?? createRootLogger(config.LOG_LEVEL), options);

@@ -4,6 +4,8 @@ import { AgentActionsModule } from './agents/actions/agent-actions.module.js';
 import { AgentsModule } from './agents/agents.module.js';
 import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
+import { BeneficialOwnersModule } from './beneficial-owners/beneficial-owners.module.js';
+import { DocumentsModule } from './documents/documents.module.js';
 import { CardTransactionsModule } from './cards/card-transactions.module.js';
 import { CardsSandboxModule } from './cards/cards-sandbox.module.js';
 import { CardsModule } from './cards/cards.module.js';
@@ -24,6 +26,8 @@ import { OutboxSandboxModule } from './outbox/outbox-sandbox.module.js';
 import { OutboxModule } from './outbox/outbox.module.js';
 import { PlatformsModule } from './platforms/platforms.module.js';
 import { SandboxClockModule } from './sandbox-clock/sandbox-clock.module.js';
+import { VerificationsSandboxModule } from './verifications/verifications-sandbox.module.js';
+import { VerificationsModule } from './verifications/verifications.module.js';
 
 @Module({})
 export class AppModule {
@@ -50,6 +54,9 @@ export class AppModule {
         CardTransactionsModule,
         AgentsModule,
         AgentActionsModule,
+        BeneficialOwnersModule,
+        DocumentsModule,
+        VerificationsModule,
         // The operator console (its sign-in routes; its pages are served by createApp).
         ...(config.CONSOLE ? [ConsoleModule] : []),
         // Each area's sandbox-only routes (its <area>-sandbox.module.ts): with SANDBOX=false they do not exist (404).
@@ -60,6 +67,7 @@ export class AppModule {
               OutboxSandboxModule,
               CardsSandboxModule,
               SandboxClockModule,
+              VerificationsSandboxModule,
             ]
           : []),
       ],

@@ -293,14 +293,27 @@ export class CustomersService {
   async setKycStatus(platformId: string, customerId: string, kycStatus: KycStatus): Promise<CustomerView> {
     return this.tx.run(async (m) => {
       const row = await this.requireActive(m, platformId, customerId, 'update');
-      if (row.kycStatus === kycStatus) return renderCustomer(row);
-      const now = this.clock.now();
-      await m.update(CustomerEntity, { id: row.id }, { kycStatus, updatedAt: now });
-      const view = renderCustomer({ ...row, kycStatus, updatedAt: now });
-      const event = kycStatusChanged(platformId, view);
-      if (event) await this.outbox.write(m, event);
-      return view;
+      return this.applyKycStatus(m, platformId, row, kycStatus);
     });
+  }
+
+  /**
+   * For verifications (src/verifications/), inside their transaction, on a customer they locked
+   * FOR UPDATE: the status change and its `CUSTOMER.KYC_*` / `KYB_*` event, as `setKycStatus`.
+   */
+  async applyKycStatus(
+    m: EntityManager,
+    platformId: string,
+    row: CustomerEntity,
+    kycStatus: KycStatus,
+  ): Promise<CustomerView> {
+    if (row.kycStatus === kycStatus) return renderCustomer(row);
+    const now = this.clock.now();
+    await m.update(CustomerEntity, { id: row.id }, { kycStatus, updatedAt: now });
+    const view = renderCustomer({ ...row, kycStatus, updatedAt: now });
+    const event = kycStatusChanged(platformId, view);
+    if (event) await this.outbox.write(m, event);
+    return view;
   }
 
   private async storedIdentifier(m: EntityManager, id: string): Promise<string | null> {

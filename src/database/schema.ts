@@ -1,6 +1,9 @@
 import { AgentActionEntity } from '../agents/actions/agent-action.entity.js';
 import { AgentAccessTokenEntity, AgentDeviceCodeEntity, AgentEntity } from '../agents/agent.entity.js';
 import { AuditEventEntity } from '../audit/audit-event.entity.js';
+import { BeneficialOwnerEntity } from '../beneficial-owners/beneficial-owner.entity.js';
+import { DocumentEntity } from '../documents/document.entity.js';
+import { KycLinkEntity, VerificationEntity } from '../verifications/verification.entity.js';
 import { ApiTokenEntity } from '../auth/api-token.entity.js';
 import { CardTransactionEntity } from '../cards/card-transaction.entity.js';
 import { CardEntity, CardStatusHistoryEntity } from '../cards/card.entity.js';
@@ -31,6 +34,7 @@ import { SandboxClockAdvanceEntity } from '../sandbox-clock/sandbox-clock.entity
 import { AuditTrail1767227600000 } from './migrations/1767227600000-AuditTrail.js';
 import { ConsoleSessions1767227700000 } from './migrations/1767227700000-ConsoleSessions.js';
 import { OutboxTraceContext1767227800000 } from './migrations/1767227800000-OutboxTraceContext.js';
+import { Onboarding1767228600000 } from './migrations/1767228600000-Onboarding.js';
 
 /** Every entity and migration, listed once: the app, the CLI and ormconfig.ts use these lists. */
 export const ENTITIES = [
@@ -58,6 +62,10 @@ export const ENTITIES = [
   OutgoingTransactionEntity,
   SandboxClockAdvanceEntity,
   AuditEventEntity,
+  BeneficialOwnerEntity,
+  DocumentEntity,
+  VerificationEntity,
+  KycLinkEntity,
 ];
 export const MIGRATIONS = [
   Foundation1767225600000,
@@ -77,4 +85,5 @@ export const MIGRATIONS = [
   AuditTrail1767227600000,
   ConsoleSessions1767227700000,
   OutboxTraceContext1767227800000,
+  Onboarding1767228600000,
 ];

@@ -140,7 +140,7 @@ export class BeneficialOwnersService {
     return this.tx.run(async (m) => {
       const row = await this.withIdentifier(m, platformId, id, 'update');
       let identifier = this.open(row.identifier);
-      const patch = body.personalInfo ? (plain(body.personalInfo)) : {};
+      const patch = body.personalInfo ? plain(body.personalInfo) : {};
       if (typeof patch.identifier === 'string') identifier = patch.identifier;
       delete patch.identifier;
       const now = this.clock.now();

@@ -5,6 +5,7 @@ import { AgentsModule } from './agents/agents.module.js';
 import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
 import { BeneficialOwnersModule } from './beneficial-owners/beneficial-owners.module.js';
+import { BulkImportModule } from './bulk-import/bulk-import.module.js';
 import { DocumentsModule } from './documents/documents.module.js';
 import { CardTransactionsModule } from './cards/card-transactions.module.js';
 import { CardsSandboxModule } from './cards/cards-sandbox.module.js';
@@ -57,6 +58,7 @@ export class AppModule {
         BeneficialOwnersModule,
         DocumentsModule,
         VerificationsModule,
+        BulkImportModule,
         // The operator console (its sign-in routes; its pages are served by createApp).
         ...(config.CONSOLE ? [ConsoleModule] : []),
         // Each area's sandbox-only routes (its <area>-sandbox.module.ts): with SANDBOX=false they do not exist (404).

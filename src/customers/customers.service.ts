@@ -142,8 +142,13 @@ export class CustomersService {
   }
 
   async create(platformId: string, body: unknown): Promise<CustomerView> {
+    return this.tx.run((m) => this.createIn(m, platformId, body));
+  }
+
+  /** `create` inside the caller's transaction (the bulk import: one savepoint per row). */
+  async createIn(m: EntityManager, platformId: string, body: unknown): Promise<CustomerView> {
     const parsed = parseCustomerCreate(body);
-    return this.tx.run(async (m) => {
+    {
       // FOR SHARE: a concurrent PATCH /config that adds a currency waits for this customer (and
       // then opens its account in the new currency too), or this creation sees the new list.
       const config = await this.config.load(m, platformId, 'share');
@@ -189,7 +194,7 @@ export class CustomersService {
       }
       await this.accounts.openForCustomer(m, platformId, id, supported);
       return renderCustomer(row);
-    });
+    }
   }
 
   async list(platformId: string, query: ListCustomersQuery): Promise<Page<CustomerView>> {

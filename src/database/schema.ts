@@ -35,6 +35,7 @@ import { AuditTrail1767227600000 } from './migrations/1767227600000-AuditTrail.j
 import { ConsoleSessions1767227700000 } from './migrations/1767227700000-ConsoleSessions.js';
 import { OutboxTraceContext1767227800000 } from './migrations/1767227800000-OutboxTraceContext.js';
 import { Onboarding1767228600000 } from './migrations/1767228600000-Onboarding.js';
+import { BulkImport1767228610000 } from './migrations/1767228610000-BulkImport.js';
 
 /** Every entity and migration, listed once: the app, the CLI and ormconfig.ts use these lists. */
 export const ENTITIES = [
@@ -86,4 +87,5 @@ export const MIGRATIONS = [
   ConsoleSessions1767227700000,
   OutboxTraceContext1767227800000,
   Onboarding1767228600000,
+  BulkImport1767228610000,
 ];

@@ -196,10 +196,13 @@ export class BulkImportService implements OnApplicationBootstrap, OnModuleDestro
     }
   }
 
-  /** One batch under the job's row lock; false when the job is done (or another process holds it). */
+  /**
+   * One batch under the job's row lock (FOR UPDATE: a process resuming the same job waits for the
+   * other's batch, then takes the next rows); false once the job is done.
+   */
   private async importBatch(m: EntityManager, id: string): Promise<boolean> {
     const [job] = await m.query<JobRow[]>(
-      `SELECT * FROM bulk_import_jobs WHERE id = $1 AND status IN ('PENDING', 'PROCESSING') FOR UPDATE SKIP LOCKED`,
+      `SELECT * FROM bulk_import_jobs WHERE id = $1 AND status IN ('PENDING', 'PROCESSING') FOR UPDATE`,
       [id],
     );
     if (!job) return false;

@@ -4,6 +4,9 @@ import { AgentActionsModule } from './agents/actions/agent-actions.module.js';
 import { AgentsModule } from './agents/agents.module.js';
 import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
+import { BeneficialOwnersModule } from './beneficial-owners/beneficial-owners.module.js';
+import { BulkImportModule } from './bulk-import/bulk-import.module.js';
+import { DocumentsModule } from './documents/documents.module.js';
 import { CardTransactionsModule } from './cards/card-transactions.module.js';
 import { CardsSandboxModule } from './cards/cards-sandbox.module.js';
 import { CardsModule } from './cards/cards.module.js';
@@ -26,6 +29,8 @@ import { OutboxModule } from './outbox/outbox.module.js';
 import { PlatformsModule } from './platforms/platforms.module.js';
 import { SandboxClockModule } from './sandbox-clock/sandbox-clock.module.js';
 import { UmaModule } from './uma/uma.module.js';
+import { VerificationsSandboxModule } from './verifications/verifications-sandbox.module.js';
+import { VerificationsModule } from './verifications/verifications.module.js';
 
 @Module({})
 export class AppModule {
@@ -54,6 +59,10 @@ export class AppModule {
         AgentsModule,
         AgentActionsModule,
         UmaModule,
+        BeneficialOwnersModule,
+        DocumentsModule,
+        VerificationsModule,
+        BulkImportModule,
         // The operator console (its sign-in routes; its pages are served by createApp).
         ...(config.CONSOLE ? [ConsoleModule] : []),
         // Each area's sandbox-only routes (its <area>-sandbox.module.ts): with SANDBOX=false they do not exist (404).
@@ -64,6 +73,7 @@ export class AppModule {
               OutboxSandboxModule,
               CardsSandboxModule,
               SandboxClockModule,
+              VerificationsSandboxModule,
             ]
           : []),
       ],

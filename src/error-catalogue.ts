@@ -2,6 +2,7 @@ import { AGENTS_ERRORS } from './agents/agents.errors.js';
 import { AUTH_ERRORS } from './auth/auth.errors.js';
 import { CARDS_ERRORS } from './cards/cards.errors.js';
 import { CUSTOMERS_ERRORS } from './customers/customers.errors.js';
+import { DOCUMENTS_ERRORS } from './documents/documents.errors.js';
 import { CORE_ERRORS, registerErrorCatalogue } from './errors/api-error.js';
 import { EXTERNAL_ACCOUNTS_ERRORS } from './external-accounts/external-accounts.errors.js';
 import { OUTBOX_ERRORS } from './outbox/outbox.errors.js';
@@ -26,6 +27,7 @@ export const AREA_ERRORS = [
   QUOTES_ERRORS,
   SCA_ERRORS,
   UMA_ERRORS,
+  DOCUMENTS_ERRORS,
 ] as const;
 
 /** Every code the API answers with, and its HTTP status. */
@@ -40,6 +42,7 @@ export const ERROR_STATUS = {
   ...QUOTES_ERRORS,
   ...SCA_ERRORS,
   ...UMA_ERRORS,
+  ...DOCUMENTS_ERRORS,
 } as const;
 
 type Catalogue = typeof ERROR_STATUS;

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { STATUS_CODES, type Server } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { CanActivate, ExecutionContext } from '@nestjs/common';
+import { SetMetadata } from '@nestjs/common';
 import express, { NextFunction, Request, Response } from 'express';
 import type { Level, Logger } from 'pino';
 import { clientAddress } from './common/client-address.js';
@@ -237,9 +238,19 @@ export class JsonBodyGuard implements CanActivate {
     const http = context.switchToHttp();
     const req = http.getRequest<Request>();
     if (!hasBody(req)) return true;
+    // A multipart route reads its own body, with its own limits (src/common/multipart.ts).
+    if (Reflect.getMetadata(MULTIPART_BODY, context.getHandler()) === true) return true;
     return parseJsonBody(req, http.getResponse<Response>()).then(() => true);
   }
 }
+
+export const MULTIPART_BODY = 'http:multipart-body';
+
+/**
+ * Marks a route whose body is multipart/form-data: the JSON body guard leaves it unread and the
+ * handler parses it with `readMultipart` / `streamMultipart` (src/common/multipart.ts).
+ */
+export const MultipartBody = (): MethodDecorator => SetMetadata(MULTIPART_BODY, true);
 
 /** What a Node HTTP parser error answers (Node's own defaults: 431, 413, 408, else 400). */
 function parserErrorAnswer(code = ''): ApiError {

@@ -142,8 +142,13 @@ export class CustomersService {
   }
 
   async create(platformId: string, body: unknown): Promise<CustomerView> {
+    return this.tx.run((m) => this.createIn(m, platformId, body));
+  }
+
+  /** `create` inside the caller's transaction (the bulk import: one savepoint per row). */
+  async createIn(m: EntityManager, platformId: string, body: unknown): Promise<CustomerView> {
     const parsed = parseCustomerCreate(body);
-    return this.tx.run(async (m) => {
+    {
       // FOR SHARE: a concurrent PATCH /config that adds a currency waits for this customer (and
       // then opens its account in the new currency too), or this creation sees the new list.
       const config = await this.config.load(m, platformId, 'share');
@@ -190,7 +195,7 @@ export class CustomersService {
       noteAuditResource(formatId('Customer', id));
       await this.accounts.openForCustomer(m, platformId, id, supported);
       return renderCustomer(row);
-    });
+    }
   }
 
   async list(platformId: string, query: ListCustomersQuery): Promise<Page<CustomerView>> {
@@ -294,14 +299,27 @@ export class CustomersService {
   async setKycStatus(platformId: string, customerId: string, kycStatus: KycStatus): Promise<CustomerView> {
     return this.tx.run(async (m) => {
       const row = await this.requireActive(m, platformId, customerId, 'update');
-      if (row.kycStatus === kycStatus) return renderCustomer(row);
-      const now = this.clock.now();
-      await m.update(CustomerEntity, { id: row.id }, { kycStatus, updatedAt: now });
-      const view = renderCustomer({ ...row, kycStatus, updatedAt: now });
-      const event = kycStatusChanged(platformId, view);
-      if (event) await this.outbox.write(m, event);
-      return view;
+      return this.applyKycStatus(m, platformId, row, kycStatus);
     });
+  }
+
+  /**
+   * For verifications (src/verifications/), inside their transaction, on a customer they locked
+   * FOR UPDATE: the status change and its `CUSTOMER.KYC_*` / `KYB_*` event, as `setKycStatus`.
+   */
+  async applyKycStatus(
+    m: EntityManager,
+    platformId: string,
+    row: CustomerEntity,
+    kycStatus: KycStatus,
+  ): Promise<CustomerView> {
+    if (row.kycStatus === kycStatus) return renderCustomer(row);
+    const now = this.clock.now();
+    await m.update(CustomerEntity, { id: row.id }, { kycStatus, updatedAt: now });
+    const view = renderCustomer({ ...row, kycStatus, updatedAt: now });
+    const event = kycStatusChanged(platformId, view);
+    if (event) await this.outbox.write(m, event);
+    return view;
   }
 
   private async storedIdentifier(m: EntityManager, id: string): Promise<string | null> {

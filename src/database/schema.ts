@@ -1,6 +1,9 @@
 import { AgentActionEntity } from '../agents/actions/agent-action.entity.js';
 import { AgentAccessTokenEntity, AgentDeviceCodeEntity, AgentEntity } from '../agents/agent.entity.js';
 import { AuditEventEntity } from '../audit/audit-event.entity.js';
+import { BeneficialOwnerEntity } from '../beneficial-owners/beneficial-owner.entity.js';
+import { DocumentEntity } from '../documents/document.entity.js';
+import { KycLinkEntity, VerificationEntity } from '../verifications/verification.entity.js';
 import { ApiTokenEntity } from '../auth/api-token.entity.js';
 import { CardTransactionEntity } from '../cards/card-transaction.entity.js';
 import { CardEntity, CardStatusHistoryEntity } from '../cards/card.entity.js';
@@ -37,6 +40,8 @@ import { DoubleEntryLedger1767228300000 } from './migrations/1767228300000-Doubl
 import { LedgerBalancedJournals1767228310000 } from './migrations/1767228310000-LedgerBalancedJournals.js';
 import { Uma1767228800000 } from './migrations/1767228800000-Uma.js';
 import { AuditUnlinked1767228100000 } from './migrations/1767228100000-AuditUnlinked.js';
+import { Onboarding1767228600000 } from './migrations/1767228600000-Onboarding.js';
+import { BulkImport1767228610000 } from './migrations/1767228610000-BulkImport.js';
 
 /** Every entity and migration, listed once: the app, the CLI and ormconfig.ts use these lists. */
 export const ENTITIES = [
@@ -64,6 +69,10 @@ export const ENTITIES = [
   OutgoingTransactionEntity,
   SandboxClockAdvanceEntity,
   AuditEventEntity,
+  BeneficialOwnerEntity,
+  DocumentEntity,
+  VerificationEntity,
+  KycLinkEntity,
 ];
 export const MIGRATIONS = [
   Foundation1767225600000,
@@ -89,4 +98,6 @@ export const MIGRATIONS = [
   LedgerBalancedJournals1767228310000,
   Uma1767228800000,
   AuditUnlinked1767228100000,
+  Onboarding1767228600000,
+  BulkImport1767228610000,
 ];

@@ -1,0 +1,289 @@
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { parse } from 'csv-parse';
+import type { Readable } from 'node:stream';
+import type { EntityManager } from 'typeorm';
+import { Clock } from '../common/clock.js';
+import { formatId, newUuid } from '../common/ids.js';
+import { AppConfig } from '../config/app-config.js';
+import { CustomersService } from '../customers/customers.service.js';
+import { TransactionService } from '../database/transaction.service.js';
+import { ApiError } from '../errors/api-error.js';
+import { fieldError } from '../errors/field-error.js';
+import { invalidInput } from '../errors/validation-errors.js';
+import { OutboxService } from '../outbox/outbox.service.js';
+import { customerBody } from './csv-row.js';
+
+/** Rows staged per INSERT while the CSV streams in (bounded memory: one batch at a time). */
+const STAGE_BATCH = 1000;
+/** Rows imported per transaction (short: on the embedded engine a transaction holds the one session). */
+const IMPORT_BATCH = 50;
+/** A job's answer lists at most this many failed rows. */
+export const MAX_LISTED_ERRORS = 1000;
+/** One CSV record (a line, quotes included) at most this long. */
+const MAX_RECORD_BYTES = 64 * 1024;
+
+export interface BulkImportErrorEntry {
+  correlationId: string;
+  code: string;
+  message: string;
+  details?: Record<string, unknown>;
+}
+
+export interface BulkCustomerImportJob {
+  id: string;
+  status: 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED';
+  progress: { total: number; processed: number; successful: number; failed: number };
+  errors: BulkImportErrorEntry[];
+  completedAt?: string;
+}
+
+interface JobRow {
+  id: string;
+  platform_id: string;
+  status: string;
+  total: number;
+  processed: number;
+  successful: number;
+  failed: number;
+  completed_at: Date | null;
+}
+
+const notFound = (id: string) => new ApiError('BULK_IMPORT_JOB_NOT_FOUND', `Job ${formatId('Job', id)} not found`);
+
+/**
+ * The bulk customer import (reference POST /customers/bulk/csv): the CSV is parsed as it streams
+ * in (csv-parse) and staged in `bulk_import_rows` a batch at a time; the job is then imported in
+ * the background, IMPORT_BATCH rows per transaction, each row's customer created under a savepoint
+ * and the row marked done in the same transaction. A restart resumes open jobs; a row already done
+ * is never imported again, and an existing active customer with the row's `platformCustomerId`
+ * counts as imported (importing a file twice creates nobody twice). The owner of both tables.
+ */
+@Injectable()
+export class BulkImportService implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('bulk-import');
+  private readonly running = new Map<string, Promise<void>>();
+  private stopping = false;
+  private resuming: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly tx: TransactionService,
+    private readonly customers: CustomersService,
+    private readonly outbox: OutboxService,
+    private readonly clock: Clock,
+    private readonly config: AppConfig,
+  ) {}
+
+  /** Resumes the jobs a stopped process left open (every API replica tries; batches lock the job). */
+  onApplicationBootstrap(): void {
+    if (this.config.ROLE === 'worker') return;
+    this.resuming = this.resumeOpenJobs().catch((err: unknown) =>
+      this.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'bulk imports not resumed'),
+    );
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.stopping = true;
+    await Promise.allSettled(this.running.values());
+  }
+
+  async resumeOpenJobs(): Promise<void> {
+    // An upload cut by a stop never finished staging: nothing of it is imported.
+    await this.tx.manager.query(
+      `UPDATE bulk_import_jobs SET status = 'FAILED', completed_at = now(), updated_at = now() WHERE status = 'UPLOADING'`,
+    );
+    const jobs = await this.tx.manager.query<Array<{ id: string }>>(
+      `SELECT id FROM bulk_import_jobs WHERE status IN ('PENDING', 'PROCESSING') ORDER BY id`,
+    );
+    for (const job of jobs) this.start(job.id);
+  }
+
+  /**
+   * Stages a CSV: answers the job once every row is staged (the file is then fully read). A CSV
+   * that cannot be parsed, or an upload cut short, leaves nothing: its job and rows are deleted.
+   */
+  async stage(platformId: string, file: Readable): Promise<{ jobId: string; status: 'PENDING' }> {
+    const id = newUuid();
+    const now = this.clock.now();
+    await this.tx.manager.query(
+      `INSERT INTO bulk_import_jobs (id, platform_id, status, created_at, updated_at) VALUES ($1, $2, 'UPLOADING', $3, $3)`,
+      [id, platformId, now],
+    );
+    try {
+      const total = await this.stageRows(id, file);
+      if (total === 0) throw invalidInput([fieldError('file', 'the CSV has a header and no customer rows')]);
+      await this.tx.manager.query(
+        `UPDATE bulk_import_jobs SET status = 'PENDING', total = $2, updated_at = $3 WHERE id = $1`,
+        [id, total, this.clock.now()],
+      );
+    } catch (error) {
+      file.resume();
+      await this.tx.manager.query('DELETE FROM bulk_import_jobs WHERE id = $1', [id]);
+      throw error;
+    }
+    this.start(id);
+    return { jobId: formatId('Job', id), status: 'PENDING' };
+  }
+
+  private async stageRows(jobId: string, file: Readable): Promise<number> {
+    const parser = file.pipe(
+      parse({
+        columns: true,
+        bom: true,
+        trim: false,
+        skip_empty_lines: true,
+        max_record_size: MAX_RECORD_BYTES,
+        relax_column_count: true,
+      }),
+    );
+    let batch: Array<{ n: number; payload: string }> = [];
+    let n = 0;
+    const flush = async () => {
+      if (!batch.length) return;
+      await this.tx.manager.query(
+        `INSERT INTO bulk_import_rows (job_id, row_number, payload, status)
+         SELECT $1, n, p::jsonb, 'PENDING' FROM unnest($2::int[], $3::text[]) AS r(n, p)`,
+        [jobId, batch.map((r) => r.n), batch.map((r) => r.payload)],
+      );
+      batch = [];
+    };
+    try {
+      for await (const record of parser as AsyncIterable<Record<string, string>>) {
+        n++;
+        batch.push({ n, payload: JSON.stringify(record).replaceAll('\\u0000', '') });
+        if (batch.length >= STAGE_BATCH) await flush();
+      }
+    } catch (error) {
+      if (error instanceof ApiError) throw error;
+      const code = (error as { code?: string }).code;
+      if (typeof code === 'string' && code.startsWith('CSV_'))
+        throw invalidInput([fieldError('file', `the CSV cannot be parsed: ${(error as Error).message}`)]);
+      throw error;
+    }
+    await flush();
+    return n;
+  }
+
+  async get(platformId: string, id: string): Promise<BulkCustomerImportJob> {
+    const [job] = await this.tx.manager.query<JobRow[]>(
+      'SELECT * FROM bulk_import_jobs WHERE id = $1 AND platform_id = $2 AND status <> $3',
+      [id, platformId, 'UPLOADING'],
+    );
+    if (!job) throw notFound(id);
+    return this.render(this.tx.manager, job);
+  }
+
+  /** Runs a job in the background (once per process at a time). */
+  start(id: string): void {
+    if (this.running.has(id) || this.stopping) return;
+    const run = this.run(id)
+      .catch((err: unknown) =>
+        this.logger.error({ err: err instanceof Error ? err.message : String(err), jobId: id }, 'bulk import stopped'),
+      )
+      .finally(() => this.running.delete(id));
+    this.running.set(id, run);
+  }
+
+  /** For tests: resolves when this process's runs of the job end. */
+  async settled(id: string): Promise<void> {
+    await this.resuming;
+    await this.running.get(id);
+  }
+
+  private async run(id: string): Promise<void> {
+    while (!this.stopping) {
+      const more = await this.tx.run((m) => this.importBatch(m, id));
+      if (!more) return;
+    }
+  }
+
+  /**
+   * One batch under the job's row lock (FOR UPDATE: a process resuming the same job waits for the
+   * other's batch, then takes the next rows); false once the job is done.
+   */
+  private async importBatch(m: EntityManager, id: string): Promise<boolean> {
+    const [job] = await m.query<JobRow[]>(
+      `SELECT * FROM bulk_import_jobs WHERE id = $1 AND status IN ('PENDING', 'PROCESSING') FOR UPDATE`,
+      [id],
+    );
+    if (!job) return false;
+    const rows = await m.query<Array<{ row_number: number; payload: Record<string, string> }>>(
+      `SELECT row_number, payload FROM bulk_import_rows WHERE job_id = $1 AND status = 'PENDING' ORDER BY row_number LIMIT ${IMPORT_BATCH}`,
+      [id],
+    );
+    let ok = 0;
+    let failed = 0;
+    for (const row of rows) {
+      const error = await this.importRow(m, job.platform_id, row.payload);
+      if (error) failed++;
+      else ok++;
+      await m.query(`UPDATE bulk_import_rows SET status = $3, error = $4 WHERE job_id = $1 AND row_number = $2`, [
+        id,
+        row.row_number,
+        error ? 'FAILED' : 'DONE',
+        error
+          ? JSON.stringify({ ...error, correlationId: row.payload.platformCustomerId || String(row.row_number) })
+          : null,
+      ]);
+    }
+    const now = this.clock.now();
+    const done = rows.length < IMPORT_BATCH;
+    await m.query(
+      `UPDATE bulk_import_jobs SET status = $2, processed = processed + $3, successful = successful + $4,
+         failed = failed + $5, updated_at = $6, completed_at = $7 WHERE id = $1`,
+      [id, done ? 'COMPLETED' : 'PROCESSING', rows.length, ok, failed, now, done ? now : null],
+    );
+    if (done) {
+      const [updated] = await m.query<JobRow[]>('SELECT * FROM bulk_import_jobs WHERE id = $1', [id]);
+      const view = await this.render(m, updated);
+      await this.outbox.write(m, {
+        platformId: job.platform_id,
+        type: 'BULK_UPLOAD.COMPLETED',
+        aggregateId: view.id,
+        data: { ...view },
+      });
+    }
+    return !done;
+  }
+
+  /** Creates the row's customer under a savepoint; answers the row's error, or null. */
+  private async importRow(
+    m: EntityManager,
+    platformId: string,
+    record: Record<string, string>,
+  ): Promise<Omit<BulkImportErrorEntry, 'correlationId'> | null> {
+    const body = customerBody(record);
+    if (typeof body.platformCustomerId === 'string') {
+      const existing = await m.query<Array<{ id: string }>>(
+        'SELECT id FROM customers WHERE platform_id = $1 AND platform_customer_id = $2 AND NOT is_deleted',
+        [platformId, body.platformCustomerId],
+      );
+      if (existing.length) return null; // imported before (idempotent by platformCustomerId)
+    }
+    await m.query('SAVEPOINT bulk_row');
+    try {
+      await this.customers.createIn(m, platformId, body);
+      await m.query('RELEASE SAVEPOINT bulk_row');
+      return null;
+    } catch (error) {
+      await m.query('ROLLBACK TO SAVEPOINT bulk_row');
+      if (error instanceof ApiError)
+        return { code: error.code, message: error.reason, ...(error.details ? { details: error.details } : {}) };
+      throw error;
+    }
+  }
+
+  private async render(m: EntityManager, job: JobRow): Promise<BulkCustomerImportJob> {
+    const errors = await m.query<Array<{ error: BulkImportErrorEntry }>>(
+      `SELECT error FROM bulk_import_rows WHERE job_id = $1 AND status = 'FAILED' ORDER BY row_number LIMIT ${MAX_LISTED_ERRORS}`,
+      [job.id],
+    );
+    const status = job.status === 'UPLOADING' ? 'PENDING' : (job.status as BulkCustomerImportJob['status']);
+    return {
+      id: formatId('Job', job.id),
+      status,
+      progress: { total: job.total, processed: job.processed, successful: job.successful, failed: job.failed },
+      errors: errors.map((e) => e.error),
+      ...(job.completed_at ? { completedAt: new Date(job.completed_at).toISOString() } : {}),
+    };
+  }
+}

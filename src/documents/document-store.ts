@@ -1,0 +1,37 @@
+import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+
+/**
+ * Where documents' bytes live. Every call takes the transaction of the change that writes or
+ * reads the document's row, so a row and its bytes commit (or roll back) together. PostgreSQL is
+ * the default; an object store would be another implementation (write the object under a key
+ * derived from the document id before the row commits, and sweep objects without a row).
+ */
+export abstract class DocumentStore {
+  abstract put(m: EntityManager, documentId: string, bytes: Buffer): Promise<void>;
+  abstract read(m: EntityManager, documentId: string): Promise<Buffer | null>;
+  abstract remove(m: EntityManager, documentId: string): Promise<void>;
+}
+
+/** The default store: `document_contents` (bytea), in the same database and transaction as `documents`. */
+@Injectable()
+export class PostgresDocumentStore extends DocumentStore {
+  async put(m: EntityManager, documentId: string, bytes: Buffer): Promise<void> {
+    await m.query(
+      `INSERT INTO document_contents (document_id, bytes) VALUES ($1, $2)
+       ON CONFLICT (document_id) DO UPDATE SET bytes = EXCLUDED.bytes`,
+      [documentId, bytes],
+    );
+  }
+
+  async read(m: EntityManager, documentId: string): Promise<Buffer | null> {
+    const rows = await m.query<Array<{ bytes: Buffer }>>('SELECT bytes FROM document_contents WHERE document_id = $1', [
+      documentId,
+    ]);
+    return rows[0]?.bytes ?? null;
+  }
+
+  async remove(m: EntityManager, documentId: string): Promise<void> {
+    await m.query('DELETE FROM document_contents WHERE document_id = $1', [documentId]);
+  }
+}

@@ -13,6 +13,7 @@ import { PlatformConfigEntity, WebhookSigningKeysEntity } from '../platform-conf
 import { PlatformEntity } from '../platforms/platform.entity.js';
 import { OutgoingTransactionEntity } from '../quotes/outgoing-transaction.entity.js';
 import { QuoteEntity } from '../quotes/quote.entity.js';
+import { IncomingTransactionEntity, PaymentTransactionIndexEntity } from '../quotes/incoming-transaction.entity.js';
 import { Foundation1767225600000 } from './migrations/1767225600000-Foundation.js';
 import { PlatformConfig1767225700000 } from './migrations/1767225700000-PlatformConfig.js';
 import { Customers1767225800000 } from './migrations/1767225800000-Customers.js';
@@ -31,6 +32,7 @@ import { SandboxClockAdvanceEntity } from '../sandbox-clock/sandbox-clock.entity
 import { AuditTrail1767227600000 } from './migrations/1767227600000-AuditTrail.js';
 import { ConsoleSessions1767227700000 } from './migrations/1767227700000-ConsoleSessions.js';
 import { OutboxTraceContext1767227800000 } from './migrations/1767227800000-OutboxTraceContext.js';
+import { Payments1767228400000 } from './migrations/1767228400000-Payments.js';
 
 /** Every entity and migration, listed once: the app, the CLI and ormconfig.ts use these lists. */
 export const ENTITIES = [
@@ -56,6 +58,8 @@ export const ENTITIES = [
   QuoteEntity,
   AgentActionEntity,
   OutgoingTransactionEntity,
+  IncomingTransactionEntity,
+  PaymentTransactionIndexEntity,
   SandboxClockAdvanceEntity,
   AuditEventEntity,
 ];
@@ -77,4 +81,5 @@ export const MIGRATIONS = [
   AuditTrail1767227600000,
   ConsoleSessions1767227700000,
   OutboxTraceContext1767227800000,
+  Payments1767228400000,
 ];

@@ -17,6 +17,7 @@ import { AuditTrail } from './audit/audit-trail.js';
 import { parseId } from './common/ids.js';
 import { dataSourceOptions } from './database/data-source.js';
 import { TransactionService } from './database/transaction.service.js';
+import { verifyLedger } from './ledger/ledger-verify.js';
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -25,6 +26,7 @@ const USAGE = `Usage:
   npm run --silent cli -- migrate                       apply pending migrations
   npm run --silent cli -- audit:verify [--platform ID]  walk the audit hash chains; names the first broken link (exit 3)
   npm run --silent cli -- audit:export --since ISO      audit events created since then, as JSON lines
+  npm run --silent cli -- ledger:verify [--platform ID] check the double-entry ledger; names the first violation (exit 3)
   npm run --silent cli -- keys:status                   how many secrets at rest each key-encryption key seals
   npm run --silent cli -- keys:rotate [--batch-size N]  re-seal every secret under the ring's first key (resumable)`;
 
@@ -106,6 +108,26 @@ async function main(argv: string[]): Promise<number> {
         }
         const result = await verifyChains(data, platformUuid);
         process.stdout.write(`${JSON.stringify(result)}\n`);
+        return result.ok ? 0 : 3;
+      } finally {
+        if (data.isInitialized) await data.destroy();
+        await db.stop();
+      }
+    }
+    case 'ledger:verify': {
+      const { values } = parseArgs({ args: rest, options: { platform: { type: 'string' } } });
+      const platformUuid = values.platform === undefined ? null : parseId('Platform', values.platform);
+      if (values.platform !== undefined && !platformUuid) {
+        process.stderr.write(`--platform must be a Platform:<uuid>\n${USAGE}\n`);
+        return 2;
+      }
+      const db = await openDatabase(config);
+      const data = new DataSource(dataSourceOptions(db.url, 1));
+      try {
+        await data.initialize();
+        const result = await verifyLedger(data, platformUuid);
+        process.stdout.write(`${JSON.stringify(result)}\n`);
+        if (result.violation) process.stderr.write(`ledger:verify: ${result.violation.problem}\n`);
         return result.ok ? 0 : 3;
       } finally {
         if (data.isInitialized) await data.destroy();

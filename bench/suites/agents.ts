@@ -24,9 +24,8 @@ BEGIN;
 SELECT * FROM agents WHERE id = :agent AND platform_id = :platform AND deleted_at IS NULL FOR UPDATE;
 SELECT * FROM quotes WHERE id = :quote AND agent_id = :agent AND platform_id = :platform FOR UPDATE;
 SELECT EXISTS (SELECT 1 FROM agent_actions WHERE quote_id = :quote);
-SELECT id FROM internal_accounts WHERE id = ANY(ARRAY[:account]::uuid[]) ORDER BY id FOR UPDATE;
-SELECT * FROM internal_accounts WHERE id = :account FOR UPDATE;
-INSERT INTO ledger_entries (id, account_id, platform_id, seq, amount, balance_after, reason, reference, created_at) SELECT gen_random_uuid(), id, platform_id, ledger_seq + 1, -1, balance - 1, 'AGENT_QUOTE_EXECUTION', 'Transaction:' || :tx, now() FROM internal_accounts WHERE id = :account;
+SELECT * FROM internal_accounts WHERE id = :account ORDER BY id FOR UPDATE;
+INSERT INTO ledger_entries (id, journal_id, account_id, system_account, platform_id, currency, seq, amount, balance_after, reason, reference, created_at) SELECT gen_random_uuid(), :tx, id, NULL, platform_id, currency, ledger_seq + 1, -1, balance - 1, 'AGENT_QUOTE_EXECUTION', 'Transaction:' || :tx, now() FROM internal_accounts WHERE id = :account UNION ALL SELECT gen_random_uuid(), :tx, NULL, 'RAIL_CLEARING', :platform, 'USD', NULL, 1, NULL, 'AGENT_QUOTE_EXECUTION', 'Transaction:' || :tx, now();
 UPDATE internal_accounts SET balance = balance - 1, ledger_seq = ledger_seq + 1, updated_at = now() WHERE id = :account;
 ${pgbenchStatement(OUTBOX_INSERT_SQL, {
   1: 'gen_random_uuid()',

@@ -4,7 +4,7 @@ import { Clock } from '../common/clock.js';
 import { formatId, newUuid, parseId } from '../common/ids.js';
 import { Page, paginate } from '../common/pagination.js';
 import { currencyInfo } from '../customers/currencies.js';
-import { LedgerService } from '../customers/ledger.service.js';
+import { LedgerService, systemAccount } from '../customers/ledger.service.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
 import { fieldError } from '../errors/field-error.js';
@@ -178,6 +178,7 @@ export class CardTransactionsService {
             close,
             reason: CARD_LEDGER_REASONS.clearing,
             reference: formatId('Transaction', txn.id),
+            counter: systemAccount('CARD_SETTLEMENT', txn.platformId, txn.currency),
           });
         } catch (error) {
           if (!(error instanceof ApiError) || error.code !== 'INSUFFICIENT_FUNDS') throw error;
@@ -187,6 +188,7 @@ export class CardTransactionsService {
             close: true,
             reason: CARD_LEDGER_REASONS.clearing,
             reference: formatId('Transaction', txn.id),
+            counter: systemAccount('CARD_SETTLEMENT', txn.platformId, txn.currency),
           });
           pulled = false;
         }
@@ -282,9 +284,11 @@ export class CardTransactionsService {
         originalTransactionId: purchase.id,
       });
       await m.insert(CardTransactionEntity, credit);
-      await this.ledger.post(m, {
-        accountId: purchase.accountId,
-        amount,
+      await this.ledger.transfer(m, {
+        lines: [
+          { account: systemAccount('CARD_SETTLEMENT', purchase.platformId, purchase.currency), amount: -amount },
+          { account: { internalAccountId: purchase.accountId }, amount },
+        ],
         reason: CARD_LEDGER_REASONS.return,
         reference: formatId('Transaction', credit.id),
       });

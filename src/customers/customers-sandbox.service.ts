@@ -3,7 +3,7 @@ import { TransactionService } from '../database/transaction.service.js';
 import { CustomersService } from './customers.service.js';
 import type { InternalAccount } from './internal-account.dto.js';
 import { InternalAccountsService, renderInternalAccount } from './internal-accounts.service.js';
-import { LedgerService } from './ledger.service.js';
+import { LedgerService, systemAccount } from './ledger.service.js';
 
 export const SANDBOX_FUNDING = 'SANDBOX_FUNDING';
 
@@ -18,7 +18,8 @@ export class CustomersSandboxService {
   ) {}
 
   /**
-   * Credits one of the platform's internal accounts (its own or a customer's) through the ledger.
+   * Credits one of the platform's internal accounts (its own or a customer's) from the platform's
+   * SANDBOX_FUNDING account (the ledger's source of sandbox money).
    * A deleted customer's account receives nothing (410 CUSTOMER_DELETED).
    */
   async fund(platformId: string, accountId: string, amount: number): Promise<InternalAccount> {
@@ -26,9 +27,13 @@ export class CustomersSandboxService {
       const account = await this.accounts.find(m, platformId, accountId);
       // Lock order everywhere: customer (FOR SHARE) before account (FOR UPDATE).
       if (account.customerId !== null) await this.customers.requireActive(m, platformId, account.customerId);
-      const { account: funded } = await this.ledger.post(m, {
-        accountId: account.id,
-        amount: BigInt(amount),
+      const {
+        accounts: [funded],
+      } = await this.ledger.transfer(m, {
+        lines: [
+          { account: systemAccount('SANDBOX_FUNDING', platformId, account.currency), amount: -BigInt(amount) },
+          { account: { internalAccountId: account.id }, amount: BigInt(amount) },
+        ],
         reason: SANDBOX_FUNDING,
         reference: null,
       });

@@ -11,7 +11,7 @@ import { LedgerService } from './ledger.service.js';
 
 /**
  * Customers, internal accounts and the ledger. Other modules (cards, agents) import it for
- * `CustomersService.requireActive`, `InternalAccountsService.find` and `LedgerService.post`.
+ * `CustomersService.requireActive`, `InternalAccountsService.find` and `LedgerService` (src/ledger/).
  */
 @Module({
   imports: [PlatformConfigModule, OutboxModule, SecretsModule],

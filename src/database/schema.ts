@@ -33,6 +33,8 @@ import { AuditTrail1767227600000 } from './migrations/1767227600000-AuditTrail.j
 import { ConsoleSessions1767227700000 } from './migrations/1767227700000-ConsoleSessions.js';
 import { OutboxTraceContext1767227800000 } from './migrations/1767227800000-OutboxTraceContext.js';
 import { Payments1767228400000 } from './migrations/1767228400000-Payments.js';
+import { DoubleEntryLedger1767228300000 } from './migrations/1767228300000-DoubleEntryLedger.js';
+import { LedgerBalancedJournals1767228310000 } from './migrations/1767228310000-LedgerBalancedJournals.js';
 
 /** Every entity and migration, listed once: the app, the CLI and ormconfig.ts use these lists. */
 export const ENTITIES = [
@@ -82,4 +84,6 @@ export const MIGRATIONS = [
   ConsoleSessions1767227700000,
   OutboxTraceContext1767227800000,
   Payments1767228400000,
+  DoubleEntryLedger1767228300000,
+  LedgerBalancedJournals1767228310000,
 ];

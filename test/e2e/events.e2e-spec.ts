@@ -1,6 +1,6 @@
 import { EntityManager } from 'typeorm';
 import { parseId } from '../../src/common/ids.js';
-import { LedgerService } from '../../src/customers/ledger.service.js';
+import { LedgerService, systemAccount } from '../../src/customers/ledger.service.js';
 import { TransactionService } from '../../src/database/transaction.service.js';
 import { exampleAccountInfo, exampleCurrency } from '../../src/external-accounts/variants/index.js';
 import { business } from '../support/customers.js';
@@ -119,14 +119,22 @@ describe('INTERNAL_ACCOUNT.BALANCE_UPDATED', () => {
     ]);
     const ledger = t.app.get(LedgerService);
     const accountId = parseId('InternalAccount', account.id)!;
-    await inTx((m) => ledger.post(m, { accountId, amount: -400, reason: 'TEST_DEBIT' }));
+    const debit = (m: EntityManager, amount: bigint) =>
+      ledger.transfer(m, {
+        lines: [
+          { account: { internalAccountId: accountId }, amount: -amount },
+          { account: systemAccount('CARD_SETTLEMENT', parseId('Platform', p.platformId)!, 'USD'), amount },
+        ],
+        reason: 'TEST_DEBIT',
+      });
+    await inTx((m) => debit(m, 400n));
     await expect(
       inTx(async (m) => {
-        await ledger.post(m, { accountId, amount: -100, reason: 'TEST_DEBIT' });
+        await debit(m, 100n);
         throw new Error('the rest of the operation failed');
       }),
     ).rejects.toThrow('the rest of the operation failed');
-    await expect(inTx((m) => ledger.post(m, { accountId, amount: -601, reason: 'TEST_DEBIT' }))).rejects.toMatchObject({
+    await expect(inTx((m) => debit(m, 601n))).rejects.toMatchObject({
       code: 'INSUFFICIENT_FUNDS',
     });
     const got = await deliver();

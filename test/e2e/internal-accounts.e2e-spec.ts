@@ -2,7 +2,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { parseId } from '../../src/common/ids.js';
 import { CustomersService } from '../../src/customers/customers.service.js';
 import { InternalAccountsService } from '../../src/customers/internal-accounts.service.js';
-import { LedgerService } from '../../src/customers/ledger.service.js';
+import { LedgerService, systemAccount } from '../../src/customers/ledger.service.js';
 import { TransactionService } from '../../src/database/transaction.service.js';
 import { ApiError } from '../../src/errors/api-error.js';
 import { individual } from '../support/customers.js';
@@ -57,6 +57,17 @@ async function waitUntilBlockedBy(m: EntityManager, gaveUp: () => boolean): Prom
 }
 const inTx = <T>(work: (m: EntityManager) => Promise<T>) => t.app.get(TransactionService).run(work);
 const ledgerOf = (id: string) => inTx((m) => t.app.get(LedgerService).entries(m, uuidOf(id)));
+/** A movement between the account and the platform's CARD_SETTLEMENT account (USD): + credits the account. */
+const move = (m: EntityManager, p: TestPlatform, accountId: string, amount: bigint | number, reason: string) =>
+  t.app.get(LedgerService).transfer(m, {
+    lines: [
+      { account: { internalAccountId: accountId }, amount: BigInt(amount) },
+      { account: systemAccount('CARD_SETTLEMENT', parseId('Platform', p.platformId)!, 'USD'), amount: -BigInt(amount) },
+    ],
+    reason,
+    reference: 'Card:x',
+  });
+const settlement = (p: TestPlatform) => systemAccount('CARD_SETTLEMENT', parseId('Platform', p.platformId)!, 'USD');
 
 describe('platform internal accounts', () => {
   it('a new platform has one INTERNAL_FIAT account per supported currency, without customerId', async () => {
@@ -287,25 +298,29 @@ describe('POST /sandbox/internal-accounts/{accountId}/fund', () => {
   });
 });
 
-describe('LedgerService.post (for cards and agents)', () => {
+describe('LedgerService.transfer (for cards and agents)', () => {
   it('debits, refuses to go negative with 400 INSUFFICIENT_FUNDS and writes nothing then', async () => {
     const p = await TestPlatform.create(t);
     const { account } = await fundedAccount(p, 1000);
     const ledger = t.app.get(LedgerService);
-    const posted = await inTx((m) =>
-      ledger.post(m, { accountId: uuidOf(account.id), amount: -400n, reason: 'CARD_CLEARING', reference: 'Card:x' }),
-    );
+    const posted = await inTx((m) => move(m, p, uuidOf(account.id), -400n, 'CARD_CLEARING'));
     expect(posted).toMatchObject({
-      entry: { amount: '-400', balanceAfter: '600', seq: '2' },
-      account: { balance: '600' },
+      entries: [
+        { amount: '-400', balanceAfter: '600', seq: '2', currency: 'USD', systemAccount: null },
+        { amount: '400', balanceAfter: null, seq: null, currency: 'USD', systemAccount: 'CARD_SETTLEMENT' },
+      ],
+      accounts: [{ balance: '600' }],
     });
-    const refused = inTx((m) =>
-      ledger.post(m, { accountId: uuidOf(account.id), amount: -601, reason: 'CARD_CLEARING' }),
-    );
+    expect(posted.entries[1].journalId).toBe(posted.journalId);
+    expect(await inTx((m) => ledger.journal(m, posted.journalId))).toHaveLength(2);
+    const refused = inTx((m) => move(m, p, uuidOf(account.id), -601, 'CARD_CLEARING'));
     await expect(refused).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS', status: 400 });
     expect(await ledgerOf(account.id)).toHaveLength(2);
-    // Exactly to zero is fine.
-    await inTx((m) => ledger.post(m, { accountId: uuidOf(account.id), amount: -600, reason: 'CARD_CLEARING' }));
+    // Exactly to zero is fine; the system account holds the other side.
+    await inTx((m) => move(m, p, uuidOf(account.id), -600, 'CARD_CLEARING'));
+    expect(
+      await inTx((m) => ledger.systemBalance(m, parseId('Platform', p.platformId)!, 'CARD_SETTLEMENT', 'USD')),
+    ).toBe(1000n);
     const listed = (await p.get(`/customers/internal-accounts?customerId=${account.customerId}`)).body.data[0];
     expect(listed.balance.amount).toBe(0);
   });
@@ -313,11 +328,8 @@ describe('LedgerService.post (for cards and agents)', () => {
   it('20 concurrent debits of 100 on a balance of 1000: exactly 10 succeed and the balance ends at 0', async () => {
     const p = await TestPlatform.create(t);
     const { account } = await fundedAccount(p, 1000);
-    const ledger = t.app.get(LedgerService);
     const outcomes = await Promise.allSettled(
-      Array.from({ length: 20 }, () =>
-        inTx((m) => ledger.post(m, { accountId: uuidOf(account.id), amount: -100, reason: 'CARD_AUTHORIZATION' })),
-      ),
+      Array.from({ length: 20 }, () => inTx((m) => move(m, p, uuidOf(account.id), -100, 'CARD_AUTHORIZATION'))),
     );
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(10);
     for (const o of outcomes)
@@ -332,19 +344,45 @@ describe('LedgerService.post (for cards and agents)', () => {
     const { account } = await customerWithAccount(p);
     const ledger = t.app.get(LedgerService);
     const failing = inTx(async (m) => {
-      await ledger.post(m, { accountId: uuidOf(account.id), amount: 5, reason: 'TEST' });
+      await move(m, p, uuidOf(account.id), 5, 'TEST');
       throw new Error('caller failed');
     });
     await expect(failing).rejects.toThrow('caller failed');
     expect(await ledgerOf(account.id)).toEqual([]);
     // Outside a transaction it refuses to run.
+    const lines = (accountId: string) => [
+      { account: { internalAccountId: accountId }, amount: 5n },
+      { account: settlement(p), amount: -5n },
+    ];
     await expect(
-      ledger.post(t.app.get(DataSource).manager, { accountId: uuidOf(account.id), amount: 5, reason: 'TEST' }),
+      ledger.transfer(t.app.get(DataSource).manager, { lines: lines(uuidOf(account.id)), reason: 'TEST' }),
     ).rejects.toThrow(/inside a transaction/);
-    const unknown = inTx((m) =>
-      ledger.post(m, { accountId: '00000000-0000-7000-8000-000000000000', amount: 5, reason: 'TEST' }),
-    );
+    const unknown = inTx((m) => move(m, p, '00000000-0000-7000-8000-000000000000', 5, 'TEST'));
     await expect(unknown).rejects.toMatchObject({ code: 'ACCOUNT_NOT_FOUND' });
+    // Unbalanced lines are a programming error, refused before anything is written.
+    const unbalanced = inTx((m) =>
+      ledger.transfer(m, {
+        lines: [
+          { account: { internalAccountId: uuidOf(account.id) }, amount: 5n },
+          { account: settlement(p), amount: -4n },
+        ],
+        reason: 'TEST',
+      }),
+    );
+    await expect(unbalanced).rejects.toThrow(/unbalanced ledger movement: the USD lines/);
+    const otherCurrency = inTx((m) =>
+      ledger.transfer(m, {
+        lines: [
+          { account: { internalAccountId: uuidOf(account.id) }, amount: 5n },
+          { account: systemAccount('FX', parseId('Platform', p.platformId)!, 'EUR'), amount: -5n },
+        ],
+        reason: 'TEST',
+      }),
+    );
+    await expect(otherCurrency).rejects.toThrow(/unbalanced/);
+    const tooLarge = inTx((m) => move(m, p, uuidOf(account.id), BigInt(MAX) + 1n, 'TEST'));
+    await expect(tooLarge).rejects.toMatchObject({ code: 'AMOUNT_OUT_OF_RANGE', status: 400 });
+    expect(await ledgerOf(account.id)).toEqual([]);
   });
 
   it('the ledger is append-only in the database itself', async () => {
@@ -376,7 +414,7 @@ describe('LedgerService holds (card authorizations)', () => {
       totalBalance: { amount: 1000 },
     });
     // A debit or another hold may use only what is available.
-    await expect(inTx((m) => ledger.post(m, { accountId, amount: -701, reason: 'TEST_DEBIT' }))).rejects.toMatchObject({
+    await expect(inTx((m) => move(m, p, accountId, -701, 'TEST_DEBIT'))).rejects.toMatchObject({
       code: 'INSUFFICIENT_FUNDS',
     });
     await expect(
@@ -386,17 +424,23 @@ describe('LedgerService holds (card authorizations)', () => {
     expect((await accountView(p, account.customerId!)).balance.amount).toBe(0);
 
     // Capture 100 of the first hold, keep the rest open; then capture 250 more (50 above the hold) and close it.
-    await inTx((m) => ledger.captureHold(m, hold.id, { amount: 100n, reason: 'CARD_CLEARING', close: false }));
+    await inTx((m) =>
+      ledger.captureHold(m, hold.id, { amount: 100n, reason: 'CARD_CLEARING', close: false, counter: settlement(p) }),
+    );
     expect(await accountView(p, account.customerId!)).toMatchObject({
       balance: { amount: 0 },
       totalBalance: { amount: 900 },
     });
     // Nothing is available beyond the holds: a capture above the hold fails and writes nothing.
     await expect(
-      inTx((m) => ledger.captureHold(m, hold.id, { amount: 250n, reason: 'CARD_CLEARING', close: true })),
+      inTx((m) =>
+        ledger.captureHold(m, hold.id, { amount: 250n, reason: 'CARD_CLEARING', close: true, counter: settlement(p) }),
+      ),
     ).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
     await inTx((m) => ledger.releaseHold(m, second.hold.id, 100n));
-    await inTx((m) => ledger.captureHold(m, hold.id, { amount: 250n, reason: 'CARD_CLEARING', close: true }));
+    await inTx((m) =>
+      ledger.captureHold(m, hold.id, { amount: 250n, reason: 'CARD_CLEARING', close: true, counter: settlement(p) }),
+    );
     expect(await accountView(p, account.customerId!)).toMatchObject({
       balance: { amount: 50 },
       totalBalance: { amount: 650 },

@@ -13,6 +13,12 @@ import { OutgoingPaymentEvent, outgoingPayment } from './payment-events.js';
 import { QuoteEntity } from './quote.entity.js';
 import { Rail, RailStatus } from './rail/rail.js';
 
+/** An executed quote's transaction, stored and rendered. */
+export interface ExecutedPayment {
+  row: OutgoingTransactionEntity;
+  view: OutgoingTransactionView;
+}
+
 /** Ledger reasons of a quote's movements (the reference is the transaction's id). */
 export const PAYMENT_LEDGER_REASON = 'QUOTE_EXECUTION';
 export const REFUND_LEDGER_REASON = 'OUTGOING_PAYMENT_REFUND';
@@ -83,7 +89,7 @@ export class PaymentsService {
    * QUOTE_EXPIRED after `expiresAt` (the platform's clock), 400 INSUFFICIENT_FUNDS with nothing
    * written when the source cannot pay.
    */
-  async execute(m: EntityManager, quote: QuoteEntity, now: Date): Promise<OutgoingTransactionEntity> {
+  async execute(m: EntityManager, quote: QuoteEntity, now: Date): Promise<ExecutedPayment> {
     if (quote.status !== 'PENDING') throw quoteAlreadyExecuted(quote);
     if (now >= quote.expiresAt) {
       throw new ApiError(
@@ -116,8 +122,8 @@ export class PaymentsService {
     quote.status = internal ? 'COMPLETED' : 'PROCESSING';
     quote.updatedAt = now;
     await m.update(QuoteEntity, { id: quote.id }, { status: quote.status, updatedAt: now });
-    await this.emit(m, row, internal ? 'COMPLETED' : 'PENDING');
-    return row;
+    const view = await this.emit(m, row, internal ? 'COMPLETED' : 'PENDING');
+    return { row, view };
   }
 
   /** Records a transaction that failed before any money moved (an agent's approval that could not run). */
@@ -236,9 +242,15 @@ export class PaymentsService {
     return rows.map((r) => renderOutgoingTransaction(r, ownerOf(r.platformId, r.customerId, ids)));
   }
 
-  private async emit(m: EntityManager, row: OutgoingTransactionEntity, event: OutgoingPaymentEvent): Promise<void> {
+  /** Writes the event; answers the transaction as rendered for it (callers reuse it: no second read). */
+  private async emit(
+    m: EntityManager,
+    row: OutgoingTransactionEntity,
+    event: OutgoingPaymentEvent,
+  ): Promise<OutgoingTransactionView> {
     const [view] = await this.render(m, [row]);
     await this.outbox.write(m, outgoingPayment(row.platformId, event, view));
+    return view;
   }
 
   private async save(m: EntityManager, row: OutgoingTransactionEntity): Promise<void> {

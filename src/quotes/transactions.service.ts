@@ -184,8 +184,7 @@ export class TransactionsService {
         'TRANSFER_OUT',
         true,
       );
-      const row = await this.payments.execute(m, quote, this.clock.now());
-      const [view] = await this.payments.render(m, [row]);
+      const { view } = await this.payments.execute(m, quote, this.clock.now());
       return view;
     });
   }

@@ -13,7 +13,7 @@ import { OutboxService } from '../../outbox/outbox.service.js';
 import { FxRatesService } from '../../quotes/fx-rates.service.js';
 import { OutgoingFailureReason, OutgoingTransactionEntity } from '../../quotes/outgoing-transaction.entity.js';
 import type { TransactionView } from '../../quotes/outgoing-transaction.render.js';
-import { PaymentsService } from '../../quotes/payments.service.js';
+import { ExecutedPayment, PaymentsService } from '../../quotes/payments.service.js';
 import { QuoteEntity } from '../../quotes/quote.entity.js';
 import { QuoteScope, QuotesService } from '../../quotes/quotes.service.js';
 import { TransactionsService } from '../../quotes/transactions.service.js';
@@ -113,9 +113,13 @@ export class AgentActionsService {
             return view;
           }
           case 'AUTO': {
-            await this.settle(m, row, quote, decision.usageAfter, now);
+            const executed = await this.settle(m, row, quote, decision.usageAfter, now);
             const action = await this.insertAction(m, row, quote, 'APPROVED', now);
-            return this.renderOne(m, action, now);
+            // Rendered from what the execution holds (no re-read: the race holds the agent row).
+            return renderAgentAction(
+              { action, quote, transaction: executed.row, platformCustomerId: executed.view.platformCustomerId },
+              now,
+            );
           }
         }
       }),
@@ -255,8 +259,8 @@ export class AgentActionsService {
     quote: QuoteEntity,
     usage: PolicyDecision['usage'],
     now: Date,
-  ): Promise<void> {
-    await this.payments.execute(m, quote, now);
+  ): Promise<ExecutedPayment> {
+    const executed = await this.payments.execute(m, quote, now);
     await m.update(
       AgentEntity,
       { id: agent.id },
@@ -268,6 +272,7 @@ export class AgentActionsService {
         monthlyResetMonth: usage.monthlyResetMonth,
       },
     );
+    return executed;
   }
 
   /** `settle` inside a savepoint: a ledger refusal rolls back its partial work and names the failure. */

@@ -1,6 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { AgentActionsModule } from './agents/actions/agent-actions.module.js';
+import { QuotesModule } from './quotes/quotes.module.js';
 import { AgentsModule } from './agents/agents.module.js';
 import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
@@ -63,6 +64,7 @@ export class AppModule {
         DocumentsModule,
         VerificationsModule,
         BulkImportModule,
+        QuotesModule,
         // The operator console (its sign-in routes; its pages are served by createApp).
         ...(config.CONSOLE ? [ConsoleModule] : []),
         // Each area's sandbox-only routes (its <area>-sandbox.module.ts): with SANDBOX=false they do not exist (404).

@@ -7,7 +7,4 @@
 export const AGENTS_ERRORS = {
   /** The action is not PENDING_APPROVAL (spec). */
   TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL: 409,
-  QUOTE_NOT_FOUND: 404,
-  /** The spec's code for an expired quote. */
-  QUOTE_EXPIRED: 400,
 } as const;

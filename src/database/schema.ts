@@ -16,6 +16,7 @@ import { PlatformConfigEntity, WebhookSigningKeysEntity } from '../platform-conf
 import { PlatformEntity } from '../platforms/platform.entity.js';
 import { OutgoingTransactionEntity } from '../quotes/outgoing-transaction.entity.js';
 import { QuoteEntity } from '../quotes/quote.entity.js';
+import { IncomingTransactionEntity, PaymentTransactionIndexEntity } from '../quotes/incoming-transaction.entity.js';
 import { Foundation1767225600000 } from './migrations/1767225600000-Foundation.js';
 import { PlatformConfig1767225700000 } from './migrations/1767225700000-PlatformConfig.js';
 import { Customers1767225800000 } from './migrations/1767225800000-Customers.js';
@@ -36,6 +37,7 @@ import { ConsoleSessions1767227700000 } from './migrations/1767227700000-Console
 import { OutboxTraceContext1767227800000 } from './migrations/1767227800000-OutboxTraceContext.js';
 import { ProvisioningOnRealTime1767228000000 } from './migrations/1767228000000-ProvisioningOnRealTime.js';
 import { Sca1767228700000 } from './migrations/1767228700000-Sca.js';
+import { Payments1767228400000 } from './migrations/1767228400000-Payments.js';
 import { DoubleEntryLedger1767228300000 } from './migrations/1767228300000-DoubleEntryLedger.js';
 import { LedgerBalancedJournals1767228310000 } from './migrations/1767228310000-LedgerBalancedJournals.js';
 import { Uma1767228800000 } from './migrations/1767228800000-Uma.js';
@@ -67,6 +69,8 @@ export const ENTITIES = [
   QuoteEntity,
   AgentActionEntity,
   OutgoingTransactionEntity,
+  IncomingTransactionEntity,
+  PaymentTransactionIndexEntity,
   SandboxClockAdvanceEntity,
   AuditEventEntity,
   BeneficialOwnerEntity,
@@ -94,6 +98,7 @@ export const MIGRATIONS = [
   OutboxTraceContext1767227800000,
   ProvisioningOnRealTime1767228000000,
   Sca1767228700000,
+  Payments1767228400000,
   DoubleEntryLedger1767228300000,
   LedgerBalancedJournals1767228310000,
   Uma1767228800000,

@@ -2,11 +2,32 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { DestinationKind, RateDetails } from './quote.entity.js';
 
 /** The reference's OutgoingTransactionStatus values this service records. */
-export type OutgoingTransactionStatus = 'COMPLETED' | 'FAILED';
+export const OUTGOING_STATUSES = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'EXPIRED'] as const;
+export type OutgoingTransactionStatus = (typeof OUTGOING_STATUSES)[number];
 /** The reference's OutgoingTransactionFailureReason values this service records. */
-export type OutgoingFailureReason = 'QUOTE_EXPIRED' | 'QUOTE_EXECUTION_FAILED' | 'LIMIT_EXCEEDED';
+export type OutgoingFailureReason =
+  'QUOTE_EXPIRED' | 'QUOTE_EXECUTION_FAILED' | 'LIMIT_EXCEEDED' | 'PAYOUT_RETURNED' | 'ACCOUNT_CANNOT_RECEIVE';
 
-/** Money sent out of a customer's internal account by executing a quote (id = the quote's transactionId). */
+/** The reference's Refund. */
+export interface RefundRecord {
+  reference: string;
+  initiatedAt: string;
+  settledAt?: string;
+  status: 'PENDING' | 'COMPLETED' | 'FAILED';
+  reason: 'TRANSACTION_FAILED' | 'USER_CANCELLATION' | 'TIMEOUT';
+}
+
+/** One step of the status timeline (the console shows it). */
+export interface TimelineStep {
+  status: string;
+  at: string;
+  note?: string;
+}
+
+/** What the sandbox rail was told to do with a payment (chosen by magic amounts, docs/payments.md). */
+export type RailOutcome = 'COMPLETE' | 'SLOW' | 'FAIL' | 'RETURN';
+
+/** Money sent out of an internal account by executing a quote (id = the quote's transactionId). */
 @Entity('outgoing_transactions')
 export class OutgoingTransactionEntity {
   @PrimaryColumn('uuid')
@@ -15,8 +36,9 @@ export class OutgoingTransactionEntity {
   @Column('uuid', { name: 'platform_id' })
   platformId: string;
 
-  @Column('uuid', { name: 'customer_id' })
-  customerId: string;
+  /** Null: the platform's own account paid. */
+  @Column('uuid', { name: 'customer_id', nullable: true })
+  customerId: string | null;
 
   @Column('uuid', { name: 'agent_id', nullable: true })
   agentId: string | null;
@@ -30,8 +52,8 @@ export class OutgoingTransactionEntity {
   @Column('text', { name: 'failure_reason', nullable: true })
   failureReason: OutgoingFailureReason | null;
 
-  @Column('uuid', { name: 'source_account_id' })
-  sourceAccountId: string;
+  @Column('uuid', { name: 'source_account_id', nullable: true })
+  sourceAccountId: string | null;
 
   @Column('text', { name: 'destination_kind' })
   destinationKind: DestinationKind;
@@ -60,11 +82,37 @@ export class OutgoingTransactionEntity {
   @Column('bigint')
   fees: string;
 
+  @Column('bigint', { name: 'platform_fees', default: '0' })
+  platformFees: string;
+
   @Column('jsonb', { name: 'rate_details' })
   rateDetails: RateDetails;
 
   @Column('text', { nullable: true })
   description: string | null;
+
+  @Column('jsonb', { nullable: true })
+  refund: RefundRecord | null;
+
+  @Column('jsonb', { default: () => `'[]'` })
+  timeline: TimelineStep[];
+
+  @Column('text', { name: 'rail_outcome', nullable: true })
+  railOutcome: RailOutcome | null;
+
+  /** INFRASTRUCTURE due time (RealClock): when the rail worker takes the next step of a fast payment. */
+  @Column('timestamptz', { name: 'rail_due_real_at', nullable: true })
+  railDueRealAt: Date | null;
+
+  /** BUSINESS due time (the platform's Clock, moved by test clocks): when a slow rail settles. */
+  @Column('timestamptz', { name: 'rail_settles_business_at', nullable: true })
+  railSettlesBusinessAt: Date | null;
+
+  @Column('timestamptz', { name: 'expected_settlement_at', nullable: true })
+  expectedSettlementAt: Date | null;
+
+  @Column('timestamptz', { name: 'receipt_delivery_confirmed_at', nullable: true })
+  receiptDeliveryConfirmedAt: Date | null;
 
   @Column('timestamptz', { name: 'settled_at', nullable: true })
   settledAt: Date | null;

@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Equals } from 'class-validator';
+import { Equals, IsObject, IsOptional } from 'class-validator';
 import { BoolField, EnumField, IdField, IntField, NestedField, StringField } from '../common/validation.js';
 import { CurrencyView } from '../customers/internal-account.dto.js';
 import { LOCK_SIDES, QUOTE_STATUSES } from './quote.entity.js';
@@ -94,10 +94,88 @@ export class AgentQuoteRequest {
   purposeOfPayment?: string;
 }
 
+/** The reference's FixedFee. */
+export class FixedFeeRequest {
+  @IntField({ min: 0, max: 9_000_000_000_000_000, description: 'Minor units of `currency`' })
+  amount: number;
+
+  @StringField({ pattern: /^[A-Z]{3,5}$/, format: 'currency code', description: 'Must be the sending currency' })
+  currency: string;
+}
+
+/** The reference's PlatformFeeOverride: this quote's platform fee instead of none. */
+export class PlatformFeeOverrideRequest {
+  @NestedField(() => FixedFeeRequest)
+  platformFixedFee: FixedFeeRequest;
+
+  @IntField({ min: 0, max: 10_000, description: 'Variable platform fee in basis points of the sending amount' })
+  platformVariableFeeBps: number;
+}
+
+/** The reference's AccountQuoteSource, as a platform sends it (any internal account of the platform). */
+export class PlatformQuoteSourceRequest {
+  @EnumField(['ACCOUNT'], { description: 'ACCOUNT: an internal account (REALTIME_FUNDING: not yet)' })
+  sourceType: 'ACCOUNT';
+
+  @IdField('InternalAccount', { description: "An internal account of one of the platform's customers, or its own" })
+  accountId: string;
+
+  @IdField('Customer', { required: false, description: 'The account’s customer (checked when given)' })
+  customerId?: string;
+}
+
+/** The reference's QuoteRequest (POST /quotes). */
+export class QuoteRequest {
+  @StringField({ required: false, maxLength: 255, description: 'Receiver lookup (UMA destinations; ignored)' })
+  lookupId?: string;
+
+  @NestedField(() => PlatformQuoteSourceRequest)
+  source: PlatformQuoteSourceRequest;
+
+  @NestedField(() => QuoteDestinationRequest)
+  destination: QuoteDestinationRequest;
+
+  @EnumField(LOCK_SIDES, { description: 'Which side `lockedCurrencyAmount` fixes' })
+  lockedCurrencySide: LockSide;
+
+  @IntField({ min: 1, max: 9_000_000_000_000_000, description: 'Minor units of the locked side’s currency' })
+  lockedCurrencyAmount: number;
+
+  @BoolField({ required: false, description: 'Execute at once (the answer is the executed quote)' })
+  immediatelyExecute?: boolean;
+
+  @StringField({ required: false, maxLength: 1024, description: 'Memo for the transfer' })
+  description?: string;
+
+  @StringField({ required: false, maxLength: 80 })
+  remittanceInformation?: string;
+
+  @StringField({ required: false, maxLength: 64 })
+  purposeOfPayment?: string;
+
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'Sender information for the counterparty',
+  })
+  @IsOptional()
+  @IsObject({ message: '$property must be an object' })
+  senderCustomerInfo?: Record<string, unknown>;
+
+  @NestedField(() => PlatformFeeOverrideRequest, { required: false })
+  platformFeeOverride?: PlatformFeeOverrideRequest;
+}
+
+/** The reference's ExecuteQuoteRequest (scaFactor: not used yet). */
+export class ExecuteQuoteRequest {
+  @StringField({ required: false, maxLength: 32, description: 'SCA factor (not required by this service yet)' })
+  scaFactor?: string;
+}
+
 export class QuoteSourceView {
   @ApiProperty({ enum: ['ACCOUNT'] }) sourceType: 'ACCOUNT';
   @ApiProperty() accountId: string;
-  @ApiProperty() customerId: string;
+  @ApiPropertyOptional() customerId?: string;
 }
 
 export class QuoteDestinationView {

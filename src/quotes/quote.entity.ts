@@ -5,6 +5,8 @@ export const QUOTE_STATUSES = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', '
 export type QuoteStatus = (typeof QUOTE_STATUSES)[number];
 export const LOCK_SIDES = ['SENDING', 'RECEIVING'] as const;
 export type LockSide = (typeof LOCK_SIDES)[number];
+export const QUOTE_SOURCE_TYPES = ['ACCOUNT', 'REALTIME_FUNDING'] as const;
+export type QuoteSourceType = (typeof QUOTE_SOURCE_TYPES)[number];
 /** Which kind of account a quote pays into (the type prefix of its public id). */
 export type DestinationKind = 'InternalAccount' | 'ExternalAccount';
 
@@ -18,7 +20,7 @@ export interface RateDetails {
   serviceApiVariableFeeAmount: number;
 }
 
-/** A priced, time-limited offer to move money from a customer's internal account. */
+/** A priced, time-limited offer to move money from an internal account (a customer's or the platform's), or funded from outside. */
 @Entity('quotes')
 export class QuoteEntity {
   @PrimaryColumn('uuid')
@@ -27,14 +29,21 @@ export class QuoteEntity {
   @Column('uuid', { name: 'platform_id' })
   platformId: string;
 
-  @Column('uuid', { name: 'agent_id' })
-  agentId: string;
+  /** The agent that created it (null: the platform did). */
+  @Column('uuid', { name: 'agent_id', nullable: true })
+  agentId: string | null;
 
-  @Column('uuid', { name: 'customer_id' })
-  customerId: string;
+  /** The customer whose account is the source (null: the platform's own account). */
+  @Column('uuid', { name: 'customer_id', nullable: true })
+  customerId: string | null;
 
-  @Column('uuid', { name: 'source_account_id' })
-  sourceAccountId: string;
+  /** ACCOUNT: an internal account pays; REALTIME_FUNDING: funds arrive from outside (payment instructions). */
+  @Column('text', { name: 'source_type', default: 'ACCOUNT' })
+  sourceType: QuoteSourceType;
+
+  /** The paying internal account (null for REALTIME_FUNDING). */
+  @Column('uuid', { name: 'source_account_id', nullable: true })
+  sourceAccountId: string | null;
 
   @Column('text', { name: 'destination_kind' })
   destinationKind: DestinationKind;
@@ -66,6 +75,10 @@ export class QuoteEntity {
   @Column('bigint', { name: 'fees_included' })
   feesIncluded: string;
 
+  /** The platform's fees (part of feesIncluded), in the sending currency. */
+  @Column('bigint', { name: 'platform_fees_included', default: '0' })
+  platformFeesIncluded: string;
+
   @Column('jsonb', { name: 'rate_details' })
   rateDetails: RateDetails;
 
@@ -74,6 +87,16 @@ export class QuoteEntity {
 
   @Column('text', { name: 'purpose_of_payment', nullable: true })
   purposeOfPayment: string | null;
+
+  @Column('text', { name: 'remittance_information', nullable: true })
+  remittanceInformation: string | null;
+
+  @Column('jsonb', { name: 'sender_customer_info', nullable: true })
+  senderCustomerInfo: Record<string, string | number | boolean | null> | null;
+
+  /** QUOTE: POST /quotes (or an agent's); TRANSFER_OUT: the deprecated same-currency route made it. */
+  @Column('text', { default: 'QUOTE' })
+  origin: 'QUOTE' | 'TRANSFER_OUT';
 
   /** The transaction this quote creates when executed (allocated with the quote, as the reference shows it). */
   @Column('uuid', { name: 'transaction_id' })

@@ -13,8 +13,8 @@ export function renderQuote(row: QuoteEntity, now: Date): QuoteView {
     expiresAt: row.expiresAt.toISOString(),
     source: {
       sourceType: 'ACCOUNT',
-      accountId: formatId('InternalAccount', row.sourceAccountId),
-      customerId: formatId('Customer', row.customerId),
+      accountId: formatId('InternalAccount', row.sourceAccountId!),
+      ...(row.customerId !== null ? { customerId: formatId('Customer', row.customerId) } : {}),
     },
     destination: {
       destinationType: 'ACCOUNT',
@@ -27,7 +27,7 @@ export function renderQuote(row: QuoteEntity, now: Date): QuoteView {
     totalReceivingAmount: Number(row.totalReceivingAmount),
     exchangeRate: row.exchangeRate,
     feesIncluded: Number(row.feesIncluded),
-    platformFeesIncluded: 0,
+    platformFeesIncluded: Number(row.platformFeesIncluded ?? 0),
     transactionId: formatId('Transaction', row.transactionId),
     rateDetails: row.rateDetails,
     ...(row.purposeOfPayment !== null ? { purposeOfPayment: row.purposeOfPayment } : {}),

@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, IsNull } from 'typeorm';
-import { renderPolicy } from '../agents/agent-policy.js';
-import { AgentEntity } from '../agents/agent.entity.js';
-import { accountOutsidePolicy } from '../agents/policy-evaluator.js';
-import type { AgentPrincipal } from '../auth/auth.decorators.js';
 import { Clock, later } from '../common/clock.js';
 import { formatId, newUuid, parseId } from '../common/ids.js';
+import { Page, paginate } from '../common/pagination.js';
+import { whereTimeRange } from '../common/time-range.js';
 import { AppConfig } from '../config/app-config.js';
 import { currencyInfo } from '../customers/currencies.js';
 import { InternalAccountEntity } from '../customers/internal-account.entity.js';
@@ -15,18 +13,35 @@ import { ApiError } from '../errors/api-error.js';
 import { fieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
 import { ExternalAccountEntity } from '../external-accounts/external-account.entity.js';
+import { PlatformConfigService } from '../platform-config/platform-config.service.js';
 import { FxRatesService } from './fx-rates.service.js';
+import { PaymentsService } from './payments.service.js';
 import { priceQuote } from './quote-pricing.js';
-import type { AgentQuoteRequest, QuoteView } from './quote.dto.js';
+import type { AgentQuoteRequest, QuoteRequest, QuoteView } from './quote.dto.js';
 import { DestinationKind, QuoteEntity } from './quote.entity.js';
 import { renderQuote } from './quote.render.js';
+import type { QuotesQuery } from './transactions.dto.js';
 import { noteAuditResource } from '../audit/audit-trail.js';
 
 const accountNotFound = (id: string) => new ApiError('ACCOUNT_NOT_FOUND', `Account ${id} not found`);
 export const quoteNotFound = (id: string) =>
   new ApiError('QUOTE_NOT_FOUND', `Quote ${formatId('Quote', id)} not found`);
 
-/** An account a quote may pay into, resolved within the agent's customer. */
+/**
+ * Who is quoting: a platform (any of its accounts), or an agent (its customer's accounts only;
+ * anything else is 404 as if it did not exist).
+ */
+export interface QuoteScope {
+  platformId: string;
+  /** Restricts source and destination to this customer's accounts (an agent's customer). */
+  customerId?: string;
+  agentId?: string;
+}
+
+/** The public ids of the internal accounts a quote touches (an agent's policy checks them). */
+export type QuoteAccountsCheck = (m: EntityManager, internalAccountIds: string[]) => Promise<void>;
+
+/** An account a quote may pay into, resolved within the scope. */
 interface Destination {
   kind: DestinationKind;
   id: string;
@@ -34,12 +49,11 @@ interface Destination {
 }
 
 /**
- * Quotes created by agents for their customer: the source is one of the customer's internal
- * accounts, the destination an internal or (live) external account of the same customer; any
- * other account, of another customer or platform included, is 404 ACCOUNT_NOT_FOUND. Accounts
- * outside the policy's `allowedAccountIds` are 403 FORBIDDEN. Same-currency quotes are 1:1 without
- * fees; cross-currency ones are priced from the rate table (FxRatesService, `priceQuote`). A quote
- * can be executed until `expiresAt` (QUOTE_TTL_SECONDS after creation).
+ * Quotes, for platforms and agents: the source is an internal account (a customer's or the
+ * platform's own), the destination an internal account or a live external account. Same-currency
+ * quotes carry no service fee; cross-currency ones are priced from the rate table (FxRatesService,
+ * `priceQuote`); the platform's fee (`platformFeeOverride`) applies to both. A quote can be executed
+ * until `expiresAt` (QUOTE_TTL_SECONDS after creation, on the platform's clock).
  */
 @Injectable()
 export class QuotesService {
@@ -48,117 +62,245 @@ export class QuotesService {
     private readonly clock: Clock,
     private readonly config: AppConfig,
     private readonly rates: FxRatesService,
+    private readonly platformConfig: PlatformConfigService,
+    private readonly payments: PaymentsService,
   ) {}
 
-  create(agent: AgentPrincipal, body: AgentQuoteRequest): Promise<QuoteView> {
+  create(scope: QuoteScope, body: QuoteRequest | AgentQuoteRequest, check?: QuoteAccountsCheck): Promise<QuoteView> {
     return this.tx.run(async (m) => {
-      if (body.source.customerId !== undefined && parseId('Customer', body.source.customerId) !== agent.customerId) {
-        throw invalidInput([fieldError('source.customerId', "must be the agent's customer (or omitted)")]);
-      }
-      if (body.source.accountId === body.destination.accountId) {
-        throw invalidInput([fieldError('destination.accountId', 'must differ from source.accountId')]);
-      }
-      const sourceId = parseId('InternalAccount', body.source.accountId)!;
-      const source = await this.customerInternalAccount(m, agent, sourceId);
-      if (!source) throw accountNotFound(body.source.accountId);
-      const destination = await this.destination(m, agent, body.destination.accountId);
-
-      const row = await m.findOne(AgentEntity, { where: { id: agent.agentId } });
-      const touched = [
-        body.source.accountId,
-        ...(destination.kind === 'InternalAccount' ? [body.destination.accountId] : []),
-      ];
-      const outside = row ? accountOutsidePolicy(renderPolicy(row.policy), touched) : undefined;
-      if (outside !== undefined) {
-        throw new ApiError('FORBIDDEN', `The agent's policy does not allow account ${outside}`, {
-          details: { limit: 'allowedAccountIds', accountId: outside },
-        });
-      }
-
-      const sending = currencyInfo(source.currency);
-      const receiving = currencyInfo(destination.currency);
-      const rate = this.rates.rate(sending.code, receiving.code);
-      const price = priceQuote({
-        side: body.lockedCurrencySide,
-        amount: body.lockedCurrencyAmount,
-        sendingDecimals: sending.decimals,
-        receivingDecimals: receiving.decimals,
-        multiplier: rate.multiplier,
-        crossCurrency: sending.code !== receiving.code,
-        fixedFee: this.config.QUOTE_FIXED_FEE,
-        variableFeeRate: this.config.QUOTE_VARIABLE_FEE_RATE,
-      });
-      if (!price) {
-        throw invalidInput([
-          fieldError('lockedCurrencyAmount', 'is too small to cover the fees, or too large to transfer'),
-        ]);
-      }
-
+      const quote = await this.createIn(m, scope, body, check);
       const now = this.clock.now();
-      const quote = m.create(QuoteEntity, {
-        id: newUuid(),
-        platformId: agent.platformId,
-        agentId: agent.agentId,
-        customerId: agent.customerId,
-        sourceAccountId: source.id,
-        destinationKind: destination.kind,
-        destinationAccountId: destination.id,
-        paymentRail: body.destination.paymentRail ?? null,
-        lockedCurrencySide: body.lockedCurrencySide,
-        sendingCurrency: sending.code,
-        receivingCurrency: receiving.code,
-        totalSendingAmount: String(price.totalSendingAmount),
-        totalReceivingAmount: String(price.totalReceivingAmount),
-        exchangeRate: price.exchangeRate,
-        feesIncluded: String(price.feesIncluded),
-        rateDetails: price.rateDetails,
-        description: body.description ?? null,
-        purposeOfPayment: body.purposeOfPayment ?? null,
-        transactionId: newUuid(),
-        status: 'PENDING',
-        expiresAt: later(now, this.config.QUOTE_TTL_SECONDS * 1000),
-        createdAt: now,
-        updatedAt: now,
-      });
-      await m.insert(QuoteEntity, quote);
-      noteAuditResource(formatId('Quote', quote.id));
+      if ('immediatelyExecute' in body && body.immediatelyExecute === true) {
+        await this.payments.execute(m, quote, now);
+      }
       return renderQuote(quote, now);
     });
   }
 
-  async get(agent: AgentPrincipal, quoteId: string): Promise<QuoteView> {
-    const quote = await this.agentQuote(this.tx.manager, agent, quoteId);
+  /** Prices and stores a quote in the caller's transaction. */
+  async createIn(
+    m: EntityManager,
+    scope: QuoteScope,
+    body: QuoteRequest | AgentQuoteRequest,
+    check?: QuoteAccountsCheck,
+    origin: QuoteEntity['origin'] = 'QUOTE',
+    sameCurrency = false,
+  ): Promise<QuoteEntity> {
+    if (
+      scope.customerId !== undefined &&
+      body.source.customerId !== undefined &&
+      parseId('Customer', body.source.customerId) !== scope.customerId
+    ) {
+      throw invalidInput([fieldError('source.customerId', "must be the agent's customer (or omitted)")]);
+    }
+    if (body.source.accountId === body.destination.accountId) {
+      throw new ApiError('SELF_PAYMENT', 'The source and the destination are the same account', {
+        details: { accountId: body.source.accountId },
+      });
+    }
+    const sourceId = parseId('InternalAccount', body.source.accountId)!;
+    const source = await this.internalAccount(m, scope, sourceId);
+    if (!source) throw accountNotFound(body.source.accountId);
+    if (
+      scope.customerId === undefined &&
+      body.source.customerId !== undefined &&
+      parseId('Customer', body.source.customerId) !== source.customerId
+    ) {
+      throw accountNotFound(body.source.accountId);
+    }
+    const destination = await this.destination(m, scope, body.destination.accountId);
+    await check?.(m, [
+      body.source.accountId,
+      ...(destination.kind === 'InternalAccount' ? [body.destination.accountId] : []),
+    ]);
+
+    const sending = currencyInfo(source.currency);
+    const receiving = currencyInfo(destination.currency);
+    if (sameCurrency && sending.code !== receiving.code) {
+      throw new ApiError(
+        'INVALID_CURRENCY',
+        `A same-currency transfer cannot pay ${sending.code} into a ${receiving.code} account: create a quote instead`,
+        { details: { sendingCurrency: sending.code, receivingCurrency: receiving.code } },
+      );
+    }
+    const override = 'platformFeeOverride' in body ? body.platformFeeOverride : undefined;
+    if (override && override.platformFixedFee.currency !== sending.code) {
+      throw invalidInput([
+        fieldError('platformFeeOverride.platformFixedFee.currency', `must be the sending currency (${sending.code})`),
+      ]);
+    }
+    const rate = this.rates.rate(sending.code, receiving.code);
+    const price = priceQuote({
+      side: body.lockedCurrencySide,
+      amount: body.lockedCurrencyAmount,
+      sendingDecimals: sending.decimals,
+      receivingDecimals: receiving.decimals,
+      multiplier: rate.multiplier,
+      crossCurrency: sending.code !== receiving.code,
+      fixedFee: this.config.QUOTE_FIXED_FEE,
+      variableFeeRate: this.config.QUOTE_VARIABLE_FEE_RATE,
+      platformFixedFee: override?.platformFixedFee.amount,
+      platformVariableFeeRate: override ? override.platformVariableFeeBps / 10_000 : undefined,
+    });
+    if (!price) {
+      throw new ApiError(
+        'INVALID_AMOUNT',
+        'lockedCurrencyAmount is too small to cover the fees, or too large to transfer',
+        { details: { lockedCurrencyAmount: body.lockedCurrencyAmount } },
+      );
+    }
+    await this.checkSizeLimit(m, scope.platformId, sending.code, price.totalSendingAmount);
+
+    const now = this.clock.now();
+    const quote = m.create(QuoteEntity, {
+      id: newUuid(),
+      platformId: scope.platformId,
+      agentId: scope.agentId ?? null,
+      customerId: source.customerId,
+      sourceType: 'ACCOUNT',
+      sourceAccountId: source.id,
+      destinationKind: destination.kind,
+      destinationAccountId: destination.id,
+      paymentRail: body.destination.paymentRail ?? null,
+      lockedCurrencySide: body.lockedCurrencySide,
+      sendingCurrency: sending.code,
+      receivingCurrency: receiving.code,
+      totalSendingAmount: String(price.totalSendingAmount),
+      totalReceivingAmount: String(price.totalReceivingAmount),
+      exchangeRate: price.exchangeRate,
+      feesIncluded: String(price.feesIncluded),
+      platformFeesIncluded: String(price.platformFeesIncluded),
+      rateDetails: price.rateDetails,
+      description: body.description ?? null,
+      purposeOfPayment: body.purposeOfPayment ?? null,
+      remittanceInformation: body.remittanceInformation ?? null,
+      senderCustomerInfo: (('senderCustomerInfo' in body ? body.senderCustomerInfo : undefined) ??
+        null) as QuoteEntity['senderCustomerInfo'],
+      origin,
+      transactionId: newUuid(),
+      status: 'PENDING',
+      expiresAt: later(now, this.config.QUOTE_TTL_SECONDS * 1000),
+      createdAt: now,
+      updatedAt: now,
+    });
+    await m.insert(QuoteEntity, quote);
+    noteAuditResource(formatId('Quote', quote.id));
+    return quote;
+  }
+
+  /** `POST /quotes/{quoteId}/execute` for a platform: the executed quote. */
+  execute(scope: QuoteScope, quoteId: string): Promise<QuoteView> {
+    return this.tx.run(async (m) => {
+      const quote = await this.scopedQuote(m, scope, quoteId, 'update');
+      const now = this.clock.now();
+      await this.payments.execute(m, quote, now);
+      return renderQuote(quote, now);
+    });
+  }
+
+  async get(scope: QuoteScope, quoteId: string): Promise<QuoteView> {
+    const quote = await this.scopedQuote(this.tx.manager, scope, quoteId);
     return renderQuote(quote, this.clock.now());
   }
 
-  /** One of this agent's quotes (another agent's, even of the same customer, is not found). */
-  async agentQuote(m: EntityManager, agent: AgentPrincipal, quoteId: string, lock?: RowLock): Promise<QuoteEntity> {
+  /** `GET /quotes`: the platform's quotes, newest first, with the reference's filters. */
+  async list(scope: QuoteScope, query: QuotesQuery): Promise<Page<QuoteView>> {
+    const now = this.clock.now();
+    const qb = this.tx.manager
+      .createQueryBuilder(QuoteEntity, 'q')
+      .where('q.platform_id = :platformId', { platformId: scope.platformId });
+    if (scope.agentId) qb.andWhere('q.agent_id = :agentId', { agentId: scope.agentId });
+    if (query.customerId) {
+      const customer = parseId('Customer', query.customerId);
+      if (customer) qb.andWhere('q.customer_id = :customer', { customer });
+      else if (parseId('Platform', query.customerId) === scope.platformId) qb.andWhere('q.customer_id IS NULL');
+      else qb.andWhere('false');
+    }
+    if (query.accountId) {
+      const internal = parseId('InternalAccount', query.accountId);
+      const external = parseId('ExternalAccount', query.accountId);
+      if (internal)
+        qb.andWhere(
+          `(q.source_account_id = :account OR (q.destination_kind = 'InternalAccount' AND q.destination_account_id = :account))`,
+          { account: internal },
+        );
+      else if (external)
+        qb.andWhere(`q.destination_kind = 'ExternalAccount' AND q.destination_account_id = :account`, {
+          account: external,
+        });
+      else qb.andWhere('false');
+    }
+    if (query.status === 'EXPIRED')
+      qb.andWhere(`(q.status = 'EXPIRED' OR (q.status = 'PENDING' AND q.expires_at <= :now))`, { now });
+    else if (query.status === 'PENDING') qb.andWhere(`q.status = 'PENDING' AND q.expires_at > :now`, { now });
+    else if (query.status) qb.andWhere('q.status = :status', { status: query.status });
+    whereTimeRange(qb, 'q', query);
+    return paginate(qb, query, (row) => renderQuote(row, now));
+  }
+
+  /** One quote of the scope (an agent sees only its own; another platform's is not found). */
+  async scopedQuote(m: EntityManager, scope: QuoteScope, quoteId: string, lock?: RowLock): Promise<QuoteEntity> {
     const quote = await m.findOne(QuoteEntity, {
-      where: { id: quoteId, agentId: agent.agentId, platformId: agent.platformId },
+      where: {
+        id: quoteId,
+        platformId: scope.platformId,
+        ...(scope.agentId !== undefined ? { agentId: scope.agentId } : {}),
+      },
       ...lockOption(lock),
     });
     if (!quote) throw quoteNotFound(quoteId);
     return quote;
   }
 
-  private customerInternalAccount(m: EntityManager, agent: AgentPrincipal, id: string) {
+  /** 400 TRANSACTION_SIZE_LIMIT_EXCEEDED above the platform's per-currency `maxAmount` (supportedCurrencies). */
+  private async checkSizeLimit(m: EntityManager, platformId: string, currency: string, amount: number) {
+    const config = await this.platformConfig.load(m, platformId);
+    const limit = config.supportedCurrencies.find((c) => c.currencyCode === currency)?.maxAmount;
+    if (limit !== undefined && amount > limit) {
+      throw new ApiError(
+        'TRANSACTION_SIZE_LIMIT_EXCEEDED',
+        `${amount} exceeds the single-transaction maximum of ${limit} ${currency}`,
+        { details: { currency, maxAmount: limit, amount } },
+      );
+    }
+  }
+
+  private internalAccount(m: EntityManager, scope: QuoteScope, id: string) {
     return m.findOne(InternalAccountEntity, {
-      where: { id, platformId: agent.platformId, customerId: agent.customerId },
+      where: {
+        id,
+        platformId: scope.platformId,
+        ...(scope.customerId !== undefined ? { customerId: scope.customerId } : {}),
+      },
     });
   }
 
-  private async destination(m: EntityManager, agent: AgentPrincipal, accountId: string): Promise<Destination> {
+  private async destination(m: EntityManager, scope: QuoteScope, accountId: string): Promise<Destination> {
     const internal = parseId('InternalAccount', accountId);
     if (internal) {
-      const account = await this.customerInternalAccount(m, agent, internal);
+      const account = await this.internalAccount(m, scope, internal);
       if (account) return { kind: 'InternalAccount', id: account.id, currency: account.currency };
     }
     const external = parseId('ExternalAccount', accountId);
     if (external) {
       const account = await m.findOne(ExternalAccountEntity, {
-        where: { id: external, platformId: agent.platformId, customerId: agent.customerId, deletedAt: IsNull() },
+        where: {
+          id: external,
+          platformId: scope.platformId,
+          ...(scope.customerId !== undefined ? { customerId: scope.customerId } : {}),
+          deletedAt: IsNull(),
+        },
       });
-      if (account) return { kind: 'ExternalAccount', id: account.id, currency: account.currency };
+      if (account) {
+        if (account.status !== 'ACTIVE') {
+          throw new ApiError(
+            'EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED',
+            `External account ${accountId} is ${account.status}: it must be verified (ACTIVE) before it can receive`,
+            { details: { accountId, status: account.status } },
+          );
+        }
+        return { kind: 'ExternalAccount', id: account.id, currency: account.currency };
+      }
     }
     throw accountNotFound(accountId);
   }

@@ -84,14 +84,20 @@ describe('agent journey', () => {
     expect(approved.status).toBe(200);
     expect(approved.body).toMatchObject({
       status: 'APPROVED',
-      transaction: { status: 'COMPLETED', sentAmount: { amount: 30_000 }, agentId: j.agent.id },
+      // A payout to an external account: on the rail (PENDING) once the money left the account.
+      transaction: { status: 'PENDING', sentAmount: { amount: 30_000 }, agentId: j.agent.id },
     });
     expect((await customerAccount(j.p, j.agent.customerId as string)).balance.amount).toBe(50_000);
-    // The debit is announced like every ledger movement, signed.
+    // The debit is announced like every ledger movement, and the payout like every payment, signed.
     const got = await j.deliver();
     expect(
-      got.map((w): unknown[] => [w.body.type, (w.body.data as { balance?: { amount: number } }).balance?.amount]),
-    ).toEqual([['INTERNAL_ACCOUNT.BALANCE_UPDATED', 50_000]]);
+      got
+        .map((w): unknown[] => [w.body.type, (w.body.data as { balance?: { amount: number } }).balance?.amount])
+        .sort(),
+    ).toEqual([
+      ['INTERNAL_ACCOUNT.BALANCE_UPDATED', 50_000],
+      ['OUTGOING_PAYMENT.PENDING', undefined],
+    ]);
     // 7. The agent polls its action and sees the outcome, its transaction and its usage.
     expect((await j.client.get(`/agents/me/actions/${j.action.id}`)).body).toEqual(approved.body);
     expect((await j.client.get('/agents/me/transactions')).body.data).toEqual([approved.body.transaction]);

@@ -137,13 +137,13 @@ describe('POST /agents/me/quotes', () => {
       'source.sourceType',
       'surprise',
     ]);
-    // The fees of a cross-currency quote are not covered / same account both sides.
+    // Same account both sides: the quotes area's SELF_PAYMENT.
     const same = expectError(
       await a.client.post('/agents/me/quotes', quoteBody(a.accountId, a.accountId, 100)),
       400,
-      'INVALID_INPUT',
+      'SELF_PAYMENT',
     );
-    expect(same.details!.errors).toEqual([expect.objectContaining({ field: 'destination.accountId' })]);
+    expect(same.details).toEqual({ accountId: a.accountId });
   });
 
   it('refuses accounts of another customer or platform (404) and outside allowedAccountIds (403 naming the account)', async () => {
@@ -251,10 +251,11 @@ describe('POST /agents/me/quotes/{quoteId}/execute', () => {
       platformCustomerId: a.customer.platformCustomerId,
       status: 'APPROVED',
       type: 'EXECUTE_QUOTE',
-      quote: { ...q, status: 'COMPLETED' },
+      // A payout to an external account: the quote is PROCESSING, its transaction PENDING on the rail.
+      quote: { ...q, status: 'PROCESSING' },
       transaction: expect.objectContaining({
         id: q.transactionId,
-        status: 'COMPLETED',
+        status: 'PENDING',
         type: 'OUTGOING',
         direction: 'DEBIT',
         source: { sourceType: 'ACCOUNT', accountId: a.accountId, currency: 'USD' },
@@ -266,7 +267,7 @@ describe('POST /agents/me/quotes/{quoteId}/execute', () => {
         receivedAmount: { amount: 25_000, currency: expect.objectContaining({ code: 'USD' }) },
         quoteId: q.id,
         fees: 0,
-        settledAt: clock.now().toISOString(),
+        createdAt: clock.now().toISOString(),
       }),
       createdAt: clock.now().toISOString(),
       updatedAt: clock.now().toISOString(),
@@ -510,8 +511,8 @@ describe('approvals', () => {
     expect(res.body).toMatchObject({
       id: x.action.id,
       status: 'APPROVED',
-      quote: { id: x.q.id, status: 'COMPLETED' },
-      transaction: { id: x.q.transactionId, status: 'COMPLETED', sentAmount: { amount: 2500 } },
+      quote: { id: x.q.id, status: 'PROCESSING' },
+      transaction: { id: x.q.transactionId, status: 'PENDING', sentAmount: { amount: 2500 } },
     });
     expect(res.body).not.toHaveProperty('rejectionReason');
     expect(await x.balance()).toBe(1_000_000 - 2500);

@@ -51,7 +51,14 @@ export function renderAgentAction(parts: ActionParts, now: Date): AgentActionVie
     status: action.status,
     type: action.type,
     quote: renderQuote(quote, now),
-    ...(executed && transaction ? { transaction: renderOutgoingTransaction(transaction, platformCustomerId) } : {}),
+    ...(executed && transaction
+      ? {
+          transaction: renderOutgoingTransaction(transaction, {
+            customerId: formatId('Customer', action.customerId),
+            platformCustomerId,
+          }),
+        }
+      : {}),
     ...(action.status === 'REJECTED' && action.rejectionReason !== null
       ? { rejectionReason: action.rejectionReason }
       : {}),

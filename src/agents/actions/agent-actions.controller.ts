@@ -7,6 +7,7 @@ import { PageOf } from '../../common/pagination.js';
 import type { Page } from '../../common/pagination.js';
 import { Idempotent } from '../../idempotency/idempotent.decorator.js';
 import { OutgoingTransactionView } from '../../quotes/outgoing-transaction.render.js';
+import type { TransactionView } from '../../quotes/outgoing-transaction.render.js';
 import { AgentQuoteRequest, QuoteView } from '../../quotes/quote.dto.js';
 import { QuotesService } from '../../quotes/quotes.service.js';
 import {
@@ -17,10 +18,11 @@ import {
 } from './agent-action.dto.js';
 import { AgentRoute } from '../agent-route.js';
 import { AgentActionView } from './agent-action.render.js';
-import { AgentActionsService } from './agent-actions.service.js';
+import { AgentActionsService, agentScope } from './agent-actions.service.js';
+import { AgentPolicyCheck } from './agent-policy-check.js';
 
 const ActionPage = PageOf(AgentActionView, 'AgentActionListResponse');
-const TransactionPage = PageOf(OutgoingTransactionView, 'TransactionListResponse');
+const TransactionPage = PageOf(OutgoingTransactionView, 'AgentTransactionListResponse');
 
 /** Agent Operations called with the agent's own Bearer token: quotes, execution, actions, transactions. */
 @ApiTags('Agent Operations')
@@ -29,6 +31,7 @@ export class AgentOperationsController {
   constructor(
     private readonly quotes: QuotesService,
     private readonly actions: AgentActionsService,
+    private readonly policy: AgentPolicyCheck,
   ) {}
 
   @Post('quotes')
@@ -40,7 +43,7 @@ export class AgentOperationsController {
   @ApiResponse({ status: 403, description: 'Paused, no CREATE_QUOTES, or an account outside allowedAccountIds' })
   @ApiResponse({ status: 404, description: 'ACCOUNT_NOT_FOUND' })
   createQuote(@CurrentAgent() agent: AgentPrincipal, @Body() body: AgentQuoteRequest): Promise<QuoteView> {
-    return this.quotes.create(agent, body);
+    return this.quotes.create(agentScope(agent), body, this.policy.accountsAllowed(agent));
   }
 
   @Get('quotes/:quoteId')
@@ -52,7 +55,7 @@ export class AgentOperationsController {
     @CurrentAgent() agent: AgentPrincipal,
     @Param('quoteId', new IdPipe('Quote')) quoteId: string,
   ): Promise<QuoteView> {
-    return this.quotes.get(agent, quoteId);
+    return this.quotes.get(agentScope(agent), quoteId);
   }
 
   @Post('quotes/:quoteId/execute')
@@ -105,7 +108,7 @@ export class AgentOperationsController {
   listTransactions(
     @CurrentAgent() agent: AgentPrincipal,
     @Query() query: AgentTransactionsQuery,
-  ): Promise<Page<OutgoingTransactionView>> {
+  ): Promise<Page<TransactionView>> {
     return this.actions.listTransactions(agent, query);
   }
 
@@ -117,7 +120,7 @@ export class AgentOperationsController {
   getTransaction(
     @CurrentAgent() agent: AgentPrincipal,
     @Param('transactionId', new IdPipe('Transaction')) transactionId: string,
-  ): Promise<OutgoingTransactionView> {
+  ): Promise<TransactionView> {
     return this.actions.getTransaction(agent, transactionId);
   }
 }

@@ -6,53 +6,34 @@ import { formatId, newUuid, parseId } from '../../common/ids.js';
 import { Page, paginate } from '../../common/pagination.js';
 import { whereTimeRange } from '../../common/time-range.js';
 import { CustomerEntity } from '../../customers/customer.entity.js';
-import { LedgerService } from '../../customers/ledger.service.js';
-import { executionLines } from '../../ledger/quote-lines.js';
 import { TransactionService } from '../../database/transaction.service.js';
 import { ApiError } from '../../errors/api-error.js';
 import { MetricsService } from '../../metrics/metrics.service.js';
 import { OutboxService } from '../../outbox/outbox.service.js';
 import { FxRatesService } from '../../quotes/fx-rates.service.js';
 import { OutgoingFailureReason, OutgoingTransactionEntity } from '../../quotes/outgoing-transaction.entity.js';
-import { OutgoingTransactionView, renderOutgoingTransaction } from '../../quotes/outgoing-transaction.render.js';
+import type { TransactionView } from '../../quotes/outgoing-transaction.render.js';
+import { ExecutedPayment, PaymentsService } from '../../quotes/payments.service.js';
 import { QuoteEntity } from '../../quotes/quote.entity.js';
-import { QuotesService } from '../../quotes/quotes.service.js';
+import { QuoteScope, QuotesService } from '../../quotes/quotes.service.js';
+import { TransactionsService } from '../../quotes/transactions.service.js';
 import { renderPolicy } from '../agent-policy.js';
 import { AgentEntity } from '../agent.entity.js';
 import { evaluatePolicy, PolicyDecision, PolicyDenial } from '../policy-evaluator.js';
 import { agentActionPendingApproval } from './agent-action-events.js';
 import type { AgentActionsQuery, AgentApprovalsQuery, AgentTransactionsQuery } from './agent-action.dto.js';
+import { noteAuditResource } from '../../audit/audit-trail.js';
 import { AgentActionEntity, AgentActionStatus } from './agent-action.entity.js';
 import { AgentActionView, renderAgentAction } from './agent-action.render.js';
-import { noteAuditResource } from '../../audit/audit-trail.js';
-
-/** The ledger reason of an agent's quote execution (both legs; the reference is the transaction). */
-export const EXECUTION_LEDGER_REASON = 'AGENT_QUOTE_EXECUTION';
 
 const actionNotFound = (id: string) =>
   new ApiError('TRANSACTION_NOT_FOUND', `Agent action ${formatId('AgentAction', id)} not found`);
-const transactionNotFound = (id: string) =>
-  new ApiError('TRANSACTION_NOT_FOUND', `Transaction ${formatId('Transaction', id)} not found`);
-
-/** A list filter condition with its parameters. */
-interface Condition {
-  sql: string;
-  params: Record<string, string>;
-}
-
-// Account filters take public ids (`InternalAccount:<uuid>`, `ExternalAccount:<uuid>`); anything else matches nothing.
-function sentFrom(accountId: string, key: string): Condition {
-  const uuid = parseId('InternalAccount', accountId);
-  return uuid ? { sql: `t.source_account_id = :${key}`, params: { [key]: uuid } } : { sql: 'false', params: {} };
-}
-
-function paidTo(accountId: string, key: string): Condition {
-  const kind = accountId.startsWith('InternalAccount:') ? 'InternalAccount' : 'ExternalAccount';
-  const uuid = parseId(kind, accountId);
-  return uuid
-    ? { sql: `(t.destination_kind = '${kind}' AND t.destination_account_id = :${key})`, params: { [key]: uuid } }
-    : { sql: 'false', params: {} };
-}
+/** What the quotes area sees of an agent: its platform, its customer's accounts, its own quotes. */
+export const agentScope = (agent: AgentPrincipal): QuoteScope => ({
+  platformId: agent.platformId,
+  customerId: agent.customerId,
+  agentId: agent.agentId,
+});
 
 function limitExceeded(d: PolicyDenial): ApiError {
   if (d.limit === 'allowedAccountIds') {
@@ -80,9 +61,10 @@ export class AgentActionsService {
   constructor(
     private readonly tx: TransactionService,
     private readonly clock: Clock,
-    private readonly ledger: LedgerService,
     private readonly outbox: OutboxService,
     private readonly quotes: QuotesService,
+    private readonly payments: PaymentsService,
+    private readonly transactions: TransactionsService,
     private readonly rates: FxRatesService,
     private readonly metrics: MetricsService,
   ) {}
@@ -110,7 +92,7 @@ export class AgentActionsService {
             'This agent is paused: it can read but cannot initiate anything until resumed',
           );
         }
-        const quote = await this.quotes.agentQuote(m, agent, quoteId, 'update');
+        const quote = await this.quotes.scopedQuote(m, agentScope(agent), quoteId, 'update');
         if (quote.status !== 'PENDING' || (await m.exists(AgentActionEntity, { where: { quoteId: quote.id } }))) {
           throw new ApiError('CONFLICT', `Quote ${formatId('Quote', quote.id)} has already been executed`);
         }
@@ -132,9 +114,13 @@ export class AgentActionsService {
             return view;
           }
           case 'AUTO': {
-            await this.settle(m, row, quote, decision.usageAfter, now);
+            const executed = await this.settle(m, row, quote, decision.usageAfter, now);
             const action = await this.insertAction(m, row, quote, 'APPROVED', now);
-            return this.renderOne(m, action, now);
+            // Rendered from what the execution holds (no re-read: the race holds the agent row).
+            return renderAgentAction(
+              { action, quote, transaction: executed.row, platformCustomerId: executed.view.platformCustomerId },
+              now,
+            );
           }
         }
       }),
@@ -229,53 +215,13 @@ export class AgentActionsService {
     return this.renderPage(m, await paginate(qb, query, (r) => r));
   }
 
-  /** `GET /agents/me/transactions`: the agent's customer's outgoing transactions. */
-  async listTransactions(agent: AgentPrincipal, query: AgentTransactionsQuery): Promise<Page<OutgoingTransactionView>> {
-    const m = this.tx.manager;
-    const qb = m
-      .createQueryBuilder(OutgoingTransactionEntity, 't')
-      .where('t.platform_id = :platformId', { platformId: agent.platformId })
-      .andWhere('t.customer_id = :customerId', { customerId: agent.customerId });
-    if (query.accountIdentifier) {
-      const [sent, received] = [
-        sentFrom(query.accountIdentifier, 'account'),
-        paidTo(query.accountIdentifier, 'account'),
-      ];
-      qb.andWhere(`(${sent.sql} OR ${received.sql})`, { ...sent.params, ...received.params });
-    }
-    if (query.senderAccountIdentifier) {
-      const sent = sentFrom(query.senderAccountIdentifier, 'sender');
-      qb.andWhere(sent.sql, sent.params);
-    }
-    if (query.receiverAccountIdentifier) {
-      const received = paidTo(query.receiverAccountIdentifier, 'receiver');
-      qb.andWhere(received.sql, received.params);
-    }
-    if (query.status) qb.andWhere('t.status = :status', { status: query.status });
-    // Only outgoing transactions are recorded here.
-    if (query.type === 'INCOMING') qb.andWhere('false');
-    if (query.reference) {
-      // The reference of an outgoing transaction here is its own id or its quote's.
-      const transaction = parseId('Transaction', query.reference);
-      const quote = parseId('Quote', query.reference);
-      if (transaction) qb.andWhere('t.id = :reference', { reference: transaction });
-      else if (quote) qb.andWhere('t.quote_id = :reference', { reference: quote });
-      else qb.andWhere('false');
-    }
-    whereTimeRange(qb, 't', query);
-    const page = await paginate(qb, query, (r) => r);
-    const platformCustomerId = await this.platformCustomerIds(m, [agent.customerId]);
-    return { ...page, data: page.data.map((t) => renderOutgoingTransaction(t, platformCustomerId.get(t.customerId)!)) };
+  /** `GET /agents/me/transactions`: the agent's customer's transactions (the quotes area's list). */
+  listTransactions(agent: AgentPrincipal, query: AgentTransactionsQuery): Promise<Page<TransactionView>> {
+    return this.transactions.list({ platformId: agent.platformId, customerId: agent.customerId }, query);
   }
 
-  async getTransaction(agent: AgentPrincipal, transactionId: string): Promise<OutgoingTransactionView> {
-    const m = this.tx.manager;
-    const row = await m.findOne(OutgoingTransactionEntity, {
-      where: { id: transactionId, platformId: agent.platformId, customerId: agent.customerId },
-    });
-    if (!row) throw transactionNotFound(transactionId);
-    const ids = await this.platformCustomerIds(m, [row.customerId]);
-    return renderOutgoingTransaction(row, ids.get(row.customerId)!);
+  getTransaction(agent: AgentPrincipal, transactionId: string): Promise<TransactionView> {
+    return this.transactions.get({ platformId: agent.platformId, customerId: agent.customerId }, transactionId);
   }
 
   // ---- execution --------------------------------------------------------------------------------
@@ -291,9 +237,9 @@ export class AgentActionsService {
         monthlyResetMonth: row.monthlyResetMonth,
       },
       amount: { value: Number(quote.totalSendingAmount), currency: quote.sendingCurrency },
-      sourceAccountId: formatId('InternalAccount', quote.sourceAccountId),
+      sourceAccountId: formatId('InternalAccount', quote.sourceAccountId!),
       internalAccountIds: [
-        formatId('InternalAccount', quote.sourceAccountId),
+        formatId('InternalAccount', quote.sourceAccountId!),
         ...(quote.destinationKind === 'InternalAccount'
           ? [formatId('InternalAccount', quote.destinationAccountId)]
           : []),
@@ -305,9 +251,9 @@ export class AgentActionsService {
   }
 
   /**
-   * Moves the money (one balanced ledger movement, see `executionLines`),
-   * records the COMPLETED outgoing transaction, completes the quote and counts the spend. Throws
-   * the ledger's 400 (INSUFFICIENT_FUNDS) with nothing written when the source cannot pay.
+   * Executes the quote through the quotes area (money moves, the transaction is recorded, its
+   * OUTGOING_PAYMENT event written) and counts the spend. Throws the ledger's 400
+   * (INSUFFICIENT_FUNDS) with nothing written when the source cannot pay.
    */
   private async settle(
     m: EntityManager,
@@ -315,17 +261,8 @@ export class AgentActionsService {
     quote: QuoteEntity,
     usage: PolicyDecision['usage'],
     now: Date,
-  ): Promise<void> {
-    const reference = formatId('Transaction', quote.transactionId);
-    await this.ledger.transfer(m, {
-      lines: executionLines(quote),
-      reason: EXECUTION_LEDGER_REASON,
-      reference,
-    });
-    await m.insert(OutgoingTransactionEntity, this.transactionOf(m, agent, quote, 'COMPLETED', null, now));
-    noteAuditResource(formatId('Transaction', quote.transactionId));
-    await m.update(QuoteEntity, { id: quote.id }, { status: 'COMPLETED', updatedAt: now });
-    quote.status = 'COMPLETED';
+  ): Promise<ExecutedPayment> {
+    const executed = await this.payments.execute(m, quote, now);
     await m.update(
       AgentEntity,
       { id: agent.id },
@@ -337,6 +274,7 @@ export class AgentActionsService {
         monthlyResetMonth: usage.monthlyResetMonth,
       },
     );
+    return executed;
   }
 
   /** `settle` inside a savepoint: a ledger refusal rolls back its partial work and names the failure. */
@@ -361,46 +299,7 @@ export class AgentActionsService {
   }
 
   private async recordFailure(m: EntityManager, quote: QuoteEntity, reason: OutgoingFailureReason, now: Date) {
-    const agent = { id: quote.agentId, platformId: quote.platformId } as AgentEntity;
-    await m.insert(OutgoingTransactionEntity, this.transactionOf(m, agent, quote, 'FAILED', reason, now));
-    noteAuditResource(formatId('Transaction', quote.transactionId));
-    const status = reason === 'QUOTE_EXPIRED' ? 'EXPIRED' : 'FAILED';
-    await m.update(QuoteEntity, { id: quote.id }, { status, updatedAt: now });
-    quote.status = status;
-  }
-
-  private transactionOf(
-    m: EntityManager,
-    agent: Pick<AgentEntity, 'id' | 'platformId'>,
-    quote: QuoteEntity,
-    status: OutgoingTransactionEntity['status'],
-    failureReason: OutgoingFailureReason | null,
-    now: Date,
-  ): OutgoingTransactionEntity {
-    return m.create(OutgoingTransactionEntity, {
-      id: quote.transactionId,
-      platformId: agent.platformId,
-      customerId: quote.customerId,
-      agentId: agent.id,
-      quoteId: quote.id,
-      status,
-      failureReason,
-      sourceAccountId: quote.sourceAccountId,
-      destinationKind: quote.destinationKind,
-      destinationAccountId: quote.destinationAccountId,
-      paymentRail: quote.paymentRail,
-      sentAmount: quote.totalSendingAmount,
-      sendingCurrency: quote.sendingCurrency,
-      receivedAmount: quote.totalReceivingAmount,
-      receivingCurrency: quote.receivingCurrency,
-      exchangeRate: quote.exchangeRate,
-      fees: quote.feesIncluded,
-      rateDetails: quote.rateDetails,
-      description: quote.description,
-      settledAt: status === 'COMPLETED' ? now : null,
-      createdAt: now,
-      updatedAt: now,
-    });
+    await this.payments.recordFailure(m, quote, reason, now);
   }
 
   private async insertAction(
@@ -414,7 +313,7 @@ export class AgentActionsService {
       id: newUuid(),
       platformId: agent.platformId,
       agentId: agent.id,
-      customerId: quote.customerId,
+      customerId: quote.customerId!,
       type: 'EXECUTE_QUOTE',
       quoteId: quote.id,
       status,

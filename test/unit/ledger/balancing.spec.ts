@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { unbalancedCurrency } from '../../../src/ledger/ledger.service.js';
-import { executionLines } from '../../../src/ledger/quote-lines.js';
+import { movementOf } from '../../../src/quotes/payments.service.js';
+import type { QuoteEntity } from '../../../src/quotes/quote.entity.js';
 import { priceQuote } from '../../../src/quotes/quote-pricing.js';
 
 const PLATFORM = '01900000-0000-7000-8000-000000000001';
@@ -40,7 +41,7 @@ describe('the balancing rule', () => {
   });
 });
 
-describe('executionLines (a quote executed)', () => {
+describe('movementOf (a quote executed)', () => {
   const quote = (o: {
     from: string;
     to: string;
@@ -48,30 +49,32 @@ describe('executionLines (a quote executed)', () => {
     receiving: number;
     fees: number;
     internal: boolean;
-  }): Parameters<typeof executionLines>[0] => ({
-    platformId: PLATFORM,
-    sourceAccountId: '01900000-0000-7000-8000-0000000000a1',
-    destinationKind: o.internal ? 'InternalAccount' : 'ExternalAccount',
-    destinationAccountId: '01900000-0000-7000-8000-0000000000a2',
-    sendingCurrency: o.from,
-    receivingCurrency: o.to,
-    totalSendingAmount: String(o.sending),
-    totalReceivingAmount: String(o.receiving),
-    feesIncluded: String(o.fees),
-  });
-  const currencyOf = (l: ReturnType<typeof executionLines>[number], from: string, to: string) =>
-    'system' in l.account ? l.account.currency : l.account.internalAccountId.endsWith('a1') ? from : to;
+  }): QuoteEntity =>
+    ({
+      platformId: PLATFORM,
+      sourceAccountId: '01900000-0000-7000-8000-0000000000a1',
+      destinationKind: o.internal ? 'InternalAccount' : 'ExternalAccount',
+      destinationAccountId: '01900000-0000-7000-8000-0000000000a2',
+      sendingCurrency: o.from,
+      receivingCurrency: o.to,
+      totalSendingAmount: String(o.sending),
+      totalReceivingAmount: String(o.receiving),
+      feesIncluded: String(o.fees),
+      platformFeesIncluded: '0',
+      transactionId: '01900000-0000-7000-8000-0000000000f1',
+    }) as unknown as QuoteEntity;
+  const executionLines = (q: QuoteEntity) => movementOf(q).lines;
 
   it('USD 10.30 -> EUR 9.20 with a 0.30 fee: customer -1030, fees +30, FX USD +1000, FX EUR -920, destination +920', () => {
     const lines = executionLines(
       quote({ from: 'USD', to: 'EUR', sending: 1030, receiving: 920, fees: 30, internal: false }),
     );
     expect(lines).toEqual([
-      { account: { internalAccountId: '01900000-0000-7000-8000-0000000000a1' }, amount: -1030n },
-      { account: { system: 'FEES_COLLECTED', platformId: PLATFORM, currency: 'USD' }, amount: 30n },
-      { account: { system: 'FX', platformId: PLATFORM, currency: 'USD' }, amount: 1000n },
-      { account: { system: 'FX', platformId: PLATFORM, currency: 'EUR' }, amount: -920n },
-      { account: { system: 'RAIL_CLEARING', platformId: PLATFORM, currency: 'EUR' }, amount: 920n },
+      { account: { internalAccountId: '01900000-0000-7000-8000-0000000000a1' }, amount: -1030n, currency: 'USD' },
+      { account: { system: 'FEES_COLLECTED', platformId: PLATFORM, currency: 'USD' }, amount: 30n, currency: 'USD' },
+      { account: { system: 'FX', platformId: PLATFORM, currency: 'USD' }, amount: 1000n, currency: 'USD' },
+      { account: { system: 'FX', platformId: PLATFORM, currency: 'EUR' }, amount: -920n, currency: 'EUR' },
+      { account: { system: 'RAIL_CLEARING', platformId: PLATFORM, currency: 'EUR' }, amount: 920n, currency: 'EUR' },
     ]);
   });
 
@@ -80,8 +83,8 @@ describe('executionLines (a quote executed)', () => {
       quote({ from: 'USD', to: 'USD', sending: 500, receiving: 500, fees: 0, internal: true }),
     );
     expect(lines).toEqual([
-      { account: { internalAccountId: '01900000-0000-7000-8000-0000000000a1' }, amount: -500n },
-      { account: { internalAccountId: '01900000-0000-7000-8000-0000000000a2' }, amount: 500n },
+      { account: { internalAccountId: '01900000-0000-7000-8000-0000000000a1' }, amount: -500n, currency: 'USD' },
+      { account: { internalAccountId: '01900000-0000-7000-8000-0000000000a2' }, amount: 500n, currency: 'USD' },
     ]);
   });
 
@@ -118,9 +121,7 @@ describe('executionLines (a quote executed)', () => {
             }),
           );
           for (const l of lines) expect(l.amount).not.toBe(0n);
-          expect(
-            unbalancedCurrency(lines.map((l) => ({ currency: currencyOf(l, f, t), amount: l.amount }))),
-          ).toBeNull();
+          expect(unbalancedCurrency(lines.map((l) => ({ currency: l.currency, amount: l.amount })))).toBeNull();
           expect(lines[0].amount).toBe(-BigInt(price.totalSendingAmount));
         },
       ),

@@ -1,0 +1,40 @@
+import { Module } from '@nestjs/common';
+import { CustomersModule } from '../customers/customers.module.js';
+import { OutboxWriterModule } from '../outbox/outbox-writer.module.js';
+import { PlatformConfigModule } from '../platform-config/platform-config.module.js';
+import { ExchangeRatesService } from './exchange-rates.service.js';
+import { ConfigRateProvider, FxRatesService, RateProvider } from './fx-rates.service.js';
+import { PaymentsService } from './payments.service.js';
+import {
+  ExchangeRatesController,
+  QuotesController,
+  TransactionsController,
+  TransfersController,
+} from './quotes.controller.js';
+import { QuotesService } from './quotes.service.js';
+import { Rail } from './rail/rail.js';
+import { RailWorker } from './rail/rail-worker.service.js';
+import { SandboxRail } from './rail/sandbox-rail.js';
+import { TransactionsService } from './transactions.service.js';
+
+/**
+ * Money movement (issue #29): quotes, their execution and outgoing transactions, the rail and its
+ * lifecycle, incoming transfers, exchange rates. Imports no agent code: agents call QuotesService
+ * and PaymentsService with their policy check beside them.
+ */
+@Module({
+  imports: [CustomersModule, OutboxWriterModule, PlatformConfigModule],
+  controllers: [QuotesController, TransactionsController, TransfersController, ExchangeRatesController],
+  providers: [
+    { provide: RateProvider, useClass: ConfigRateProvider },
+    FxRatesService,
+    { provide: Rail, useClass: SandboxRail },
+    PaymentsService,
+    QuotesService,
+    TransactionsService,
+    ExchangeRatesService,
+    RailWorker,
+  ],
+  exports: [FxRatesService, QuotesService, PaymentsService, TransactionsService],
+})
+export class QuotesModule {}

@@ -1,0 +1,99 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap, Optional } from '@nestjs/common';
+import { ClockOffsets, RealClock } from '../../common/clock.js';
+import { Runtime } from '../../config/config.module.js';
+import { TransactionService } from '../../database/transaction.service.js';
+import { OutgoingTransactionEntity } from '../outgoing-transaction.entity.js';
+import { PaymentsService } from '../payments.service.js';
+import { Rail } from './rail.js';
+
+/** How often the worker looks for payments whose next rail step is due. */
+export const RAIL_POLL_MS = 500;
+const BATCH = 50;
+
+/**
+ * Drives the rail's lifecycle on worker processes (ROLE `worker` or `all`): claims outgoing
+ * payments whose next step is due with FOR UPDATE SKIP LOCKED (any number of workers share the
+ * work, none takes a step twice) and applies the rail's status through PaymentsService.railUpdate.
+ * Two kinds of due time: `rail_due_real_at` is infrastructure time (RealClock: a plain sandbox
+ * payment completes within seconds), `rail_settles_business_at` is the platform's business time
+ * (real time plus the platform's test-clock offset: a slow rail settles when the clock reaches it).
+ */
+@Injectable()
+export class RailWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('RailWorker');
+  private timer: NodeJS.Timeout | null = null;
+  private inFlight: Promise<void> | null = null;
+
+  constructor(
+    private readonly tx: TransactionService,
+    private readonly payments: PaymentsService,
+    private readonly rail: Rail,
+    private readonly realClock: RealClock,
+    private readonly runtime: Runtime,
+    @Optional() private readonly offsets?: ClockOffsets,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.runtime.runWorker) return;
+    this.timer = setInterval(() => this.tick(), RAIL_POLL_MS);
+    this.timer.unref();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.inFlight;
+  }
+
+  private tick(): void {
+    if (this.inFlight) return;
+    this.inFlight = this.runOnce()
+      .then(() => undefined)
+      .catch((error: unknown) => this.logger.error({ err: error }, 'rail run failed'))
+      .finally(() => {
+        this.inFlight = null;
+      });
+  }
+
+  /** The platform's business time now (real time plus its test-clock offset). */
+  private businessNow(platformId: string): Date {
+    return new Date(this.realClock.now().getTime() + (this.offsets?.offsetMs(platformId) ?? 0));
+  }
+
+  /**
+   * One pass: takes the next step of every due payment (up to a batch) in one transaction; answers
+   * how many steps it took. `platformId` limits it to one platform (tests drive it this way).
+   */
+  async runOnce(options: { platformId?: string } = {}): Promise<number> {
+    return this.tx.run(async (m) => {
+      const rows = await m
+        .createQueryBuilder(OutgoingTransactionEntity, 't')
+        .setLock('pessimistic_write')
+        .setOnLocked('skip_locked')
+        .where(
+          `(t.rail_due_real_at <= :real OR (t.rail_settles_business_at IS NOT NULL AND t.status = 'PROCESSING'))`,
+          { real: this.realClock.now() },
+        )
+        .andWhere(options.platformId ? 't.platform_id = :platformId' : 'true', { platformId: options.platformId })
+        .orderBy('t.id')
+        .take(BATCH)
+        .getMany();
+      let steps = 0;
+      for (const row of rows) {
+        const now = this.businessNow(row.platformId);
+        const settled = row.railSettlesBusinessAt !== null && row.railSettlesBusinessAt <= now;
+        const realDue = row.railDueRealAt !== null && row.railDueRealAt <= this.realClock.now();
+        if (!realDue && !settled) continue;
+        const next = this.rail.nextStatus(row.status, row.railOutcome ?? 'COMPLETE', settled);
+        if (next === null) {
+          row.railDueRealAt = null;
+          await m.update(OutgoingTransactionEntity, { id: row.id }, { railDueRealAt: null });
+          continue;
+        }
+        await this.payments.railUpdate(m, row, next, now);
+        steps += 1;
+      }
+      return steps;
+    });
+  }
+}

@@ -1,0 +1,105 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { generateApi } from 'swagger-typescript-api';
+import { payer } from '../support/payments.js';
+import { startTestApp, TestApp, TestPlatform, V } from '../support/test-app.js';
+
+/**
+ * The stand-in for "works with the official Grid SDK" (not in this registry): a client generated
+ * from the REFERENCE OpenAPI document (not ours), so its paths, bodies and response shapes are the
+ * reference's, moves money end to end: exchange rates, a quote, its execution, the transaction,
+ * the list, transfer-out and transfer-in.
+ */
+const REFERENCE = '/work/shared/reference/grid-openapi-2026-08-21.yaml';
+
+type Call = (...args: unknown[]) => Promise<{ status: number; data: Record<string, unknown> }>;
+type Client = Record<string, Record<string, Call>>;
+
+let t: TestApp;
+let dir: string;
+let Api: new (config: object) => Client;
+beforeAll(async () => {
+  t = await startTestApp();
+  dir = mkdtempSync(path.join(tmpdir(), 'grid-sdk-'));
+  await generateApi({
+    input: REFERENCE,
+    output: dir,
+    fileName: 'client.ts',
+    httpClientType: 'fetch',
+    toJS: true,
+    silent: true,
+  });
+  writeFileSync(path.join(dir, 'package.json'), '{"type":"module"}');
+  ({ Api } = (await import(pathToFileURL(path.join(dir, 'client.js')).href)) as { Api: typeof Api });
+}, 180_000);
+afterAll(async () => {
+  await t.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** The generated operation `operationId`, wherever the generator put it (modules by first path segment). */
+function operation(api: Client, operationId: string): Call {
+  for (const module of Object.values(api)) {
+    if (module && typeof module === 'object' && typeof module[operationId] === 'function')
+      return module[operationId].bind(module);
+  }
+  throw new Error(`the generated client has no ${operationId}`);
+}
+
+it('moves money with the reference’s operations: getExchangeRates, createQuote, executeQuote, getTransactionById, listTransactions, createTransferOut, createTransferIn', async () => {
+  const p = await TestPlatform.create(t);
+  const a = await payer(p, 100_000);
+  const address = t.app.getHttpServer().address() as { port: number };
+  const api = new Api({
+    baseUrl: `http://127.0.0.1:${address.port}${V}`,
+    baseApiParams: { headers: { Authorization: p.authorization } },
+  });
+
+  const rates = await operation(api, 'getExchangeRates')({ sourceCurrency: 'USD', destinationCurrency: ['EUR'] });
+  expect(rates.status).toBe(200);
+  expect((rates.data.data as Array<{ exchangeRate: number }>)[0].exchangeRate).toBe(0.92);
+
+  const quote = await operation(
+    api,
+    'createQuote',
+  )({
+    source: { sourceType: 'ACCOUNT', accountId: a.accountId },
+    destination: { destinationType: 'ACCOUNT', accountId: a.externalAccountId },
+    lockedCurrencySide: 'SENDING',
+    lockedCurrencyAmount: 10_000,
+    description: 'SDK payout',
+  });
+  expect(quote.status).toBe(201);
+  const executed = await operation(api, 'executeQuote')(quote.data.id, {});
+  expect(executed.status).toBe(200);
+  expect(executed.data.status).toBe('PROCESSING');
+
+  const transaction = await operation(api, 'getTransactionById')(quote.data.transactionId);
+  expect(transaction.data).toMatchObject({ type: 'OUTGOING', status: 'PENDING', quoteId: quote.data.id });
+
+  const out = await operation(
+    api,
+    'createTransferOut',
+  )({
+    source: { accountId: a.accountId },
+    destination: { accountId: a.externalAccountId },
+    amount: 2_000,
+  });
+  expect(out.status).toBe(201);
+  const inn = await operation(
+    api,
+    'createTransferIn',
+  )({
+    source: { accountId: a.externalAccountId },
+    destination: { accountId: a.accountId },
+    amount: 500,
+  });
+  expect(inn.status).toBe(201);
+
+  const list = await operation(api, 'listTransactions')({ customerId: a.customer.id });
+  expect(list.status).toBe(200);
+  expect((list.data.data as Array<{ type: string }>).map((x) => x.type)).toEqual(['INCOMING', 'OUTGOING', 'OUTGOING']);
+  expect(await a.balance()).toBe(100_000 - 10_000 - 2_000 + 500);
+});

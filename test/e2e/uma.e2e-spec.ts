@@ -38,7 +38,7 @@ describe('UMA', () => {
     bob = <{ id: string; umaAddress: string }>(
       (<unknown>await newCustomer(pb, individual({ umaAddress: `$bob@${domainOf(b)}` })))
     );
-  });
+  }, 180_000); // two apps and a second database migrated from scratch: slow on a loaded machine
 
   afterAll(async () => {
     await fake?.close();

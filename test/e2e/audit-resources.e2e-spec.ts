@@ -91,7 +91,6 @@ function simulation(kind: string): Case {
   };
 }
 
-
 /** The answer of a call made with supertest directly (multipart, public routes). */
 const answer = (res: { status: number; body: unknown; headers: Record<string, unknown> }): Answer => ({
   status: res.status,
@@ -169,7 +168,10 @@ function trustStart(trust: boolean): Case {
 /** A UMA invitation of a customer with a UMA address on this app's domain. */
 async function invitation(p: TestPlatform): Promise<string> {
   const { port } = t.app.getHttpServer().address() as { port: number };
-  const inviter = await newCustomer(p, individual({ umaAddress: `$inviter${Date.now()}@localhost:${port}` }));
+  const inviter = await newCustomer(
+    p,
+    individual({ umaAddress: `$inviter${crypto.randomUUID().slice(0, 8)}@localhost:${port}` }),
+  );
   const res = ok(await p.post('/invitations', { inviterUma: inviter.umaAddress }), 'invitation');
   return res.body.code as string;
 }

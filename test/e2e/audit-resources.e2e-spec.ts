@@ -544,3 +544,40 @@ describe.each(Object.keys(CASES))('%s', (route) => {
     }
   });
 });
+
+/** The new areas' changes that are not POST: their events name the resource the same way. */
+const OTHER_CHANGES: Record<string, Case> = {
+  [`PUT ${V}/documents/:documentId`]: async (p) => {
+    const customer = await newCustomer(p);
+    const doc = await newDocument(p, customer.id, 'PASSPORT');
+    const res = answer(
+      await uploadDocument(p, { country: 'FR' }, samplePdf('new'), 'new.pdf', 'put', `/documents/${doc.id}`),
+    );
+    return { res, ids: [doc.id] };
+  },
+  [`DELETE ${V}/documents/:documentId`]: async (p) => {
+    const customer = await newCustomer(p);
+    const doc = await newDocument(p, customer.id, 'PASSPORT');
+    const res = await p.delete(`/documents/${doc.id}`);
+    return { res, ids: [doc.id] };
+  },
+  [`PATCH ${V}/beneficial-owners/:beneficialOwnerId`]: async (p) => {
+    const owner = await newCustomer(p, business());
+    const created = ok(await p.post('/beneficial-owners', ownerBody(owner.id)), 'beneficial owner');
+    const res = await p.patch(`/beneficial-owners/${created.body.id}`, { ownershipPercentage: 60 });
+    return { res, ids: [created.body.id] };
+  },
+};
+
+describe.each(Object.keys(OTHER_CHANGES))('%s', (route) => {
+  it('its audit event is found by the id of the resource it changed', async () => {
+    const p = await TestPlatform.create(t);
+    const { res, ids } = await OTHER_CHANGES[route](p);
+    if (res.status >= 300) throw new Error(`${route}: ${res.status} ${JSON.stringify(res.body)}`);
+    for (const id of ids) {
+      const event = (await eventsOf(p, id)).find((e) => e.requestId === res.headers['x-request-id']);
+      expect({ route, id, found: event !== undefined }).toEqual({ route, id, found: true });
+      expect(event!.outcome).toEqual({ status: res.status, code: null });
+    }
+  });
+});

@@ -64,13 +64,17 @@ export function noteAuditResource(id: string): void {
 
 /**
  * Names who acted on a public route once the service knows it (an agent redeeming its device
- * code), so the event lands on that platform's chain instead of the unattributed one.
+ * code), so the event lands on that platform's chain instead of the unattributed one. Without an
+ * agent (a hosted page opened from a platform's link) the actor stays anonymous, on that platform.
  */
-export function noteAuditActor(actor: { platformId: string; agentId: string }): void {
+export function noteAuditActor(actor: { platformId: string; agentId?: string }): void {
   const req = changingRequest();
   if (!req || req.principal) return;
   const state = (req[AUDIT] ??= { recorded: false, resources: [] });
-  state.actor = principalActor({ kind: 'agent', ...actor }) ?? undefined;
+  state.actor =
+    actor.agentId === undefined
+      ? { platformId: actor.platformId, actorType: 'anonymous', actorId: null }
+      : (principalActor({ kind: 'agent', ...actor }) ?? undefined);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { noteAuditResource } from '../audit/audit-trail.js';
 import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { formatId, newUuid, parseId } from '../common/ids.js';
@@ -118,6 +119,7 @@ export class BeneficialOwnersService {
         updatedAt: now,
       });
       await m.insert(BeneficialOwnerEntity, row as never);
+      noteAuditResource(formatId('BeneficialOwner', row.id));
       return renderBeneficialOwner(row, String(identifier));
     });
   }
@@ -162,6 +164,7 @@ export class BeneficialOwnersService {
           updatedAt: now,
         },
       );
+      noteAuditResource(formatId('BeneficialOwner', row.id));
       return renderBeneficialOwner(next, identifier);
     });
   }

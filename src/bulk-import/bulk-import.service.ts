@@ -1,3 +1,4 @@
+import { noteAuditResource } from '../audit/audit-trail.js';
 import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { parse } from 'csv-parse';
 import type { Readable } from 'node:stream';
@@ -111,10 +112,15 @@ export class BulkImportService implements OnApplicationBootstrap, OnModuleDestro
     try {
       const total = await this.stageRows(id, file);
       if (total === 0) throw invalidInput([fieldError('file', 'the CSV has a header and no customer rows')]);
-      await this.tx.manager.query(
-        `UPDATE bulk_import_jobs SET status = 'PENDING', total = $2, updated_at = $3 WHERE id = $1`,
-        [id, total, this.clock.now()],
-      );
+      // the job's audit event commits with its PENDING status (the before-commit hook)
+      await this.tx.run(async (m) => {
+        noteAuditResource(formatId('Job', id));
+        await m.query(`UPDATE bulk_import_jobs SET status = 'PENDING', total = $2, updated_at = $3 WHERE id = $1`, [
+          id,
+          total,
+          this.clock.now(),
+        ]);
+      });
     } catch (error) {
       file.resume();
       await this.tx.manager.query('DELETE FROM bulk_import_jobs WHERE id = $1', [id]);

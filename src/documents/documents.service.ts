@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { noteAuditResource } from '../audit/audit-trail.js';
 import { Injectable } from '@nestjs/common';
 import { fileTypeFromBuffer } from 'file-type';
 import type { EntityManager } from 'typeorm';
@@ -124,6 +125,7 @@ export class DocumentsService {
         throw uniqueViolation(error) ?? error;
       }
       await this.store.put(m, row.id, file.bytes);
+      noteAuditResource(formatId('Document', row.id));
       return renderDocument(row);
     });
   }
@@ -205,6 +207,7 @@ export class DocumentsService {
         throw uniqueViolation(error) ?? error;
       }
       if (file) await this.store.put(m, row.id, file.bytes);
+      noteAuditResource(formatId('Document', row.id));
       return renderDocument(next);
     });
   }
@@ -220,6 +223,7 @@ export class DocumentsService {
         );
       await this.store.remove(m, row.id);
       await m.delete(DocumentEntity, { id: row.id });
+      noteAuditResource(formatId('Document', row.id));
     });
   }
 

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { noteAuditResource } from '../audit/audit-trail.js';
 import { EntityManager, In, IsNull } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { formatId, newUuid, parseId } from '../common/ids.js';
@@ -260,6 +261,7 @@ export class TransactionsService {
         ],
       });
       await m.insert(IncomingTransactionEntity, row);
+      noteAuditResource(formatId('Transaction', row.id));
       const ids = await platformCustomerIds(m, [row.customerId]);
       const view = renderIncomingTransaction(row, ownerOf(platformId, row.customerId, ids));
       await this.outbox.write(m, incomingPayment(platformId, 'COMPLETED', view));

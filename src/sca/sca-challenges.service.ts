@@ -1,3 +1,4 @@
+import { noteAuditResource } from '../audit/audit-trail.js';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
@@ -194,6 +195,7 @@ export class ScaChallengesService {
         now,
       ],
     );
+    noteAuditResource(formatId('ScaChallenge', id));
     const view: ScaChallengeView = {
       id: formatId('ScaChallenge', id),
       expiresAt: expiresAt.toISOString(),

@@ -1,3 +1,4 @@
+import { noteAuditResource } from '../audit/audit-trail.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
@@ -65,6 +66,7 @@ export class ScaService {
   }
 
   async startEnrollment(platformId: string, customerId: string, type: 'TOTP' | 'PASSKEY') {
+    noteAuditResource(formatId('Customer', customerId)); // the customer is a query parameter
     return this.tx.run(async (m) => {
       const customer = await this.customers.findScaCustomer(m, platformId, customerId);
       const enrolled = await this.challenges.factors(m, customer.id);
@@ -121,6 +123,7 @@ export class ScaService {
     customerId: string,
     body: { type: 'TOTP'; secret: string; code: string } | { type: 'PASSKEY'; origin: string; credential: object },
   ) {
+    noteAuditResource(formatId('Customer', customerId)); // the customer is a query parameter
     const customer = await this.tx.run((m) => this.customers.findScaCustomer(m, platformId, customerId));
     if (body.type === 'TOTP') {
       return this.challenges.authorize(
@@ -192,6 +195,7 @@ export class ScaService {
   }
 
   async deleteFactor(platformId: string, customerId: string, credentialId: string): Promise<void> {
+    noteAuditResource(formatId('Customer', customerId)); // the customer is a query parameter
     await this.tx.run(async (m) => {
       const customer = await this.customers.findScaCustomer(m, platformId, customerId);
       const passkey = (await this.challenges.factors(m, customer.id, true)).find(
@@ -203,6 +207,7 @@ export class ScaService {
   }
 
   async startLogin(platformId: string, customerId: string, factor: ScaFactor) {
+    noteAuditResource(formatId('Customer', customerId)); // the customer is a query parameter
     return this.tx.run(async (m) => {
       const customer = await this.customers.findScaCustomer(m, platformId, customerId);
       const { view, passkeyOptions } = await this.challenges.issue(
@@ -228,6 +233,7 @@ export class ScaService {
     customerId: string,
     body: { factor: ScaFactor; endUserIpAddress: string; challengeId: string | null } & ScaProof,
   ) {
+    noteAuditResource(formatId('Customer', customerId)); // the customer is a query parameter
     const customer = await this.tx.run(async (m) => {
       const c = await this.customers.findScaCustomer(m, platformId, customerId);
       this.refuseLocked(await this.loginState(m, c.id));
@@ -290,6 +296,7 @@ export class ScaService {
     customerId: string,
     eventType: 'RESET_PASSWORD_COMPLETED' | 'FAILED_LOGIN_ATTEMPT',
   ) {
+    noteAuditResource(formatId('Customer', customerId)); // the customer is a query parameter
     return this.tx.run(async (m) => {
       const customer = await this.customers.findScaCustomer(m, platformId, customerId);
       const now = this.clock.now();
@@ -328,6 +335,7 @@ export class ScaService {
    * (`LIVENESS_PASSED`), so the reset can be completed right away.
    */
   async startReset(platformId: string, customerId: string, factor: ScaFactor) {
+    noteAuditResource(formatId('Customer', customerId)); // the customer is a query parameter
     return this.tx.run(async (m) => {
       const customer = await this.customers.findScaCustomer(m, platformId, customerId);
       const enrolled = await this.challenges.factors(m, customer.id);
@@ -368,6 +376,7 @@ export class ScaService {
   }
 
   async completeReset(platformId: string, customerId: string, resetId: string): Promise<void> {
+    noteAuditResource(formatId('Customer', customerId)); // the customer is a query parameter
     await this.tx.run(async (m) => {
       const customer = await this.customers.findScaCustomer(m, platformId, customerId);
       const row = await this.findReset(m, customer.id, resetId, true);

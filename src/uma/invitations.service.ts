@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { noteAuditResource } from '../audit/audit-trail.js';
 import { randomBytes } from 'node:crypto';
 import { Clock } from '../common/clock.js';
 import { validateBody } from '../common/validate-body.js';
@@ -100,6 +101,7 @@ export class InvitationsService {
           now,
         ],
       );
+      if (rows[0]) noteAuditResource(`Invitation:${rows[0].code}`);
       return this.render(rows[0], base);
     });
   }
@@ -150,6 +152,7 @@ export class InvitationsService {
         `UPDATE uma_invitations SET status = 'CANCELLED', updated_at = $2 WHERE code = $1 RETURNING ${COLUMNS}`,
         [row.code, this.clock.now()],
       );
+      noteAuditResource(`Invitation:${row.code}`);
       return this.render(updated, base);
     });
   }

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { noteAuditActor, noteAuditResource } from '../audit/audit-trail.js';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { BeneficialOwnersService } from '../beneficial-owners/beneficial-owners.service.js';
@@ -96,6 +97,7 @@ export class VerificationsService {
         updatedAt: now,
       };
       await m.insert(VerificationEntity, row);
+      noteAuditResource(formatId('Verification', row.id));
       if (!errors.length) {
         await this.documents.markSubmitted(
           m,
@@ -166,6 +168,8 @@ export class VerificationsService {
         : [];
     const next: VerificationEntity = { ...row, status: outcome, errors, updatedAt: now };
     await m.update(VerificationEntity, { id: row.id }, { status: outcome, errors: errors, updatedAt: now });
+    noteAuditResource(formatId('Verification', row.id));
+    noteAuditResource(formatId('Customer', row.customerId));
     const kyc = KYC_OF[outcome];
     if (kyc) {
       await this.customers.applyKycStatus(m, platformId, customer, kyc);
@@ -208,6 +212,7 @@ export class VerificationsService {
         usedAt: null,
         createdAt: now,
       });
+      noteAuditResource(formatId('Customer', customerId));
       return { kycUrl: `${baseUrl}/sandbox/kyc/${token}`, expiresAt: expiresAt.toISOString(), provider: 'SUMSUB' };
     });
   }
@@ -230,6 +235,7 @@ export class VerificationsService {
   async completeKycLink(token: string, outcome: 'APPROVED' | 'REJECTED'): Promise<{ redirectUri: string | null }> {
     return this.tx.run(async (m) => {
       const link = await this.usableLink(m, token, true);
+      noteAuditActor({ platformId: link.platformId }); // a public page: the event goes on the link's platform
       const customer = await this.customers.requireActive(m, link.platformId, link.customerId, 'update');
       await m.update(KycLinkEntity, { id: link.id }, { usedAt: this.clock.now() });
       const now = this.clock.now();
@@ -243,6 +249,8 @@ export class VerificationsService {
         updatedAt: now,
       };
       await m.insert(VerificationEntity, row);
+      noteAuditResource(formatId('Verification', row.id));
+      noteAuditResource(formatId('Customer', row.customerId));
       await this.outbox.write(m, verificationEvent(link.platformId, renderVerification(row)));
       await this.decide(m, link.platformId, row, customer, outcome);
       return { redirectUri: link.redirectUri };

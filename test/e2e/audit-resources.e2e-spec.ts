@@ -6,6 +6,7 @@ import { cardBody, issuedCard, postCard } from '../support/cards.js';
 import { individual } from '../support/customers.js';
 import { customerAccount, kycApprovedCustomer, newCustomer, usdAccountBody } from '../support/fixtures.js';
 import { customerExternalAccount } from '../support/agent-quotes.js';
+import { payer } from '../support/payments.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { startTestApp, TestApp, TestPlatform, V } from '../support/test-app.js';
 
@@ -82,6 +83,14 @@ function simulation(kind: string): Case {
     const res = await p.post(`/sandbox/cards/${card.id}/simulate/${kind}`, body);
     return { res, ids: [card.id, res.body.cardTransaction?.id as string] };
   };
+}
+
+/** A quote of a customer in an SCA region (France), waiting for its authorization. */
+async function euQuote(p: TestPlatform): Promise<Json> {
+  const address = { line1: '1 Rue de Rivoli', city: 'Paris', postalCode: '75001', country: 'FR' };
+  const customer = await kycApprovedCustomer(p, individual({ address, phoneNumber: '+33612345678' }));
+  const a = await payer(p, 10_000, { customer });
+  return a.quote(1_000);
 }
 
 /** Every POST route of the app (path as Express registers it) and how to exercise it. */
@@ -182,6 +191,16 @@ const CASES: Record<string, Case> = {
       },
     });
     return { res, ids: [res.body.id] };
+  },
+  [`POST ${V}/quotes/:quoteId/authorize`]: async (p) => {
+    const quote = await euQuote(p);
+    const res = await p.post(`/quotes/${quote.id}/authorize`, { code: '123456' });
+    return { res, ids: [quote.id] };
+  },
+  [`POST ${V}/quotes/:quoteId/authorize/resend`]: async (p) => {
+    const quote = await euQuote(p);
+    const res = await p.post(`/quotes/${quote.id}/authorize/resend`);
+    return { res, ids: [quote.id] };
   },
   [`POST ${V}/sandbox/customers/:customerId/kyc`]: async (p) => {
     const customer = await newCustomer(p);

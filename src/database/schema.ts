@@ -40,6 +40,7 @@ import { Sca1767228700000 } from './migrations/1767228700000-Sca.js';
 import { Payments1767228400000 } from './migrations/1767228400000-Payments.js';
 import { DoubleEntryLedger1767228300000 } from './migrations/1767228300000-DoubleEntryLedger.js';
 import { LedgerBalancedJournals1767228310000 } from './migrations/1767228310000-LedgerBalancedJournals.js';
+import { QuoteAuthorization1767228750000 } from './migrations/1767228750000-QuoteAuthorization.js';
 import { Uma1767228800000 } from './migrations/1767228800000-Uma.js';
 import { AuditUnlinked1767228100000 } from './migrations/1767228100000-AuditUnlinked.js';
 import { Onboarding1767228600000 } from './migrations/1767228600000-Onboarding.js';
@@ -101,6 +102,7 @@ export const MIGRATIONS = [
   Payments1767228400000,
   DoubleEntryLedger1767228300000,
   LedgerBalancedJournals1767228310000,
+  QuoteAuthorization1767228750000,
   Uma1767228800000,
   AuditUnlinked1767228100000,
   Onboarding1767228600000,

@@ -2,7 +2,14 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { DestinationKind, RateDetails } from './quote.entity.js';
 
 /** The reference's OutgoingTransactionStatus values this service records. */
-export const OUTGOING_STATUSES = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'EXPIRED'] as const;
+export const OUTGOING_STATUSES = [
+  'PENDING_AUTHORIZATION',
+  'PENDING',
+  'PROCESSING',
+  'COMPLETED',
+  'FAILED',
+  'EXPIRED',
+] as const;
 export type OutgoingTransactionStatus = (typeof OUTGOING_STATUSES)[number];
 /** The reference's OutgoingTransactionFailureReason values this service records. */
 export type OutgoingFailureReason =

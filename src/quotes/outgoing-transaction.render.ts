@@ -24,7 +24,8 @@ export class RefundView {
 /** The reference's OutgoingTransaction (TransactionOneOf, type OUTGOING). */
 export class OutgoingTransactionView {
   @ApiProperty({ example: 'Transaction:019542f5-b3e7-1d02-0000-000000000004' }) id: string;
-  @ApiProperty({ enum: ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'EXPIRED'] }) status: string;
+  @ApiProperty({ enum: ['PENDING_AUTHORIZATION', 'PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'EXPIRED'] })
+  status: string;
   @ApiProperty({ enum: ['OUTGOING'] }) type: 'OUTGOING';
   @ApiProperty({ enum: ['DEBIT'] }) direction: 'DEBIT';
   @ApiProperty({ type: TransactionEndpointView }) source: TransactionEndpointView;

@@ -5,6 +5,7 @@ import type { IncomingTransactionView, OutgoingTransactionView } from './outgoin
 /** The reference's OUTGOING_PAYMENT.* suffixes this service sends. */
 export type OutgoingPaymentEvent =
   | 'PENDING'
+  | 'PENDING_AUTHORIZATION'
   | 'PROCESSING'
   | 'COMPLETED'
   | 'FAILED'

@@ -88,9 +88,15 @@ export class PaymentsService {
   /**
    * Executes a quote locked FOR UPDATE by the caller, in its transaction: 409 once executed, 400
    * QUOTE_EXPIRED after `expiresAt` (the platform's clock), 400 INSUFFICIENT_FUNDS with nothing
-   * written when the source cannot pay.
+   * written when the source cannot pay. `awaiting`: the transaction recorded PENDING_AUTHORIZATION
+   * before the quote's SCA authorization (it carries on from there).
    */
-  async execute(m: EntityManager, quote: QuoteEntity, now: Date): Promise<ExecutedPayment> {
+  async execute(
+    m: EntityManager,
+    quote: QuoteEntity,
+    now: Date,
+    awaiting?: OutgoingTransactionEntity,
+  ): Promise<ExecutedPayment> {
     if (quote.status !== 'PENDING') throw quoteAlreadyExecuted(quote);
     if (now >= quote.expiresAt) {
       throw new ApiError(
@@ -119,13 +125,42 @@ export class PaymentsService {
       row.railSettlesBusinessAt = plan.settlesBusinessAt;
       row.expectedSettlementAt = plan.settlesBusinessAt;
     }
-    await m.insert(OutgoingTransactionEntity, row);
+    if (awaiting) {
+      row.timeline = [...awaiting.timeline, ...row.timeline];
+      row.createdAt = awaiting.createdAt;
+      await m.update(
+        OutgoingTransactionEntity,
+        { id: row.id },
+        {
+          status: row.status,
+          timeline: row.timeline,
+          railOutcome: row.railOutcome,
+          railDueRealAt: row.railDueRealAt,
+          railSettlesBusinessAt: row.railSettlesBusinessAt,
+          expectedSettlementAt: row.expectedSettlementAt,
+          settledAt: row.settledAt,
+          updatedAt: now,
+        },
+      );
+    } else await m.insert(OutgoingTransactionEntity, row);
     noteAuditResource(formatId('Transaction', row.id));
     quote.status = internal ? 'COMPLETED' : 'PROCESSING';
     quote.updatedAt = now;
     await m.update(QuoteEntity, { id: quote.id }, { status: quote.status, updatedAt: now });
     const view = await this.emit(m, row, internal ? 'COMPLETED' : 'PENDING');
     return { row, view };
+  }
+
+  /**
+   * Records the transaction of a quote waiting for its SCA authorization: PENDING_AUTHORIZATION,
+   * no money moved, with the OUTGOING_PAYMENT.PENDING_AUTHORIZATION event.
+   */
+  async awaitAuthorization(m: EntityManager, quote: QuoteEntity, now: Date): Promise<OutgoingTransactionEntity> {
+    const row = this.transactionOf(m, quote, 'PENDING_AUTHORIZATION', null, now);
+    await m.insert(OutgoingTransactionEntity, row);
+    noteAuditResource(formatId('Transaction', row.id));
+    await this.emit(m, row, 'PENDING_AUTHORIZATION');
+    return row;
   }
 
   /** Records a transaction that failed before any money moved (an agent's approval that could not run). */

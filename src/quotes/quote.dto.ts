@@ -3,7 +3,8 @@ import { Equals, IsObject, IsOptional } from 'class-validator';
 import { BoolField, EnumField, IdField, IntField, NestedField, StringField } from '../common/validation.js';
 import { CurrencyView } from '../customers/internal-account.dto.js';
 import { LOCK_SIDES, QUOTE_STATUSES } from './quote.entity.js';
-import type { LockSide, QuoteStatus } from './quote.entity.js';
+import type { LockSide, QuoteStatus, StoredScaChallenge } from './quote.entity.js';
+import { SCA_FACTORS, type ScaFactor } from '../sca/sca-challenges.service.js';
 
 /** The reference's PaymentRail enum. */
 export const PAYMENT_RAILS = [
@@ -164,11 +165,22 @@ export class QuoteRequest {
 
   @NestedField(() => PlatformFeeOverrideRequest, { required: false })
   platformFeeOverride?: PlatformFeeOverrideRequest;
+
+  @EnumField(SCA_FACTORS, {
+    required: false,
+    description:
+      'The factor of the SCA challenge issued for a customer in an SCA region (default SMS_OTP when the customer has a phone number); ignored for others',
+  })
+  scaFactor?: ScaFactor;
 }
 
-/** The reference's ExecuteQuoteRequest (scaFactor: not used yet). */
+/** The reference's ExecuteQuoteRequest (scaFactor: the challenge's factor is chosen when the quote is created). */
 export class ExecuteQuoteRequest {
-  @StringField({ required: false, maxLength: 32, description: 'SCA factor (not required by this service yet)' })
+  @StringField({
+    required: false,
+    maxLength: 32,
+    description: "Ignored: the SCA challenge's factor is chosen at quote creation",
+  })
   scaFactor?: string;
 }
 
@@ -211,4 +223,11 @@ export class QuoteView {
   @ApiProperty({ example: 'Transaction:019542f5-b3e7-1d02-0000-000000000005' }) transactionId: string;
   @ApiProperty({ type: RateDetailsView }) rateDetails: RateDetailsView;
   @ApiPropertyOptional() purposeOfPayment?: string;
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description:
+      'Present only while `status` is PENDING_AUTHORIZATION: the ScaChallenge to authorize (POST /quotes/{quoteId}/authorize)',
+  })
+  scaChallenge?: StoredScaChallenge;
 }

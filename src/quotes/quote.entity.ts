@@ -1,7 +1,15 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { BusinessTime } from '../common/clock.js';
+import type { ScaChallengeView } from '../sca/sca-challenges.service.js';
 
-export const QUOTE_STATUSES = ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED', 'EXPIRED'] as const;
+export const QUOTE_STATUSES = [
+  'PENDING',
+  'PENDING_AUTHORIZATION',
+  'PROCESSING',
+  'COMPLETED',
+  'FAILED',
+  'EXPIRED',
+] as const;
 export type QuoteStatus = (typeof QUOTE_STATUSES)[number];
 export const LOCK_SIDES = ['SENDING', 'RECEIVING'] as const;
 export type LockSide = (typeof LOCK_SIDES)[number];
@@ -19,6 +27,11 @@ export interface RateDetails {
   serviceApiVariableFeeRate: number;
   serviceApiVariableFeeAmount: number;
 }
+
+/** A rendered ScaChallenge as stored (its WebAuthn options opaque to TypeORM's typing). */
+export type StoredScaChallenge = Omit<ScaChallengeView, 'passkeyAssertionOptions'> & {
+  passkeyAssertionOptions?: object;
+};
 
 /** A priced, time-limited offer to move money from an internal account (a customer's or the platform's), or funded from outside. */
 @Entity('quotes')
@@ -102,7 +115,14 @@ export class QuoteEntity {
   @Column('uuid', { name: 'transaction_id' })
   transactionId: string;
 
-  /** Stored status; a PENDING quote past `expiresAt` renders EXPIRED. */
+  /**
+   * The SCA challenge to satisfy (as rendered: public material only) while the quote is
+   * PENDING_AUTHORIZATION; null otherwise (docs/sca.md, "Quote authorization").
+   */
+  @Column('jsonb', { name: 'sca_challenge', nullable: true })
+  scaChallenge: StoredScaChallenge | null;
+
+  /** Stored status; a PENDING (or PENDING_AUTHORIZATION) quote past `expiresAt` renders EXPIRED. */
   @Column('text')
   status: QuoteStatus;
 

@@ -5,7 +5,8 @@ import type { QuoteEntity } from './quote.entity.js';
 
 /** A quote as the API renders it: a PENDING quote past its expiry is EXPIRED. */
 export function renderQuote(row: QuoteEntity, now: Date): QuoteView {
-  const status = row.status === 'PENDING' && now >= row.expiresAt ? 'EXPIRED' : row.status;
+  const waiting = row.status === 'PENDING' || row.status === 'PENDING_AUTHORIZATION';
+  const status = waiting && now >= row.expiresAt ? 'EXPIRED' : row.status;
   return {
     id: formatId('Quote', row.id),
     status,
@@ -31,5 +32,6 @@ export function renderQuote(row: QuoteEntity, now: Date): QuoteView {
     transactionId: formatId('Transaction', row.transactionId),
     rateDetails: row.rateDetails,
     ...(row.purposeOfPayment !== null ? { purposeOfPayment: row.purposeOfPayment } : {}),
+    ...(status === 'PENDING_AUTHORIZATION' && row.scaChallenge ? { scaChallenge: row.scaChallenge } : {}),
   };
 }

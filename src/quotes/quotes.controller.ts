@@ -1,6 +1,8 @@
 import { Body, Controller, Get, Header, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
   ApiBasicAuth,
+  ApiBody,
+  ApiNoContentResponse,
   ApiCreatedResponse,
   ApiExtraModels,
   ApiOkResponse,
@@ -20,6 +22,7 @@ import { IncomingTransactionView, OutgoingTransactionView } from './outgoing-tra
 import type { TransactionView } from './outgoing-transaction.render.js';
 import { ExecuteQuoteRequest, QuoteRequest, QuoteView } from './quote.dto.js';
 import { QuotesService } from './quotes.service.js';
+import { parseBody, QuoteAuthorizationRequest } from '../sca/sca.dto.js';
 import {
   CancelTransactionRequest,
   ConfirmReceiptDeliveryRequest,
@@ -89,6 +92,37 @@ export class QuotesController {
     @Body() _body: ExecuteQuoteRequest,
   ): Promise<QuoteView> {
     return this.quotes.execute({ platformId: p.platformId }, quoteId);
+  }
+
+  @Post(':quoteId/authorize')
+  @HttpCode(200)
+  @RequirePermission('TRANSACT')
+  @Idempotent()
+  @ApiTags('Strong Customer Authentication')
+  @ApiOperation({ summary: "Authorize a quote's SCA challenge", operationId: 'authorizeQuote' })
+  @ApiBody({ type: QuoteAuthorizationRequest })
+  @ApiOkResponse({ type: QuoteView, description: 'Authorized: PENDING, or executed when an execution was asked for' })
+  @ApiErrors(400, 403, 404, 409)
+  authorize(
+    @CurrentPlatform() p: PlatformPrincipal,
+    @Param('quoteId', new IdPipe('Quote')) quoteId: string,
+    @Body() body: unknown,
+  ): Promise<QuoteView> {
+    return this.quotes.authorize({ platformId: p.platformId }, quoteId, parseBody(QuoteAuthorizationRequest, body));
+  }
+
+  @Post(':quoteId/authorize/resend')
+  @HttpCode(204)
+  @RequirePermission('TRANSACT')
+  @ApiTags('Strong Customer Authentication')
+  @ApiOperation({ summary: "Resend a quote's SCA challenge code", operationId: 'resendQuoteScaCode' })
+  @ApiNoContentResponse({ description: 'Code re-sent (the same challenge, its expiresAt unchanged)' })
+  @ApiErrors(403, 404, 409)
+  async resend(
+    @CurrentPlatform() p: PlatformPrincipal,
+    @Param('quoteId', new IdPipe('Quote')) quoteId: string,
+  ): Promise<void> {
+    await this.quotes.resend({ platformId: p.platformId }, quoteId);
   }
 }
 

@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { CustomersModule } from '../customers/customers.module.js';
 import { OutboxWriterModule } from '../outbox/outbox-writer.module.js';
 import { PlatformConfigModule } from '../platform-config/platform-config.module.js';
+import { ScaModule } from '../sca/sca.module.js';
+import { QuoteAuthorizationService } from './quote-authorization.service.js';
 import { ExchangeRatesService } from './exchange-rates.service.js';
 import { ConfigRateProvider, FxRatesService, RateProvider } from './fx-rates.service.js';
 import { PaymentsService } from './payments.service.js';
@@ -23,13 +25,14 @@ import { TransactionsService } from './transactions.service.js';
  * and PaymentsService with their policy check beside them.
  */
 @Module({
-  imports: [CustomersModule, OutboxWriterModule, PlatformConfigModule],
+  imports: [CustomersModule, OutboxWriterModule, PlatformConfigModule, ScaModule],
   controllers: [QuotesController, TransactionsController, TransfersController, ExchangeRatesController],
   providers: [
     { provide: RateProvider, useClass: ConfigRateProvider },
     FxRatesService,
     { provide: Rail, useClass: SandboxRail },
     PaymentsService,
+    QuoteAuthorizationService,
     QuotesService,
     TransactionsService,
     ExchangeRatesService,

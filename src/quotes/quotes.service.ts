@@ -16,6 +16,8 @@ import { ExternalAccountEntity } from '../external-accounts/external-account.ent
 import { PlatformConfigService } from '../platform-config/platform-config.service.js';
 import { FxRatesService } from './fx-rates.service.js';
 import { PaymentsService } from './payments.service.js';
+import { QuoteAuthorizationService } from './quote-authorization.service.js';
+import type { ScaProof } from '../sca/sca-challenges.service.js';
 import { priceQuote } from './quote-pricing.js';
 import type { AgentQuoteRequest, QuoteRequest, QuoteView } from './quote.dto.js';
 import { DestinationKind, QuoteEntity } from './quote.entity.js';
@@ -64,17 +66,36 @@ export class QuotesService {
     private readonly rates: FxRatesService,
     private readonly platformConfig: PlatformConfigService,
     private readonly payments: PaymentsService,
+    private readonly authorization: QuoteAuthorizationService,
   ) {}
 
+  /**
+   * `POST /quotes` (and an agent's quote). A platform's quote paid by a customer in an SCA region
+   * waits in PENDING_AUTHORIZATION with its challenge (QuoteAuthorizationService); an
+   * `immediatelyExecute` of it waits for the authorization.
+   */
   create(scope: QuoteScope, body: QuoteRequest | AgentQuoteRequest, check?: QuoteAccountsCheck): Promise<QuoteView> {
     return this.tx.run(async (m) => {
       const quote = await this.createIn(m, scope, body, check);
       const now = this.clock.now();
+      if (scope.agentId === undefined)
+        await this.authorization.gate(m, quote, 'scaFactor' in body ? body.scaFactor : undefined);
       if ('immediatelyExecute' in body && body.immediatelyExecute === true) {
-        await this.payments.execute(m, quote, now);
+        if (quote.status === 'PENDING_AUTHORIZATION') await this.authorization.requestExecution(m, quote, now);
+        else await this.payments.execute(m, quote, now);
       }
       return renderQuote(quote, now);
     });
+  }
+
+  /** `POST /quotes/{quoteId}/authorize`: the quote's SCA challenge satisfied (then executed when asked for). */
+  authorize(scope: QuoteScope, quoteId: string, proof: ScaProof & { challengeId?: string | null }): Promise<QuoteView> {
+    return this.authorization.authorize((m, lock) => this.scopedQuote(m, scope, quoteId, lock), proof);
+  }
+
+  /** `POST /quotes/{quoteId}/authorize/resend`: the SMS code of the quote's challenge, again. */
+  resend(scope: QuoteScope, quoteId: string): Promise<void> {
+    return this.authorization.resend((m, lock) => this.scopedQuote(m, scope, quoteId, lock));
   }
 
   /** Prices and stores a quote in the caller's transaction. */
@@ -179,6 +200,7 @@ export class QuotesService {
       origin,
       transactionId: newUuid(),
       status: 'PENDING',
+      scaChallenge: null,
       expiresAt: later(now, this.config.QUOTE_TTL_SECONDS * 1000),
       createdAt: now,
       updatedAt: now,
@@ -193,7 +215,8 @@ export class QuotesService {
     return this.tx.run(async (m) => {
       const quote = await this.scopedQuote(m, scope, quoteId, 'update');
       const now = this.clock.now();
-      await this.payments.execute(m, quote, now);
+      if (quote.status === 'PENDING_AUTHORIZATION') await this.authorization.requestExecution(m, quote, now);
+      else await this.payments.execute(m, quote, now);
       return renderQuote(quote, now);
     });
   }

@@ -27,6 +27,8 @@ export const ENROLL_TOTP = 'ENROLL_TOTP';
 export const ENROLL_PASSKEY = 'ENROLL_PASSKEY';
 export const TRUST_BENEFICIARY = 'TRUST_BENEFICIARY';
 export const UNTRUST_BENEFICIARY = 'UNTRUST_BENEFICIARY';
+/** A payment (a quote): bound to its amounts and payee. */
+export const AUTHORIZE_PAYMENT = 'AUTHORIZE_PAYMENT';
 
 export type ScaFactor = 'SMS_OTP' | 'TOTP' | 'PASSKEY';
 export const SCA_FACTORS: readonly ScaFactor[] = ['SMS_OTP', 'TOTP', 'PASSKEY'];
@@ -208,6 +210,30 @@ export class ScaChallengesService {
       view.passkeyAllowedOrigins = [...this.settings.passkeyOrigins];
     }
     return { view, passkeyOptions };
+  }
+
+  /**
+   * Re-sends the SMS code of the customer's pending challenge `challengeId` (the same code; the
+   * challenge and its `expiresAt` are unchanged). 409 CONFLICT when it is not a pending SMS_OTP
+   * challenge of this customer, or has expired.
+   */
+  async resend(m: EntityManager, customer: CustomerEntity, challengeId: string): Promise<void> {
+    const rows = await m.query<ChallengeRow[]>(
+      `SELECT id, purpose, factor, sms_code, status, expires_at FROM sca_challenges WHERE id = $1 AND customer_id = $2`,
+      [challengeId, customer.id],
+    );
+    const row = rows[0];
+    if (!row || row.factor !== 'SMS_OTP' || !row.sms_code || !customer.phoneNumber)
+      throw new ApiError('CONFLICT', 'There is no pending SMS_OTP challenge to re-send: only SMS codes can be re-sent');
+    if (row.status !== 'PENDING' || row.expires_at.getTime() <= this.clock.now().getTime())
+      throw new ApiError(
+        'CONFLICT',
+        `The challenge is ${row.status === 'PENDING' ? 'EXPIRED' : row.status}: nothing to re-send`,
+        {
+          details: { status: row.status === 'PENDING' ? 'EXPIRED' : row.status },
+        },
+      );
+    await this.sms.send({ to: customer.phoneNumber, purpose: row.purpose, code: this.box.open(row.sms_code) });
   }
 
   /**

@@ -76,6 +76,20 @@ export class ScaProofRequest {
   origin?: string | null;
 }
 
+/** The reference's ScaAuthorization for a quote (`POST /quotes/{quoteId}/authorize`). */
+export class QuoteAuthorizationRequest extends ScaProofRequest {
+  @ApiPropertyOptional({
+    type: String,
+    nullable: true,
+    example: '203.0.113.42',
+    description: "The end user's IP address",
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  endUserIpAddress?: string | null;
+}
+
 export class ScaLoginCompleteRequest extends ScaProofRequest {
   @ApiProperty({ enum: SCA_FACTORS })
   @IsIn(SCA_FACTORS)

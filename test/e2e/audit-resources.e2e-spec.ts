@@ -195,6 +195,14 @@ function hostedKyc(decision: 'approve' | 'reject'): Case {
 const BULK_HEADER =
   'umaAddress,platformCustomerId,customerType,fullName,birthDate,addressLine1,city,state,postalCode,country,platformAccountId,businessLegalName,businessTaxId,businessIncorporatedOn';
 
+/** A quote of a customer in an SCA region (France), waiting for its authorization. */
+async function euQuote(p: TestPlatform): Promise<Json> {
+  const address = { line1: '1 Rue de Rivoli', city: 'Paris', postalCode: '75001', country: 'FR' };
+  const customer = await kycApprovedCustomer(p, individual({ address, phoneNumber: '+33612345678' }));
+  const a = await payer(p, 10_000, { customer });
+  return a.quote(1_000);
+}
+
 /** Every POST route of the app (path as Express registers it) and how to exercise it. */
 const CASES: Record<string, Case> = {
   [`POST ${V}/tokens`]: async (p) => {
@@ -293,6 +301,16 @@ const CASES: Record<string, Case> = {
       },
     });
     return { res, ids: [res.body.id] };
+  },
+  [`POST ${V}/quotes/:quoteId/authorize`]: async (p) => {
+    const quote = await euQuote(p);
+    const res = await p.post(`/quotes/${quote.id}/authorize`, { code: '123456' });
+    return { res, ids: [quote.id] };
+  },
+  [`POST ${V}/quotes/:quoteId/authorize/resend`]: async (p) => {
+    const quote = await euQuote(p);
+    const res = await p.post(`/quotes/${quote.id}/authorize/resend`);
+    return { res, ids: [quote.id] };
   },
   [`POST ${V}/sandbox/customers/:customerId/kyc`]: async (p) => {
     const customer = await newCustomer(p);

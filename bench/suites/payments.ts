@@ -36,7 +36,7 @@ COMMIT;
 BEGIN;
 SELECT * FROM quotes WHERE id = :quote AND platform_id = :platform FOR UPDATE;
 SELECT * FROM internal_accounts WHERE id = :account ORDER BY id FOR UPDATE;
-INSERT INTO ledger_entries (id, journal_id, account_id, system_account, platform_id, currency, seq, amount, balance_after, reason, reference, created_at) SELECT gen_random_uuid(), :tx, id, NULL, platform_id, currency, ledger_seq + 1, -1, balance - 1, 'QUOTE_EXECUTION', 'Transaction:' || :tx, now() FROM internal_accounts WHERE id = :account UNION ALL SELECT gen_random_uuid(), :tx, NULL, 'RAIL_CLEARING', :platform, 'USD', NULL, 1, NULL, 'QUOTE_EXECUTION', 'Transaction:' || :tx, now();
+INSERT INTO ledger_entries (id, journal_id, account_id, system_account, platform_id, currency, seq, amount, balance_after, reason, reference, created_at) SELECT gen_random_uuid(), :tx::uuid, id, NULL, platform_id, currency, ledger_seq + 1, -1, balance - 1, 'QUOTE_EXECUTION', 'Transaction:' || :tx, now() FROM internal_accounts WHERE id = :account UNION ALL SELECT gen_random_uuid(), :tx::uuid, NULL, 'RAIL_CLEARING', :platform, 'USD', NULL, 1, NULL, 'QUOTE_EXECUTION', 'Transaction:' || :tx, now();
 UPDATE internal_accounts SET balance = balance - 1, ledger_seq = ledger_seq + 1, updated_at = now() WHERE id = :account;
 ${outboxRow('INTERNAL_ACCOUNT.BALANCE_UPDATED', "'InternalAccount:' || :account")}
 INSERT INTO outgoing_transactions (id, platform_id, customer_id, quote_id, status, source_account_id, destination_kind, destination_account_id, sent_amount, sending_currency, received_amount, receiving_currency, exchange_rate, fees, rate_details, created_at, updated_at) VALUES (:tx, :platform, :customer, :quote, 'PENDING', :account, 'ExternalAccount', :external, 1, 'USD', 1, 'USD', 1, 0, '{}', now(), now());

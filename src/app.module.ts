@@ -28,6 +28,7 @@ import { PlatformConfigModule } from './platform-config/platform-config.module.j
 import { OutboxSandboxModule } from './outbox/outbox-sandbox.module.js';
 import { OutboxModule } from './outbox/outbox.module.js';
 import { PlatformsModule } from './platforms/platforms.module.js';
+import { QuotesSandboxModule } from './quotes/quotes-sandbox.module.js';
 import { SandboxClockModule } from './sandbox-clock/sandbox-clock.module.js';
 import { UmaModule } from './uma/uma.module.js';
 import { VerificationsSandboxModule } from './verifications/verifications-sandbox.module.js';
@@ -76,6 +77,7 @@ export class AppModule {
               CardsSandboxModule,
               SandboxClockModule,
               VerificationsSandboxModule,
+              QuotesSandboxModule,
             ]
           : []),
       ],

@@ -5,6 +5,7 @@ import { agentExecute } from './agents.js';
 import { externalAccountGet, externalAccountPost } from './external-accounts.js';
 import { healthz, tokensGet } from './framework.js';
 import { outbox } from './outbox.js';
+import { platformExecute } from './payments.js';
 
 /** Every suite, in run order. A new suite: one file here, added to this list. */
 export const SUITES: Suite[] = [
@@ -16,4 +17,5 @@ export const SUITES: Suite[] = [
   outbox,
   cardAuthorizations,
   agentExecute,
+  platformExecute,
 ];

@@ -47,9 +47,10 @@ export function movementOf(quote: QuoteEntity): LedgerTransfer {
     platformId: quote.platformId,
     currency,
   });
-  const lines: LedgerLine[] = [
-    { account: { internalAccountId: quote.sourceAccountId! }, amount: -sending, currency: sc },
-  ];
+  // A REALTIME_FUNDING quote is paid by funds arriving from outside: through RAIL_CLEARING.
+  const source =
+    quote.sourceAccountId !== null ? { internalAccountId: quote.sourceAccountId } : system('RAIL_CLEARING', sc);
+  const lines: LedgerLine[] = [{ account: source, amount: -sending, currency: sc }];
   if (fees - platformFees > 0n)
     lines.push({ account: system('FEES_COLLECTED', sc), amount: fees - platformFees, currency: sc });
   if (platformFees > 0n) lines.push({ account: system('PLATFORM_REVENUE', sc), amount: platformFees, currency: sc });

@@ -1,9 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Equals, IsObject, IsOptional } from 'class-validator';
+import { Equals, IsDefined, IsObject, IsOptional, IsString, Matches, ValidateIf } from 'class-validator';
 import { BoolField, EnumField, IdField, IntField, NestedField, StringField } from '../common/validation.js';
 import { CurrencyView } from '../customers/internal-account.dto.js';
-import { LOCK_SIDES, QUOTE_STATUSES } from './quote.entity.js';
-import type { LockSide, QuoteStatus, StoredScaChallenge } from './quote.entity.js';
+import { idPattern } from '../common/ids.js';
+import { LOCK_SIDES, QUOTE_SOURCE_TYPES, QUOTE_STATUSES } from './quote.entity.js';
+import type { LockSide, QuoteSourceType, QuoteStatus, StoredScaChallenge } from './quote.entity.js';
 import { SCA_FACTORS, type ScaFactor } from '../sca/sca-challenges.service.js';
 
 /** The reference's PaymentRail enum. */
@@ -113,16 +114,52 @@ export class PlatformFeeOverrideRequest {
   platformVariableFeeBps: number;
 }
 
-/** The reference's AccountQuoteSource, as a platform sends it (any internal account of the platform). */
+const CURRENCY_CODE = /^[A-Z]{3,5}$/;
+
+/**
+ * The reference's QuoteSourceOneOf, as a platform sends it: ACCOUNT (an internal account of the
+ * platform's, its own or a customer's) or REALTIME_FUNDING (funds sent from outside, answered with
+ * `paymentInstructions`; in the sandbox `POST /sandbox/send` makes them arrive).
+ */
 export class PlatformQuoteSourceRequest {
-  @EnumField(['ACCOUNT'], { description: 'ACCOUNT: an internal account (REALTIME_FUNDING: not yet)' })
-  sourceType: 'ACCOUNT';
+  @EnumField(QUOTE_SOURCE_TYPES, {
+    description: 'ACCOUNT: an internal account pays; REALTIME_FUNDING: funds sent per the quote’s paymentInstructions',
+  })
+  sourceType: QuoteSourceType;
 
-  @IdField('InternalAccount', { description: "An internal account of one of the platform's customers, or its own" })
-  accountId: string;
+  @ApiPropertyOptional({
+    pattern: idPattern('InternalAccount'),
+    description: "ACCOUNT (required): an internal account of one of the platform's customers, or its own",
+    example: 'InternalAccount:019542f5-b3e7-1d02-0000-000000000001',
+  })
+  @ValidateIf((o: PlatformQuoteSourceRequest) => o.sourceType !== 'REALTIME_FUNDING' || o.accountId !== undefined)
+  @IsDefined({ message: '$property is required when sourceType is ACCOUNT' })
+  @IsString({ message: '$property must be a string' })
+  @Matches(new RegExp(idPattern('InternalAccount')), {
+    message: '$property must be a InternalAccount id (InternalAccount:<uuid>)',
+  })
+  accountId?: string;
 
-  @IdField('Customer', { required: false, description: 'The account’s customer (checked when given)' })
+  @IdField('Customer', {
+    required: false,
+    description:
+      'ACCOUNT: the account’s customer (checked when given); REALTIME_FUNDING: the customer paying (omitted: the platform)',
+  })
   customerId?: string;
+
+  @ApiPropertyOptional({ description: 'REALTIME_FUNDING (required): the currency the funds arrive in', example: 'USD' })
+  @ValidateIf((o: PlatformQuoteSourceRequest) => o.sourceType === 'REALTIME_FUNDING' || o.currency !== undefined)
+  @IsDefined({ message: '$property is required when sourceType is REALTIME_FUNDING' })
+  @IsString({ message: '$property must be a string' })
+  @Matches(CURRENCY_CODE, { message: '$property must be a currency code' })
+  currency?: string;
+
+  @StringField({
+    required: false,
+    maxLength: 32,
+    description: 'REALTIME_FUNDING in a stablecoin: its network (unused by the sandbox)',
+  })
+  cryptoNetwork?: string;
 }
 
 /** The reference's QuoteRequest (POST /quotes). */
@@ -185,9 +222,22 @@ export class ExecuteQuoteRequest {
 }
 
 export class QuoteSourceView {
-  @ApiProperty({ enum: ['ACCOUNT'] }) sourceType: 'ACCOUNT';
-  @ApiProperty() accountId: string;
+  @ApiProperty({ enum: QUOTE_SOURCE_TYPES }) sourceType: QuoteSourceType;
+  @ApiPropertyOptional({ description: 'ACCOUNT: the paying internal account' }) accountId?: string;
   @ApiPropertyOptional() customerId?: string;
+  @ApiPropertyOptional({ description: 'REALTIME_FUNDING: the currency the funds arrive in' }) currency?: string;
+}
+
+/** The reference's PaymentInstructions: where to send the funds of a REALTIME_FUNDING quote. */
+export class PaymentInstructionsView {
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'accountType, paymentRails, account details and the `reference` to quote with the payment',
+  })
+  accountOrWalletInfo: Record<string, unknown>;
+  @ApiPropertyOptional() instructionsNotes?: string;
+  @ApiPropertyOptional() isPlatformAccount?: boolean;
 }
 
 export class QuoteDestinationView {
@@ -230,4 +280,26 @@ export class QuoteView {
       'Present only while `status` is PENDING_AUTHORIZATION: the ScaChallenge to authorize (POST /quotes/{quoteId}/authorize)',
   })
   scaChallenge?: StoredScaChallenge;
+  @ApiPropertyOptional({
+    type: [PaymentInstructionsView],
+    description: 'REALTIME_FUNDING quotes: where to send the funds (the sandbox: POST /sandbox/send)',
+  })
+  paymentInstructions?: PaymentInstructionsView[];
+}
+
+/** The reference's SandboxSendRequest. */
+export class SandboxSendRequest {
+  @IdField('Quote', { description: 'A REALTIME_FUNDING quote of the platform' })
+  quoteId: string;
+
+  @StringField({ pattern: CURRENCY_CODE, format: 'currency code', description: 'Must be the quote’s sending currency' })
+  currencyCode: string;
+
+  @IntField({
+    required: false,
+    min: 1,
+    max: 9_000_000_000_000_000,
+    description: 'Minor units; omitted: the quote’s totalSendingAmount (any other amount is refused)',
+  })
+  currencyAmount?: number;
 }

@@ -6,6 +6,7 @@ import { Page, paginate } from '../common/pagination.js';
 import { whereTimeRange } from '../common/time-range.js';
 import { AppConfig } from '../config/app-config.js';
 import { currencyInfo } from '../customers/currencies.js';
+import { CustomerEntity } from '../customers/customer.entity.js';
 import { InternalAccountEntity } from '../customers/internal-account.entity.js';
 import { lockOption, RowLock } from '../database/queries.js';
 import { TransactionService } from '../database/transaction.service.js';
@@ -19,7 +20,8 @@ import { PaymentsService } from './payments.service.js';
 import { QuoteAuthorizationService } from './quote-authorization.service.js';
 import type { ScaProof } from '../sca/sca-challenges.service.js';
 import { priceQuote } from './quote-pricing.js';
-import type { AgentQuoteRequest, QuoteRequest, QuoteView } from './quote.dto.js';
+import type { AgentQuoteRequest, QuoteRequest, QuoteView, SandboxSendRequest } from './quote.dto.js';
+import type { OutgoingTransactionView } from './outgoing-transaction.render.js';
 import { DestinationKind, QuoteEntity } from './quote.entity.js';
 import { renderQuote } from './quote.render.js';
 import type { QuotesQuery } from './transactions.dto.js';
@@ -28,6 +30,15 @@ import { noteAuditResource } from '../audit/audit-trail.js';
 const accountNotFound = (id: string) => new ApiError('ACCOUNT_NOT_FOUND', `Account ${id} not found`);
 export const quoteNotFound = (id: string) =>
   new ApiError('QUOTE_NOT_FOUND', `Quote ${formatId('Quote', id)} not found`);
+
+const customerNotFound = (id: string) =>
+  new ApiError('CUSTOMER_NOT_FOUND', `Customer ${formatId('Customer', id)} not found`);
+const awaitingFunds = (quote: QuoteEntity) =>
+  new ApiError(
+    'CONFLICT',
+    `Quote ${formatId('Quote', quote.id)} is funded from outside: it proceeds when the funds sent per its paymentInstructions arrive`,
+    { details: { sourceType: quote.sourceType, status: quote.status } },
+  );
 
 /**
  * Who is quoting: a platform (any of its accounts), or an agent (its customer's accounts only;
@@ -114,28 +125,59 @@ export class QuotesService {
     ) {
       throw invalidInput([fieldError('source.customerId', "must be the agent's customer (or omitted)")]);
     }
-    if (body.source.accountId === body.destination.accountId) {
-      throw new ApiError('SELF_PAYMENT', 'The source and the destination are the same account', {
-        details: { accountId: body.source.accountId },
-      });
+    const realtime = body.source.sourceType === 'REALTIME_FUNDING';
+    let payer: { id: string | null; customerId: string | null; currency: string };
+    let destination: Destination;
+    if (realtime) {
+      if ('immediatelyExecute' in body && body.immediatelyExecute === true) {
+        throw invalidInput([
+          fieldError(
+            'immediatelyExecute',
+            'cannot be true for a REALTIME_FUNDING source: the quote proceeds when the funds arrive',
+          ),
+        ]);
+      }
+      const currency = (body.source as { currency: string }).currency;
+      const customerId = body.source.customerId !== undefined ? parseId('Customer', body.source.customerId)! : null;
+      if (customerId !== null) {
+        const customer = await m.findOne(CustomerEntity, {
+          where: { id: customerId, platformId: scope.platformId, deletedAt: IsNull() },
+          select: { id: true },
+        });
+        if (!customer) throw customerNotFound(customerId);
+      }
+      const config = await this.platformConfig.load(m, scope.platformId);
+      if (!config.supportedCurrencies.some((c) => c.currencyCode === currency)) {
+        throw new ApiError('INVALID_CURRENCY', `${currency} is not one of the platform's supported currencies`, {
+          details: { currency },
+        });
+      }
+      payer = { id: null, customerId, currency };
+      destination = await this.destination(m, scope, body.destination.accountId);
+      await check?.(m, destination.kind === 'InternalAccount' ? [body.destination.accountId] : []);
+    } else {
+      const accountId = body.source.accountId!;
+      if (accountId === body.destination.accountId) {
+        throw new ApiError('SELF_PAYMENT', 'The source and the destination are the same account', {
+          details: { accountId },
+        });
+      }
+      const sourceId = parseId('InternalAccount', accountId)!;
+      const source = await this.internalAccount(m, scope, sourceId);
+      if (!source) throw accountNotFound(accountId);
+      if (
+        scope.customerId === undefined &&
+        body.source.customerId !== undefined &&
+        parseId('Customer', body.source.customerId) !== source.customerId
+      ) {
+        throw accountNotFound(accountId);
+      }
+      payer = source;
+      destination = await this.destination(m, scope, body.destination.accountId);
+      await check?.(m, [accountId, ...(destination.kind === 'InternalAccount' ? [body.destination.accountId] : [])]);
     }
-    const sourceId = parseId('InternalAccount', body.source.accountId)!;
-    const source = await this.internalAccount(m, scope, sourceId);
-    if (!source) throw accountNotFound(body.source.accountId);
-    if (
-      scope.customerId === undefined &&
-      body.source.customerId !== undefined &&
-      parseId('Customer', body.source.customerId) !== source.customerId
-    ) {
-      throw accountNotFound(body.source.accountId);
-    }
-    const destination = await this.destination(m, scope, body.destination.accountId);
-    await check?.(m, [
-      body.source.accountId,
-      ...(destination.kind === 'InternalAccount' ? [body.destination.accountId] : []),
-    ]);
 
-    const sending = currencyInfo(source.currency);
+    const sending = currencyInfo(payer.currency);
     const receiving = currencyInfo(destination.currency);
     if (sameCurrency && sending.code !== receiving.code) {
       throw new ApiError(
@@ -177,9 +219,9 @@ export class QuotesService {
       id: newUuid(),
       platformId: scope.platformId,
       agentId: scope.agentId ?? null,
-      customerId: source.customerId,
-      sourceType: 'ACCOUNT',
-      sourceAccountId: source.id,
+      customerId: payer.customerId,
+      sourceType: realtime ? 'REALTIME_FUNDING' : 'ACCOUNT',
+      sourceAccountId: payer.id,
       destinationKind: destination.kind,
       destinationAccountId: destination.id,
       paymentRail: body.destination.paymentRail ?? null,
@@ -210,14 +252,50 @@ export class QuotesService {
     return quote;
   }
 
-  /** `POST /quotes/{quoteId}/execute` for a platform: the executed quote. */
+  /**
+   * `POST /quotes/{quoteId}/execute` for a platform: the executed quote. A REALTIME_FUNDING quote
+   * is not executed by a call: it proceeds when its funds arrive (409 until then).
+   */
   execute(scope: QuoteScope, quoteId: string): Promise<QuoteView> {
     return this.tx.run(async (m) => {
       const quote = await this.scopedQuote(m, scope, quoteId, 'update');
+      if (quote.sourceType === 'REALTIME_FUNDING') throw awaitingFunds(quote);
       const now = this.clock.now();
       if (quote.status === 'PENDING_AUTHORIZATION') await this.authorization.requestExecution(m, quote, now);
       else await this.payments.execute(m, quote, now);
       return renderQuote(quote, now);
+    });
+  }
+
+  /**
+   * `POST /sandbox/send`: the funds of a REALTIME_FUNDING quote arrive (in the sandbox the platform
+   * says so); the quote proceeds as an executed one would, in the same transaction. The amount must
+   * be the quote's total sending amount in its sending currency (omitted: that amount); the quote
+   * must still be PENDING and unexpired. Answers the quote's transaction.
+   */
+  sendFunds(scope: QuoteScope, body: SandboxSendRequest): Promise<OutgoingTransactionView> {
+    return this.tx.run(async (m) => {
+      const quote = await this.scopedQuote(m, scope, parseId('Quote', body.quoteId)!, 'update');
+      noteAuditResource(formatId('Quote', quote.id));
+      if (quote.sourceType !== 'REALTIME_FUNDING') {
+        throw invalidInput([
+          fieldError('quoteId', 'must be a quote with a REALTIME_FUNDING source (this one is paid from an account)'),
+        ]);
+      }
+      if (body.currencyCode !== quote.sendingCurrency) {
+        throw new ApiError('INVALID_CURRENCY', `The quote expects ${quote.sendingCurrency}, not ${body.currencyCode}`, {
+          details: { expected: quote.sendingCurrency, currencyCode: body.currencyCode },
+        });
+      }
+      if (body.currencyAmount !== undefined && String(body.currencyAmount) !== quote.totalSendingAmount) {
+        throw new ApiError(
+          'INVALID_AMOUNT',
+          `The quote expects exactly ${quote.totalSendingAmount} ${quote.sendingCurrency}, not ${body.currencyAmount}`,
+          { details: { expected: Number(quote.totalSendingAmount), currencyAmount: body.currencyAmount } },
+        );
+      }
+      const { view } = await this.payments.execute(m, quote, this.clock.now());
+      return view;
     });
   }
 

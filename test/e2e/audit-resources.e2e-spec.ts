@@ -317,6 +317,21 @@ const CASES: Record<string, Case> = {
     const res = await p.post(`/sandbox/customers/${customer.id}/kyc`, { kycStatus: 'APPROVED' });
     return { res, ids: [customer.id] };
   },
+  [`POST ${V}/sandbox/send`]: async (p) => {
+    const customer = await kycApprovedCustomer(p);
+    const account = await customerAccount(p, customer.id);
+    const quote = ok(
+      await p.post('/quotes', {
+        source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: customer.id },
+        destination: { destinationType: 'ACCOUNT', accountId: account.id },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: 100,
+      }),
+      'quote',
+    );
+    const res = await p.post('/sandbox/send', { quoteId: quote.body.id, currencyCode: 'USD' });
+    return { res, ids: [quote.body.id, quote.body.transactionId] };
+  },
   [`POST ${V}/sandbox/internal-accounts/:accountId/fund`]: async (p) => {
     const customer = await newCustomer(p);
     const account = await customerAccount(p, customer.id);

@@ -102,4 +102,24 @@ it('moves money with the reference’s operations: getExchangeRates, createQuote
   expect(list.status).toBe(200);
   expect((list.data.data as Array<{ type: string }>).map((x) => x.type)).toEqual(['INCOMING', 'OUTGOING', 'OUTGOING']);
   expect(await a.balance()).toBe(100_000 - 10_000 - 2_000 + 500);
+
+  // A quote funded from outside: paymentInstructions, then sandbox.sendFunds (operation sandboxSend).
+  const funded = await operation(
+    api,
+    'createQuote',
+  )({
+    source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: a.customer.id },
+    destination: { destinationType: 'ACCOUNT', accountId: a.accountId },
+    lockedCurrencySide: 'SENDING',
+    lockedCurrencyAmount: 1_500,
+  });
+  expect(funded.status).toBe(201);
+  expect((funded.data.paymentInstructions as unknown[]).length).toBe(1);
+  const sent = await operation(
+    api,
+    'sandboxSend',
+  )({ quoteId: funded.data.id, currencyCode: 'USD', currencyAmount: 1_500 });
+  expect(sent.status).toBe(200);
+  expect(sent.data).toMatchObject({ id: funded.data.transactionId, status: 'COMPLETED' });
+  expect(await a.balance()).toBe(100_000 - 10_000 - 2_000 + 500 + 1_500);
 });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
-import { Clock, RealClock } from '../common/clock.js';
+import { type BusinessTime, Clock, later, RealClock } from '../common/clock.js';
 import { formatId } from '../common/ids.js';
 import { noteAuditResource } from '../audit/audit-trail.js';
 import { CustomerEntity } from '../customers/customer.entity.js';
@@ -90,7 +90,7 @@ export class PaymentsService {
    * QUOTE_EXPIRED after `expiresAt` (the platform's clock), 400 INSUFFICIENT_FUNDS with nothing
    * written when the source cannot pay.
    */
-  async execute(m: EntityManager, quote: QuoteEntity, now: Date): Promise<ExecutedPayment> {
+  async execute(m: EntityManager, quote: QuoteEntity, now: BusinessTime): Promise<ExecutedPayment> {
     if (quote.status !== 'PENDING') throw quoteAlreadyExecuted(quote);
     if (now >= quote.expiresAt) {
       throw new ApiError(
@@ -162,7 +162,7 @@ export class PaymentsService {
       case 'PROCESSING':
         if (row.status !== 'PENDING') return row;
         row.status = 'PROCESSING';
-        row.railDueRealAt = row.railOutcome === 'SLOW' ? null : new Date(real.getTime() + 1000);
+        row.railDueRealAt = row.railOutcome === 'SLOW' ? null : later(real, 1000);
         row.timeline = [...row.timeline, step('PROCESSING', now)];
         await this.save(m, row);
         await this.emit(m, row, 'PROCESSING');
@@ -172,7 +172,7 @@ export class PaymentsService {
         row.status = 'COMPLETED';
         row.settledAt = now;
         row.railSettlesBusinessAt = null;
-        row.railDueRealAt = row.railOutcome === 'RETURN' ? new Date(real.getTime() + 1000) : null;
+        row.railDueRealAt = row.railOutcome === 'RETURN' ? later(real, 1000) : null;
         row.timeline = [...row.timeline, step('COMPLETED', now)];
         await this.save(m, row);
         await this.setQuoteStatus(m, row.quoteId, 'COMPLETED', now);

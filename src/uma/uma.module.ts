@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ExternalAccountsModule } from '../external-accounts/external-accounts.module.js';
 import { OutboxWriterModule } from '../outbox/outbox-writer.module.js';
-import { FxRatesService } from '../quotes/fx-rates.service.js';
+import { QuotesModule } from '../quotes/quotes.module.js';
 import { SecretsModule } from '../secrets/secrets.module.js';
 import { CounterpartyHttp } from './counterparty-http.js';
 import { InvitationsService } from './invitations.service.js';
@@ -20,7 +20,7 @@ import { UmaVerifier } from './uma-verifier.js';
 
 /** UMA (docs/uma.md): keys, the well-known endpoints, lookups, invitations and providers. */
 @Module({
-  imports: [SecretsModule, ExternalAccountsModule, OutboxWriterModule],
+  imports: [SecretsModule, ExternalAccountsModule, OutboxWriterModule, QuotesModule],
   controllers: [UmaWellKnownController, ReceiverLookupController, InvitationsController, UmaProvidersController],
   providers: [
     CounterpartyHttp,
@@ -31,7 +31,6 @@ import { UmaVerifier } from './uma-verifier.js';
     UmaLookupService,
     InvitationsService,
     UmaProvidersService,
-    FxRatesService,
   ],
   exports: [UmaKeysService, UmaVerifier, UmaLookupService],
 })

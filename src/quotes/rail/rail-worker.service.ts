@@ -1,4 +1,4 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap, Optional } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { type BusinessTime, RealClock } from '../../common/clock.js';
 import { AppConfig } from '../../config/app-config.js';
 import { Runtime } from '../../config/config.module.js';

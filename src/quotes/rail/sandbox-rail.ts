@@ -35,8 +35,7 @@ export class SandboxRail extends Rail {
     return {
       outcome,
       processingDueRealAt: later(now.real, SANDBOX_RAIL_STEP_MS),
-      settlesBusinessAt:
-        outcome === 'SLOW' ? later(now.business, SANDBOX_SLOW_RAIL_DAYS * 86_400_000) : null,
+      settlesBusinessAt: outcome === 'SLOW' ? later(now.business, SANDBOX_SLOW_RAIL_DAYS * 86_400_000) : null,
     };
   }
 

@@ -139,11 +139,7 @@ export const SCHEDULES: readonly Schedule[] = [
     clock: 'real',
     kind: 'due',
     what: "the sandbox rail's next fast step (PENDING, PROCESSING, COMPLETED about a second apart; a return after completion)",
-    files: [
-      'src/quotes/rail/sandbox-rail.ts',
-      'src/quotes/payments.service.ts',
-      'src/quotes/rail/rail-worker.service.ts',
-    ],
+    files: ['src/quotes/payments.service.ts', 'src/quotes/rail/rail-worker.service.ts'],
     test: 'test/e2e/payments.e2e-spec.ts',
   },
   {
@@ -152,11 +148,7 @@ export const SCHEDULES: readonly Schedule[] = [
     clock: 'business',
     kind: 'due',
     what: "the slow rail's settlement (PROCESSING to COMPLETED 3 days of the platform's time after execution)",
-    files: [
-      'src/quotes/rail/sandbox-rail.ts',
-      'src/quotes/payments.service.ts',
-      'src/quotes/rail/rail-worker.service.ts',
-    ],
+    files: ['src/quotes/payments.service.ts', 'src/quotes/rail/rail-worker.service.ts'],
     test: 'test/e2e/payments.e2e-spec.ts',
   },
   {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { AuditRetention } from '../../src/audit/audit-retention.js';
+import { AuditSealer } from '../../src/audit/audit-sealer.js';
 import { parseId } from '../../src/common/ids.js';
 import { ProvisioningOnRealTime1767228000000 } from '../../src/database/migrations/1767228000000-ProvisioningOnRealTime.js';
 import { IDEMPOTENCY_TTL_MS } from '../../src/idempotency/idempotency.service.js';
@@ -157,6 +158,7 @@ describe('audit trail and its retention (real time)', () => {
       };
       expect(events.data.map((e) => e.createdAt)).toContain(base.now().toISOString());
       expect(events.data.every((e) => e.createdAt === base.now().toISOString())).toBe(true);
+      await app.app.get(AuditSealer).settle(); // retention deletes sealed records only
       base.advance(29 * DAY_MS);
       expect(await app.app.get(AuditRetention).runOnce()).toBe(0);
       base.advance(DAY_MS + 1);

@@ -2,7 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Injectable, Optional } from '@nestjs/common';
 import { principalActor } from '../audit/audit-record.js';
 import { noteAuditResource } from '../audit/audit-trail.js';
-import { Clock, ClockOffsets, enterPlatformClock } from '../common/clock.js';
+import { Clock, ClockOffsets, enterPlatformClock, later } from '../common/clock.js';
 import { formatId, isUuid, newUuid } from '../common/ids.js';
 import { findOwned } from '../database/queries.js';
 import { TransactionService } from '../database/transaction.service.js';
@@ -49,7 +49,7 @@ export class CardRevealService {
       const id = newUuid();
       const secret = randomBytes(32).toString('base64url');
       const now = this.clock.now();
-      const expiresAt = new Date(now.getTime() + REVEAL_TTL_MS);
+      const expiresAt = later(now, REVEAL_TTL_MS);
       const panEmbedUrl = await this.issuer.revealUrl({ card, token: `${id}.${secret}`, expiresAt, baseUrl });
       await m.query(
         `INSERT INTO card_reveals (id, platform_id, card_id, token_hash, created_at, expires_at)

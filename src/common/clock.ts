@@ -102,6 +102,20 @@ export function enterPlatformClock(offsets: ClockOffsets | null | undefined, pla
   if (offset !== 0 || store.clockOffsetMs !== undefined) store.clockOffsetMs = offset;
 }
 
+/**
+ * Another platform's business time, outside its requests: real time plus that platform's test-clock
+ * offset (none without `offsets`, i.e. SANDBOX=false). For a due time one platform set and another
+ * platform's request meets (a UMA invitation claimed by another platform): it falls due on the
+ * clock of the platform that set it.
+ */
+export function timeOfPlatform(
+  real: RealTime,
+  offsets: ClockOffsets | null | undefined,
+  platformId: string,
+): BusinessTime {
+  return new Date(real.getTime() + (offsets?.offsetMs(platformId) ?? 0)) as BusinessTime;
+}
+
 /** Moves the current request to a new offset (only the advance of the request's own clock does). */
 export function repinPlatformClock(offsetMs: number): void {
   const store = requestContext.getStore() as ClockContext | undefined;

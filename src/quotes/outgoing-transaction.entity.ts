@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { BusinessTime, RealTime } from '../common/clock.js';
 import type { DestinationKind, RateDetails } from './quote.entity.js';
 
 /** The reference's OutgoingTransactionStatus values this service records. */
@@ -109,11 +110,11 @@ export class OutgoingTransactionEntity {
 
   /** INFRASTRUCTURE due time (RealClock): when the rail worker takes the next step of a fast payment. */
   @Column('timestamptz', { name: 'rail_due_real_at', nullable: true })
-  railDueRealAt: Date | null;
+  railDueRealAt: RealTime | null;
 
   /** BUSINESS due time (the platform's Clock, moved by test clocks): when a slow rail settles. */
   @Column('timestamptz', { name: 'rail_settles_business_at', nullable: true })
-  railSettlesBusinessAt: Date | null;
+  railSettlesBusinessAt: BusinessTime | null;
 
   @Column('timestamptz', { name: 'expected_settlement_at', nullable: true })
   expectedSettlementAt: Date | null;

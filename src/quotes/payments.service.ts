@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
-import { Clock, RealClock } from '../common/clock.js';
+import { type BusinessTime, Clock, later, RealClock } from '../common/clock.js';
 import { formatId } from '../common/ids.js';
 import { noteAuditResource } from '../audit/audit-trail.js';
 import { CustomerEntity } from '../customers/customer.entity.js';
@@ -95,7 +95,7 @@ export class PaymentsService {
   async execute(
     m: EntityManager,
     quote: QuoteEntity,
-    now: Date,
+    now: BusinessTime,
     awaiting?: OutgoingTransactionEntity,
   ): Promise<ExecutedPayment> {
     if (quote.status !== 'PENDING') throw quoteAlreadyExecuted(quote);
@@ -198,7 +198,7 @@ export class PaymentsService {
       case 'PROCESSING':
         if (row.status !== 'PENDING') return row;
         row.status = 'PROCESSING';
-        row.railDueRealAt = row.railOutcome === 'SLOW' ? null : new Date(real.getTime() + 1000);
+        row.railDueRealAt = row.railOutcome === 'SLOW' ? null : later(real, 1000);
         row.timeline = [...row.timeline, step('PROCESSING', now)];
         await this.save(m, row);
         await this.emit(m, row, 'PROCESSING');
@@ -208,7 +208,7 @@ export class PaymentsService {
         row.status = 'COMPLETED';
         row.settledAt = now;
         row.railSettlesBusinessAt = null;
-        row.railDueRealAt = row.railOutcome === 'RETURN' ? new Date(real.getTime() + 1000) : null;
+        row.railDueRealAt = row.railOutcome === 'RETURN' ? later(real, 1000) : null;
         row.timeline = [...row.timeline, step('COMPLETED', now)];
         await this.save(m, row);
         await this.setQuoteStatus(m, row.quoteId, 'COMPLETED', now);

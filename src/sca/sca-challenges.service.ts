@@ -2,7 +2,7 @@ import { noteAuditResource } from '../audit/audit-trail.js';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Clock } from '../common/clock.js';
+import { Clock, later } from '../common/clock.js';
 import { formatId, newUuid } from '../common/ids.js';
 import type { CustomerEntity } from '../customers/customer.entity.js';
 import { TransactionService } from '../database/transaction.service.js';
@@ -151,7 +151,7 @@ export class ScaChallengesService {
   ): Promise<{ view: ScaChallengeView; passkeyOptions?: Record<string, unknown> }> {
     const id = newUuid();
     const now = this.clock.now();
-    const expiresAt = new Date(now.getTime() + (extra.ttlMs ?? CHALLENGE_TTL_MS));
+    const expiresAt = later(now, extra.ttlMs ?? CHALLENGE_TTL_MS);
     let smsCode: string | null = null;
     let webauthnChallenge = extra.webauthnChallenge ?? null;
     let passkeyOptions: Record<string, unknown> | undefined;

@@ -2,7 +2,7 @@ import { noteAuditResource } from '../audit/audit-trail.js';
 import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Clock } from '../common/clock.js';
+import { type BusinessTime, Clock, later } from '../common/clock.js';
 import { formatId, isUuid, newUuid } from '../common/ids.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { UNIQUE_VIOLATION } from '../database/queries.js';
@@ -31,7 +31,8 @@ const LOCKOUT_MINUTES: Record<number, number> = { 5: 15, 6: 30, 7: 60, 8: 24 * 6
 
 interface LoginState {
   failed_attempts: number;
-  locked_until: Date | null;
+  /** BUSINESS due time (src/common/schedules.ts). */
+  locked_until: BusinessTime | null;
   suspended: boolean;
 }
 
@@ -110,7 +111,7 @@ export class ScaService {
           ENROLL_TOTP,
           createHash('sha256').update(secret).digest('hex'),
           this.box.seal(secret),
-          new Date(this.clock.now().getTime() + ENROLLMENT_TTL_MS),
+          later(this.clock.now(), ENROLLMENT_TTL_MS),
           this.clock.now(),
         ],
       );
@@ -246,7 +247,7 @@ export class ScaService {
       body,
       async (m) => {
         const now = this.clock.now();
-        const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
+        const expiresAt = later(now, SESSION_TTL_MS);
         await m.query(
           `INSERT INTO sca_sessions (id, platform_id, customer_id, factor, end_user_ip, created_at, expires_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7)`,
@@ -312,7 +313,7 @@ export class ScaService {
         state = {
           failed_attempts: failed,
           suspended: failed >= 9,
-          locked_until: minutes ? new Date(now.getTime() + minutes * 60_000) : null,
+          locked_until: minutes ? later(now, minutes * 60_000) : null,
         };
       }
       await m.query(
@@ -344,14 +345,14 @@ export class ScaService {
       const now = this.clock.now();
       const [{ count }] = await m.query<Array<{ count: number }>>(
         `SELECT count(*)::int AS count FROM sca_factor_resets WHERE customer_id = $1 AND created_at > $2`,
-        [customer.id, new Date(now.getTime() - 24 * 3600_000)],
+        [customer.id, later(now, -24 * 3600_000)],
       );
       if (count >= 5)
         throw new ApiError('RATE_LIMITED', 'Factor resets are limited to 5 per 24 hours per customer', {
           retryAfterSeconds: 3600,
         });
       const id = newUuid();
-      const expiresAt = new Date(now.getTime() + RESET_TTL_MS);
+      const expiresAt = later(now, RESET_TTL_MS);
       await m.query(
         `INSERT INTO sca_factor_resets (id, platform_id, customer_id, factor, status, expires_at, created_at)
          VALUES ($1, $2, $3, $4, 'LIVENESS_PASSED', $5, $6)`,

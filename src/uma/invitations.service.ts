@@ -1,7 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { noteAuditResource } from '../audit/audit-trail.js';
 import { randomBytes } from 'node:crypto';
-import { Clock } from '../common/clock.js';
+import { type BusinessTime, Clock, ClockOffsets, RealClock, timeOfPlatform } from '../common/clock.js';
 import { validateBody } from '../common/validate-body.js';
 import { AppConfig } from '../config/app-config.js';
 import { currencyInfo } from '../customers/currencies.js';
@@ -29,7 +29,8 @@ interface InvitationRow {
   amount_to_send: string | null;
   amount_currency: string | null;
   status: 'PENDING' | 'CLAIMED' | 'CANCELLED';
-  expires_at: Date | null;
+  /** BUSINESS due time: the inviting platform's clock (src/common/schedules.ts). */
+  expires_at: BusinessTime | null;
   claimed_at: Date | null;
   created_at: Date;
 }
@@ -51,6 +52,8 @@ export class InvitationsService {
     private readonly tx: TransactionService,
     private readonly outbox: OutboxService,
     private readonly clock: Clock,
+    private readonly realClock: RealClock,
+    @Optional() private readonly clockOffsets?: ClockOffsets,
   ) {}
 
   private baseUrl(): string {
@@ -165,9 +168,11 @@ export class InvitationsService {
     if (this.expired(row)) throw new ApiError('INVITATION_EXPIRED', `Invitation ${row.code} has expired`);
   }
 
+  /** Expiry on the inviting platform's clock (it set `expiresAt`), whichever platform's request asks. */
   private expired(row: InvitationRow): boolean {
+    if (row.status !== 'PENDING' || row.expires_at === null) return false;
     return (
-      row.status === 'PENDING' && row.expires_at !== null && row.expires_at.getTime() <= this.clock.now().getTime()
+      row.expires_at.getTime() <= timeOfPlatform(this.realClock.now(), this.clockOffsets, row.platform_id).getTime()
     );
   }
 

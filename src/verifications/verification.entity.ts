@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { BusinessTime } from '../common/clock.js';
 import type { VerificationError, VerificationStatus } from './verification.types.js';
 
 /** One submission of a customer for KYC (individual) or KYB (business). */
@@ -44,8 +45,9 @@ export class KycLinkEntity {
   @Column('text', { name: 'redirect_uri', nullable: true })
   redirectUri: string | null;
 
+  /** BUSINESS due time (the platform's Clock; src/common/schedules.ts). */
   @Column('timestamptz', { name: 'expires_at' })
-  expiresAt: Date;
+  expiresAt: BusinessTime;
 
   @Column('timestamptz', { name: 'used_at', nullable: true })
   usedAt: Date | null;

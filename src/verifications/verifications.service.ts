@@ -1,9 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { noteAuditActor, noteAuditResource } from '../audit/audit-trail.js';
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { BeneficialOwnersService } from '../beneficial-owners/beneficial-owners.service.js';
-import { Clock } from '../common/clock.js';
+import { Clock, ClockOffsets, enterPlatformClock, later } from '../common/clock.js';
 import { formatId, newUuid, parseId } from '../common/ids.js';
 import { type Page, paginate } from '../common/pagination.js';
 import type { CustomerEntity } from '../customers/customer.entity.js';
@@ -63,6 +63,7 @@ export class VerificationsService {
     private readonly documents: DocumentsService,
     private readonly outbox: OutboxService,
     private readonly clock: Clock,
+    @Optional() private readonly clockOffsets?: ClockOffsets,
   ) {}
 
   /**
@@ -201,7 +202,7 @@ export class VerificationsService {
       await this.customers.requireActive(m, platformId, customerId);
       const token = randomBytes(32).toString('base64url');
       const now = this.clock.now();
-      const expiresAt = new Date(now.getTime() + KYC_LINK_TTL_MS);
+      const expiresAt = later(now, KYC_LINK_TTL_MS);
       await m.insert(KycLinkEntity, {
         id: newUuid(),
         platformId,
@@ -262,7 +263,10 @@ export class VerificationsService {
       where: { tokenHash: hashToken(token) },
       ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
     });
-    if (!link || link.usedAt !== null || link.expiresAt.getTime() <= this.clock.now().getTime()) throw invalidLink();
+    if (!link) throw invalidLink();
+    // expiry on the link's platform's clock (a public page: the platform is known only now)
+    enterPlatformClock(this.clockOffsets, link.platformId);
+    if (link.usedAt !== null || link.expiresAt.getTime() <= this.clock.now().getTime()) throw invalidLink();
     return link;
   }
 }

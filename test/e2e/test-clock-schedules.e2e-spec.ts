@@ -1,13 +1,18 @@
+import { randomBytes } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { AuditRetention } from '../../src/audit/audit-retention.js';
+import { AuditSealer } from '../../src/audit/audit-sealer.js';
 import { parseId } from '../../src/common/ids.js';
 import { ProvisioningOnRealTime1767228000000 } from '../../src/database/migrations/1767228000000-ProvisioningOnRealTime.js';
 import { IDEMPOTENCY_TTL_MS } from '../../src/idempotency/idempotency.service.js';
 import { platformTimeSql } from '../../src/sandbox-clock/platform-time-sql.js';
 import { issuedCard, runProvisioning } from '../support/cards.js';
+import { individual } from '../support/customers.js';
+import { kycApprovedCustomer, newCustomer } from '../support/fixtures.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { isolatedDatabase } from '../support/isolated-database.js';
-import { startTestApp, TestApp, TestPlatform, V } from '../support/test-app.js';
+import { expectError, startTestApp, TestApp, TestPlatform, V } from '../support/test-app.js';
 
 /**
  * Every schedule falls due on the clock it was set from (issue 27; src/common/schedules.ts,
@@ -153,6 +158,7 @@ describe('audit trail and its retention (real time)', () => {
       };
       expect(events.data.map((e) => e.createdAt)).toContain(base.now().toISOString());
       expect(events.data.every((e) => e.createdAt === base.now().toISOString())).toBe(true);
+      await app.app.get(AuditSealer).settle(); // retention deletes sealed records only
       base.advance(29 * DAY_MS);
       expect(await app.app.get(AuditRetention).runOnce()).toBe(0);
       base.advance(DAY_MS + 1);
@@ -162,5 +168,114 @@ describe('audit trail and its retention (real time)', () => {
       await app.close();
       await own.close();
     }
+  });
+});
+
+/**
+ * The business-time expiries of the other areas (SCA challenges and sessions, card-reveal URLs: in
+ * sca.e2e-spec.ts; the slow rail: payments.e2e-spec.ts). Each falls due when the platform's clock
+ * passes it, with no real time passing; a public page, or another platform's request, meets it on
+ * the clock of the platform that set it.
+ */
+describe('business-time expiries of the other areas', () => {
+  const platformTime = async (p: TestPlatform) =>
+    new Date(((await p.get('/sandbox/clock')).body as { time: string }).time);
+
+  it('a hosted KYC link expires when its platform clock passes its hour, though its page is public', async () => {
+    const p = await TestPlatform.create(t);
+    const link = async () => {
+      const c = await newCustomer(p);
+      const res = await p.post(`/customers/${c.id}/kyc-link`, {});
+      expect(res.status).toBe(201);
+      return new URL((res.body as { kycUrl: string }).kycUrl).pathname;
+    };
+    const early = await link();
+    expect((await t.http.get(early)).status).toBe(200);
+    await advance(p, 3601);
+    expectError(await t.http.get(early), 404, 'KYC_LINK_INVALID');
+    expectError(await t.http.post(`${early}/approve`), 404, 'KYC_LINK_INVALID');
+    // made on the advanced clock: open for its hour of the platform's time, not of real time
+    const late = await link();
+    expect((await t.http.get(late)).status).toBe(200);
+    clock.advance(HOUR_MS);
+    expectError(await t.http.get(late), 404, 'KYC_LINK_INVALID');
+  });
+
+  it("a UMA invitation expires on its inviting platform's clock, whichever platform claims it", async () => {
+    const p = await TestPlatform.create(t);
+    const claimer = await TestPlatform.create(t);
+    const port = (t.app.getHttpServer() as { address(): AddressInfo }).address().port;
+    const inviter = await newCustomer(
+      p,
+      individual({ umaAddress: `$clock${randomBytes(4).toString('hex')}@localhost:${port}` }),
+    );
+    const invite = async () => {
+      const expiresAt = new Date((await platformTime(p)).getTime() + HOUR_MS).toISOString();
+      const res = await p.post('/invitations', { inviterUma: inviter.umaAddress, expiresAt });
+      expect(res.status).toBe(201);
+      return (res.body as { code: string }).code;
+    };
+    const code = await invite();
+    const fresh = await invite();
+    await advance(p, 3601);
+    expect((await p.get(`/invitations/${code}`)).body).toMatchObject({ status: 'EXPIRED' });
+    expectError(
+      await claimer.post(`/invitations/${code}/claim`, { inviteeUma: '$friend@example.com' }),
+      400,
+      'INVITATION_EXPIRED',
+    );
+    // one made on the advanced clock is open to a platform whose clock never moved
+    const later = await invite();
+    expect(fresh).not.toBe(later);
+    const claimed = await claimer.post(`/invitations/${later}/claim`, { inviteeUma: '$friend@example.com' });
+    expect(claimed.status).toBe(200);
+  });
+
+  it('an SCA login lockout ends when the platform clock passes it', async () => {
+    const p = await TestPlatform.create(t);
+    const c = await kycApprovedCustomer(
+      p,
+      individual({
+        address: { line1: '1 Rue de Rivoli', city: 'Paris', postalCode: '75001', country: 'FR' },
+        nationality: 'FR',
+        phoneNumber: '+33612345678',
+      }),
+    );
+    const q = `?customerId=${encodeURIComponent(c.id)}`;
+    for (let i = 0; i < 5; i++) await p.post(`/sca/record-event${q}`, { eventType: 'FAILED_LOGIN_ATTEMPT' });
+    const login = async () => {
+      const start = await p.post(`/sca/login/start${q}`, { factor: 'SMS_OTP' });
+      return p.post(`/sca/login/complete${q}`, {
+        factor: 'SMS_OTP',
+        challengeId: start.body.challengeId,
+        code: '123456',
+        endUserIpAddress: '203.0.113.42',
+      });
+    };
+    expectError(await login(), 423, 'ACCOUNT_LOCKED');
+    await advance(p, 15 * 60 - 10);
+    expectError(await login(), 423, 'ACCOUNT_LOCKED');
+    await advance(p, 11);
+    expect((await login()).status).toBe(200);
+  });
+
+  it('an SCA factor reset expires when the platform clock passes its 30 minutes', async () => {
+    const p = await TestPlatform.create(t);
+    const c = await kycApprovedCustomer(
+      p,
+      individual({
+        address: { line1: '1 Rue de Rivoli', city: 'Paris', postalCode: '75001', country: 'FR' },
+        nationality: 'FR',
+        phoneNumber: '+33612345678',
+      }),
+    );
+    const q = `?customerId=${encodeURIComponent(c.id)}`;
+    const start = await p.post(`/sca/factors/reset${q}`, { factor: 'SMS_OTP' });
+    expect(start.status).toBe(201);
+    const id = start.body.resetId as string;
+    expect((await p.get(`/sca/factors/reset/${id}${q}`)).body.status).toBe('LIVENESS_PASSED');
+    await advance(p, 30 * 60 + 1);
+    expect((await p.get(`/sca/factors/reset/${id}${q}`)).body.status).toBe('EXPIRED');
+    expectError(await p.post(`/sca/factors/reset/${id}/complete${q}`), 400, 'SCA_RESET_NOT_READY');
   });
 });

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In, IsNull } from 'typeorm';
 import type { AgentPrincipal } from '../../auth/auth.decorators.js';
-import { Clock } from '../../common/clock.js';
+import { type BusinessTime, Clock } from '../../common/clock.js';
 import { formatId, newUuid, parseId } from '../../common/ids.js';
 import { Page, paginate } from '../../common/pagination.js';
 import { whereTimeRange } from '../../common/time-range.js';
@@ -260,7 +260,7 @@ export class AgentActionsService {
     agent: AgentEntity,
     quote: QuoteEntity,
     usage: PolicyDecision['usage'],
-    now: Date,
+    now: BusinessTime,
   ): Promise<ExecutedPayment> {
     const executed = await this.payments.execute(m, quote, now);
     await m.update(
@@ -283,7 +283,7 @@ export class AgentActionsService {
     agent: AgentEntity,
     quote: QuoteEntity,
     usage: PolicyDecision['usage'],
-    now: Date,
+    now: BusinessTime,
   ): Promise<OutgoingFailureReason | null> {
     await m.query('SAVEPOINT agent_execution');
     try {

@@ -1,7 +1,9 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap, Optional } from '@nestjs/common';
-import { ClockOffsets, RealClock } from '../../common/clock.js';
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { type BusinessTime, RealClock } from '../../common/clock.js';
+import { AppConfig } from '../../config/app-config.js';
 import { Runtime } from '../../config/config.module.js';
 import { TransactionService } from '../../database/transaction.service.js';
+import { platformTimeSql } from '../../sandbox-clock/platform-time-sql.js';
 import { OutgoingTransactionEntity } from '../outgoing-transaction.entity.js';
 import { PaymentsService } from '../payments.service.js';
 import { Rail } from './rail.js';
@@ -14,9 +16,12 @@ const BATCH = 50;
  * Drives the rail's lifecycle on worker processes (ROLE `worker` or `all`): claims outgoing
  * payments whose next step is due with FOR UPDATE SKIP LOCKED (any number of workers share the
  * work, none takes a step twice) and applies the rail's status through PaymentsService.railUpdate.
- * Two kinds of due time: `rail_due_real_at` is infrastructure time (RealClock: a plain sandbox
- * payment completes within seconds), `rail_settles_business_at` is the platform's business time
- * (real time plus the platform's test-clock offset: a slow rail settles when the clock reaches it).
+ * Two kinds of due time (src/common/schedules.ts): `rail_due_real_at` is infrastructure time
+ * (RealClock: a plain sandbox payment completes within seconds), `rail_settles_business_at` is the
+ * platform's business time (set from its Clock; claimed with `platformTimeSql`, real time plus the
+ * platform's test-clock offset read from `sandbox_clocks` in the same statement, so a worker process
+ * that holds no offsets claims it too, and only the rows that are due are locked: a slow payment
+ * not yet due is never claimed, so it cannot crowd due ones out of the batch).
  */
 @Injectable()
 export class RailWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -30,7 +35,7 @@ export class RailWorker implements OnApplicationBootstrap, BeforeApplicationShut
     private readonly rail: Rail,
     private readonly realClock: RealClock,
     private readonly runtime: Runtime,
-    @Optional() private readonly offsets?: ClockOffsets,
+    private readonly config: AppConfig,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -55,33 +60,31 @@ export class RailWorker implements OnApplicationBootstrap, BeforeApplicationShut
       });
   }
 
-  /** The platform's business time now (real time plus its test-clock offset). */
-  private businessNow(platformId: string): Date {
-    return new Date(this.realClock.now().getTime() + (this.offsets?.offsetMs(platformId) ?? 0));
-  }
-
   /**
    * One pass: takes the next step of every due payment (up to a batch) in one transaction; answers
    * how many steps it took. `platformId` limits it to one platform (tests drive it this way).
    */
   async runOnce(options: { platformId?: string } = {}): Promise<number> {
     return this.tx.run(async (m) => {
-      const rows = await m
+      const business = platformTimeSql(this.config.SANDBOX, 't.platform_id', ':real');
+      const { entities, raw } = await m
         .createQueryBuilder(OutgoingTransactionEntity, 't')
+        .addSelect(`${business}`, 'business_now')
+        .addSelect(`(t.rail_settles_business_at IS NOT NULL AND t.rail_settles_business_at <= ${business})`, 'settled')
         .setLock('pessimistic_write')
         .setOnLocked('skip_locked')
         .where(
-          `(t.rail_due_real_at <= :real OR (t.rail_settles_business_at IS NOT NULL AND t.status = 'PROCESSING'))`,
+          `(t.rail_due_real_at <= :real OR (t.status = 'PROCESSING' AND t.rail_settles_business_at <= ${business}))`,
           { real: this.realClock.now() },
         )
         .andWhere(options.platformId ? 't.platform_id = :platformId' : 'true', { platformId: options.platformId })
         .orderBy('t.id')
-        .take(BATCH)
-        .getMany();
+        .limit(BATCH)
+        .getRawAndEntities<{ t_id: string; business_now: Date | string; settled: boolean }>();
       let steps = 0;
-      for (const row of rows) {
-        const now = this.businessNow(row.platformId);
-        const settled = row.railSettlesBusinessAt !== null && row.railSettlesBusinessAt <= now;
+      for (const [i, row] of entities.entries()) {
+        const now = asBusinessTime(raw[i].business_now);
+        const settled = raw[i].settled;
         const realDue = row.railDueRealAt !== null && row.railDueRealAt <= this.realClock.now();
         if (!realDue && !settled) continue;
         const next = this.rail.nextStatus(row.status, row.railOutcome ?? 'COMPLETE', settled);
@@ -96,4 +99,9 @@ export class RailWorker implements OnApplicationBootstrap, BeforeApplicationShut
       return steps;
     });
   }
+}
+
+/** The platform's time as the statement computed it (`platformTimeSql`): business time. */
+function asBusinessTime(value: Date | string): BusinessTime {
+  return new Date(value) as BusinessTime;
 }

@@ -1,3 +1,4 @@
+import type { BusinessTime, RealTime } from '../../common/clock.js';
 import type { RailOutcome } from '../outgoing-transaction.entity.js';
 
 /** A payment handed to a rail: money already left the source and waits in RAIL_CLEARING. */
@@ -16,9 +17,9 @@ export interface RailPayment {
 export interface RailPlan {
   outcome: RailOutcome;
   /** INFRASTRUCTURE time (real clock): when the rail reports PROCESSING. */
-  processingDueRealAt: Date;
+  processingDueRealAt: RealTime;
   /** BUSINESS time (the platform's clock): when a slow rail settles; null for a fast one. */
-  settlesBusinessAt: Date | null;
+  settlesBusinessAt: BusinessTime | null;
 }
 
 /** A status the rail reports back (the rail's status callback, PaymentLifecycle.railUpdate). */
@@ -31,7 +32,7 @@ export type RailStatus = 'PROCESSING' | 'COMPLETED' | 'FAILED' | 'RETURNED';
  * is the first implementation; a bank partner is another adapter of this class.
  */
 export abstract class Rail {
-  abstract submit(payment: RailPayment, now: { real: Date; business: Date }): RailPlan;
+  abstract submit(payment: RailPayment, now: { real: RealTime; business: BusinessTime }): RailPlan;
   /** The rail's next status for a payment whose due time came (the sandbox decides it from the plan). */
   abstract nextStatus(current: string, outcome: RailOutcome, settled: boolean): RailStatus | null;
 }

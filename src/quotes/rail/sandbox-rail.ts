@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { type BusinessTime, later, type RealTime } from '../../common/clock.js';
 import type { RailOutcome } from '../outgoing-transaction.entity.js';
 import { Rail, RailPayment, RailPlan, RailStatus } from './rail.js';
 
@@ -29,13 +30,12 @@ export function sandboxOutcome(sendingAmount: bigint): RailOutcome {
 
 @Injectable()
 export class SandboxRail extends Rail {
-  submit(payment: RailPayment, now: { real: Date; business: Date }): RailPlan {
+  submit(payment: RailPayment, now: { real: RealTime; business: BusinessTime }): RailPlan {
     const outcome = sandboxOutcome(payment.sendingAmount);
     return {
       outcome,
-      processingDueRealAt: new Date(now.real.getTime() + SANDBOX_RAIL_STEP_MS),
-      settlesBusinessAt:
-        outcome === 'SLOW' ? new Date(now.business.getTime() + SANDBOX_SLOW_RAIL_DAYS * 86_400_000) : null,
+      processingDueRealAt: later(now.real, SANDBOX_RAIL_STEP_MS),
+      settlesBusinessAt: outcome === 'SLOW' ? later(now.business, SANDBOX_SLOW_RAIL_DAYS * 86_400_000) : null,
     };
   }
 

@@ -74,12 +74,16 @@ export class BulkImportService implements OnApplicationBootstrap, OnModuleDestro
     private readonly config: AppConfig,
   ) {}
 
-  /** Resumes the jobs a stopped process left open (every API replica tries; batches lock the job). */
-  onApplicationBootstrap(): void {
+  /**
+   * Resumes the jobs a stopped process left open (every API replica tries; batches lock the job).
+   * Awaited before the app listens, so its statements never overlap the first requests.
+   */
+  async onApplicationBootstrap(): Promise<void> {
     if (this.config.ROLE === 'worker') return;
     this.resuming = this.resumeOpenJobs().catch((err: unknown) =>
       this.logger.warn({ err: err instanceof Error ? err.message : String(err) }, 'bulk imports not resumed'),
     );
+    await this.resuming;
   }
 
   async onModuleDestroy(): Promise<void> {

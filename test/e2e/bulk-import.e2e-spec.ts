@@ -182,5 +182,5 @@ describe('POST /customers/bulk/csv', () => {
     } finally {
       await second.close();
     }
-  });
+  }, 300_000); // each row creates a customer and its accounts: minutes on a loaded machine
 });

@@ -1,3 +1,4 @@
+import { AuditRefusals } from '../../src/audit/audit-refusals.js';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
@@ -230,6 +231,7 @@ describe('TRUST_PROXY off (the default), called directly', () => {
       headers: { authorization: basicAuth(`${p.clientId}:wrong`), 'x-forwarded-for': '203.0.113.8' },
     });
     expect(refused.status).toBe(401);
+    await t.app.get(AuditRefusals).flush(); // refusals are counted per window, then written
     const [event] = await auditOf(p, res.body.id as string);
     expect(event.sourceAddress).toBe('127.0.0.4');
     const failures = await p.get('/audit-events?limit=100&action=listTokens');

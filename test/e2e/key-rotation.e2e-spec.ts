@@ -183,4 +183,4 @@ it('rotates from key 1 to key 2 under load, survives a kill, and key 1 can then 
     const again = await postCard(r.p.on(last), r.body, r.key);
     expect({ status: again.status, body: again.body as unknown }).toEqual({ status: r.status, body: r.answer });
   }
-});
+}, 240_000); // a load, a kill and two rotations: minutes on a loaded machine

@@ -19,6 +19,7 @@ describe('quote pricing', () => {
         totalSendingAmount: 1234,
         totalReceivingAmount: 1234,
         feesIncluded: 0,
+        platformFeesIncluded: 0,
         exchangeRate: 1,
         rateDetails: {
           counterpartyMultiplier: 1,

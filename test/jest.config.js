@@ -15,7 +15,7 @@ const common = {
 };
 export default {
   rootDir: root,
-  testTimeout: 60000,
+  testTimeout: 120000,
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.spec.ts'] },
     {

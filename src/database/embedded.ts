@@ -17,7 +17,17 @@ export interface EmbeddedDatabase {
    * Unix socket in an owner-only directory, with this start's random password.
    */
   url: string;
+  /** The engine's files as a tarball, for `startEmbeddedDatabase(..., { loadDataDir })`. */
+  dump(): Promise<Blob>;
   stop(): Promise<void>;
+}
+
+export interface EmbeddedDatabaseOptions {
+  /**
+   * Start an in-memory engine from a dump (`dump()` of another): no initdb, no migrations to run
+   * again. The test suite clones its migrated database this way.
+   */
+  loadDataDir?: Blob;
 }
 
 /**
@@ -31,7 +41,11 @@ export interface EmbeddedDatabase {
  * owner-only and its files are kept so (umask 077; files from older versions are fixed at start),
  * and it is locked on its real path (see lockDataDir).
  */
-export async function startEmbeddedDatabase(dataDir: string, maxConnections: number): Promise<EmbeddedDatabase> {
+export async function startEmbeddedDatabase(
+  dataDir: string,
+  maxConnections: number,
+  options: EmbeddedDatabaseOptions = {},
+): Promise<EmbeddedDatabase> {
   const inMemory = dataDir.startsWith('memory://');
   let realDir: string | undefined;
   if (!inMemory) {
@@ -48,7 +62,7 @@ export async function startEmbeddedDatabase(dataDir: string, maxConnections: num
   try {
     const { PGlite } = await import('@electric-sql/pglite');
     const { PGLiteSocketHandler } = await import('@electric-sql/pglite-socket');
-    const db = await openPGlite(PGlite, realDir ?? dataDir);
+    const db = await openPGlite(PGlite, realDir ?? dataDir, options.loadDataDir);
     // initdb copies a new cluster's files in with mode 0666, and older versions left them so.
     if (realDir) makeOwnerOnly(realDir);
     const queue = new ProtocolQueue(db);
@@ -82,6 +96,7 @@ export async function startEmbeddedDatabase(dataDir: string, maxConnections: num
     let stopped = false;
     return {
       url: `postgres://postgres:${secret}@${encodeURIComponent(socketDir)}/postgres`,
+      dump: () => db.dumpDataDir('none') as Promise<Blob>,
       async stop() {
         if (stopped) return;
         stopped = true;
@@ -105,9 +120,10 @@ export async function startEmbeddedDatabase(dataDir: string, maxConnections: num
 async function openPGlite(
   PGlite: typeof import('@electric-sql/pglite').PGlite,
   dir: string,
+  loadDataDir?: Blob,
 ): Promise<import('@electric-sql/pglite').PGlite> {
   try {
-    return await PGlite.create(dir);
+    return await (loadDataDir ? PGlite.create(dir, { loadDataDir }) : PGlite.create(dir));
   } catch (error) {
     if (error instanceof Error) throw error;
     throw new Error(`PGlite could not open ${dir}: ${inspect(error, { depth: 4 })}`, { cause: error });

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { startEmbeddedDatabase } from '../../src/database/embedded.js';
 import { migrate } from '../../src/database/open-database.js';
 
@@ -14,26 +15,34 @@ export interface IsolatedDatabase {
  * A migrated database of the test file's own, on the run's engine: a fresh PostgreSQL database
  * (when the run uses PostgreSQL), or another in-memory embedded engine. Outbox workers run here so
  * they never claim the events of apps in other test files, nor theirs. `{ migrated: false }` leaves
- * it empty (for tests of the migrate command).
+ * it empty (for tests of the migrate command). A migrated one is a copy of the run's migrated
+ * database (global-setup.js keeps it as a template), so the migrations run once per run.
  */
 export async function isolatedDatabase(options: { migrated?: boolean } = {}): Promise<IsolatedDatabase> {
   const admin = process.env.TEST_DATABASE_ADMIN_URL;
+  const migrated = options.migrated ?? true;
+  const template = process.env.TEST_DATABASE_TEMPLATE;
+  const snapshot = process.env.TEST_EMBEDDED_SNAPSHOT;
   let url: string;
   let stop: () => Promise<void>;
+  let copied = false;
   if (admin) {
     const name = `test_iso_${Date.now()}_${randomBytes(3).toString('hex')}`;
-    await withClient(admin, (c) => c.query(`CREATE DATABASE ${name}`));
+    copied = migrated && Boolean(template);
+    await withClient(admin, (c) => createDatabase(c, `CREATE DATABASE ${name}${copied ? ` TEMPLATE ${template}` : ''}`));
     const parsed = new URL(admin);
     parsed.pathname = `/${name}`;
     url = parsed.toString();
     stop = () =>
       withClient(admin, (c) => c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined);
   } else {
-    const db = await startEmbeddedDatabase('memory://', 40);
+    copied = migrated && Boolean(snapshot);
+    const loadDataDir = copied ? new Blob([readFileSync(snapshot!)]) : undefined;
+    const db = await startEmbeddedDatabase('memory://', 40, { loadDataDir });
     url = db.url;
     stop = () => db.stop();
   }
-  if (options.migrated ?? true) await migrate(url);
+  if (migrated && !copied) await migrate(url);
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   return {
@@ -67,5 +76,18 @@ async function withClient<T>(url: string, work: (c: pg.Client) => Promise<T>): P
     return await work(client);
   } finally {
     await client.end();
+  }
+}
+
+/** CREATE DATABASE, again while the template is briefly in use (55006: autovacuum, a closing pool). */
+async function createDatabase(c: pg.Client, sql: string): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await c.query(sql);
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '55006' || attempt >= 50) throw error;
+      await new Promise((ok) => setTimeout(ok, 100));
+    }
   }
 }

@@ -9,6 +9,7 @@ import { verifyLedger } from '../../src/ledger/ledger-verify.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { driveRail, payer, type Json } from '../support/payments.js';
 import { ChildServer } from '../support/child-server.js';
+import { StatementCounter } from '../support/statement-counter.js';
 import { expectError, startTestApp, TestApp, TestPlatform, V } from '../support/test-app.js';
 
 /**
@@ -61,6 +62,20 @@ it('a failed payout and a cancelled one are refunded exactly: the ledger stays b
   expect(await a.balance()).toBe(10_000 - 700);
   expect(await railClearing(p)).toBe(700n);
   expect(await verifyLedger(t.app.get(DataSource), uuidOf(p))).toMatchObject({ ok: true });
+});
+
+/** The database round trips of one execute (docs/performance.md explains each). */
+it('one execute to an external account is the pinned statements, in one transaction', async () => {
+  const p = await TestPlatform.create(t);
+  const a = await payer(p, 10_000);
+  await a.execute((await a.quote(100)).id as string); // the token cached, the accounts' first postings written
+  const quote = await a.quote(100);
+  const counter = new StatementCounter(t.app);
+  const statements = await counter.during(() => a.execute(quote.id as string));
+  process.stdout.write(`[payments] one execute: ${statements.length} statements\n  ${statements.join('\n  ')}\n`);
+  expect(statements[0]).toMatch(/^(START TRANSACTION|BEGIN)/);
+  expect(statements[statements.length - 1]).toBe('COMMIT');
+  expect(statements.length).toBe(0);
 });
 
 /**

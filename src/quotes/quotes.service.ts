@@ -15,7 +15,6 @@ import { fieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
 import { ExternalAccountEntity } from '../external-accounts/external-account.entity.js';
 import { PlatformConfigService, platformFeeFor } from '../platform-config/platform-config.service.js';
-import type { PlatformConfigEntity } from '../platform-config/platform-config.entity.js';
 import { FxRatesService } from './fx-rates.service.js';
 import { PaymentsService } from './payments.service.js';
 import { QuoteAuthorizationService } from './quote-authorization.service.js';
@@ -61,6 +60,9 @@ interface Destination {
   id: string;
   currency: string;
 }
+
+/** The platform's configuration row, as PlatformConfigService loads it. */
+type PlatformSettings = Awaited<ReturnType<PlatformConfigService['load']>>;
 
 /**
  * Quotes, for platforms and agents: the source is an internal account (a customer's or the
@@ -127,7 +129,7 @@ export class QuotesService {
       throw invalidInput([fieldError('source.customerId', "must be the agent's customer (or omitted)")]);
     }
     const realtime = body.source.sourceType === 'REALTIME_FUNDING';
-    let platform: PlatformConfigEntity | undefined;
+    let platform: PlatformSettings | undefined;
     let payer: { id: string | null; customerId: string | null; currency: string };
     let destination: Destination;
     if (realtime) {
@@ -363,7 +365,7 @@ export class QuotesService {
   }
 
   /** 400 TRANSACTION_SIZE_LIMIT_EXCEEDED above the platform's per-currency `maxAmount` (supportedCurrencies). */
-  private checkSizeLimit(config: PlatformConfigEntity, currency: string, amount: number) {
+  private checkSizeLimit(config: PlatformSettings, currency: string, amount: number) {
     const limit = config.supportedCurrencies.find((c) => c.currencyCode === currency)?.maxAmount;
     if (limit !== undefined && amount > limit) {
       throw new ApiError(

@@ -335,11 +335,11 @@ maybe('operator console (browser)', () => {
     expect(await admin.getByRole('main').getByRole('row').count()).toBe(1 + 1); // the header and the failed one
 
     await admin.getByLabel('Status').selectOption('');
-    await admin.getByLabel('Customer').fill(other.customer.id as string);
+    await admin.getByLabel('Customer').fill(other.customer.id);
     await admin.getByRole('button', { exact: true, name: 'Filter' }).click();
     await row(admin, failing.transactionId as string).waitFor({ ...WAIT, state: 'detached' });
     expect(await admin.getByRole('main').getByRole('row').count()).toBe(1 + 1);
-    await admin.getByLabel('Customer').fill(a.customer.id as string);
+    await admin.getByLabel('Customer').fill(a.customer.id);
     await admin.getByRole('button', { exact: true, name: 'Filter' }).click();
     await row(admin, paid.transactionId as string).waitFor(WAIT);
 
@@ -380,7 +380,7 @@ maybe('operator console (browser)', () => {
       .set('Authorization', p.authorization);
     expect(basic.status).toBe(401);
 
-    await admin.goto(`/console/customers/${encodeURIComponent(a.customer.id as string)}`);
+    await admin.goto(`/console/customers/${encodeURIComponent(a.customer.id)}`);
     const quotes = admin.getByRole('region', { name: 'Quotes' });
     await quotes
       .getByRole('row')

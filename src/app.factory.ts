@@ -79,7 +79,7 @@ export async function createApp(
       'docs/{*path}',
       '.well-known/lnurlpubkey',
       '.well-known/lnurlp/{*path}',
-      ...(config.CONSOLE ? ['console/api/session'] : []),
+      ...(config.CONSOLE ? ['console/api/session', 'console/api/transactions/{*path}'] : []),
     ],
   });
   const audit = app.get(AuditTrail);

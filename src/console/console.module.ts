@@ -1,13 +1,17 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module.js';
 import { ConsoleSessionController } from './console-session.controller.js';
+import { ConsoleTransactionsController } from './console-transactions.controller.js';
+import { ConsoleTransactionsService } from './console-transactions.service.js';
 
 /**
- * The operator console's server side (CONSOLE=true): sign-in, who-am-I and sign-out. Its pages
- * are static files (console-static.ts); the rest of what it does is the REST API itself.
+ * The operator console's server side (CONSOLE=true): sign-in, who-am-I and sign-out, and a
+ * transaction's timeline and ledger postings (which the REST API does not show). Its pages are
+ * static files (console-static.ts); the rest of what it does is the REST API itself.
  */
 @Module({
   imports: [AuthModule],
-  controllers: [ConsoleSessionController],
+  controllers: [ConsoleSessionController, ConsoleTransactionsController],
+  providers: [ConsoleTransactionsService],
 })
 export class ConsoleModule {}

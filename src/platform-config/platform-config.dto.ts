@@ -10,6 +10,8 @@ import {
 } from '../common/validation.js';
 import { AUTHORIZATION_DECISION_MAKERS, CARD_CAPABILITY_NAMES, SANDBOX_PROVISIONING_MODES } from './card-program.js';
 import type { AuthorizationDecisionMaker, CardCapabilities, CardProgram, SandboxProvisioning } from './card-program.js';
+import { FEE_TYPES } from './platform-config.entity.js';
+import type { FeeType } from './platform-config.entity.js';
 
 export const CUSTOMER_INFO_FIELD_NAMES = [
   'FULL_NAME',
@@ -59,6 +61,40 @@ export class PlatformCurrencyConfigDto {
 
   @EnumField(TRANSACTION_TYPES, { each: true })
   enabledTransactionTypes: string[];
+}
+
+/** The reference's FixedFee. */
+export class FixedFeeDto {
+  @IntField({
+    min: 0,
+    max: MAX_SAFE_MINOR_UNITS,
+    description: "Minor units of `currency` (the fee config's sourceCurrency)",
+  })
+  amount: number;
+
+  @StringField({ pattern: /^[A-Z]{3}$/, format: 'iso4217', description: 'ISO 4217 currency code' })
+  currency: string;
+}
+
+/**
+ * The reference's FeeConfig: a platform-collected fee added to the service's on every transaction
+ * of `feeType` sent in `sourceCurrency`. PATCH /config upserts by (feeType, sourceCurrency);
+ * zero fixed and variable fees remove one.
+ */
+export class FeeConfigDto {
+  @EnumField(FEE_TYPES, {
+    description: 'CROSS_CURRENCY_TRANSACTION: the source currency differs from the destination currency',
+  })
+  feeType: FeeType;
+
+  @StringField({ pattern: /^[A-Z]{3}$/, format: 'iso4217', description: 'The sending currency this fee applies to' })
+  sourceCurrency: string;
+
+  @IntField({ min: 0, max: 10_000, description: 'Variable fee in basis points of the sending amount' })
+  variableFeeBps: number;
+
+  @NestedField(() => FixedFeeDto, { description: 'Fixed fee, in the source currency' })
+  fixedFee: FixedFeeDto;
 }
 
 const HTTPS_ORIGIN = /^https:\/\/(?:[^\s/?#@:[\]\\]+|\[[0-9A-Fa-f:.]+\])(?::[0-9]{1,5})?$/;
@@ -143,6 +179,14 @@ export class PlatformConfigUpdateRequest {
   @ArrayMinSize(1, { message: 'supportedCurrencies must list at least one currency' })
   supportedCurrencies?: PlatformCurrencyConfigDto[];
 
+  @NestedField(() => FeeConfigDto, {
+    required: false,
+    each: true,
+    description:
+      'Merge-by-key upsert of platform fee configs, keyed by (feeType, sourceCurrency); zero fixed and variable fees remove one. Omit to leave them unchanged.',
+  })
+  feeConfigs?: FeeConfigDto[];
+
   @NestedField(() => CardConfigsDto, { required: false })
   cardConfigs?: CardConfigsDto;
 
@@ -193,6 +237,11 @@ export class PlatformConfig {
   webhookSecret?: string;
   @ApiProperty({ type: [PlatformCurrencyConfigDto] }) supportedCurrencies: PlatformCurrencyConfigDto[];
   @ApiProperty() isRegulatedFinancialInstitution: boolean;
+  @ApiProperty({
+    type: [FeeConfigDto],
+    description: 'Platform-collected fees added on top of the service fees: every active fee config of the platform',
+  })
+  feeConfigs: FeeConfigDto[];
   @ApiProperty({ type: CardConfigsView }) cardConfigs: CardConfigsView;
   @ApiProperty({ type: CardProgramView }) cardProgram: CardProgramView;
   @ApiProperty() counterpartyRequirements: boolean;

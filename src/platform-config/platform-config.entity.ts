@@ -17,6 +17,22 @@ export interface PlatformCurrencyConfig {
   enabledTransactionTypes: string[];
 }
 
+/** The reference's FeeType: the kinds of activity a platform fee applies to. */
+export const FEE_TYPES = ['CROSS_CURRENCY_TRANSACTION'] as const;
+export type FeeType = (typeof FEE_TYPES)[number];
+
+/**
+ * A platform-collected fee (the reference's FeeConfig), added on top of the service's fees on every
+ * transaction of `feeType` sent in `sourceCurrency`: `fixedFee.amount` minor units of the source
+ * currency plus `variableFeeBps` of the sending amount. At most one per (feeType, sourceCurrency).
+ */
+export interface FeeConfig {
+  feeType: FeeType;
+  sourceCurrency: string;
+  variableFeeBps: number;
+  fixedFee: { amount: number; currency: string };
+}
+
 @Entity('platform_configs')
 export class PlatformConfigEntity {
   @PrimaryColumn('uuid', { name: 'platform_id' })
@@ -36,6 +52,9 @@ export class PlatformConfigEntity {
 
   @Column('jsonb', { name: 'supported_currencies' })
   supportedCurrencies: PlatformCurrencyConfig[];
+
+  @Column('jsonb', { name: 'fee_configs' })
+  feeConfigs: FeeConfig[];
 
   @Column('jsonb', { name: 'card_configs' })
   cardConfigs: CardConfigs;

@@ -17,6 +17,7 @@ import {
   DEFAULT_SUPPORTED_CURRENCIES,
   PlatformConfigEntity,
 } from './platform-config.entity.js';
+import type { FeeConfig } from './platform-config.entity.js';
 import type { CardConfigs, CardProgram } from './card-program.js';
 import { noteAuditResource } from '../audit/audit-trail.js';
 
@@ -65,7 +66,7 @@ export function counterpartyRequirementsSql(platformIdParam: string): string {
 /** GET /config in one fixed statement: the configuration and the webhook verification material. */
 const GET_CONFIG_SQL = `
   SELECT c.platform_id, c.id, c.uma_domain, c.proxy_uma_subdomain, c.webhook_endpoint, c.supported_currencies,
-    c.card_configs, c.card_program, c.counterparty_requirements, c.is_regulated_financial_institution,
+    c.fee_configs, c.card_configs, c.card_program, c.counterparty_requirements, c.is_regulated_financial_institution,
     c.created_at, c.updated_at, k.public_key, k.secret_enc
   FROM platform_configs c LEFT JOIN webhook_signing_keys k ON k.platform_id = c.platform_id
   WHERE c.platform_id = $1`;
@@ -77,6 +78,7 @@ interface ConfigRow {
   proxy_uma_subdomain: string | null;
   webhook_endpoint: string | null;
   supported_currencies: PlatformConfigEntity['supportedCurrencies'];
+  fee_configs: FeeConfig[];
   card_configs: PlatformConfigEntity['cardConfigs'];
   card_program: PlatformConfigEntity['cardProgram'];
   counterparty_requirements: boolean;
@@ -85,6 +87,40 @@ interface ConfigRow {
   updated_at: Date;
   public_key: string | null;
   secret_enc: string | null;
+}
+
+/**
+ * PATCH /config's `feeConfigs`: upserted by (feeType, sourceCurrency); one whose fixed and variable
+ * fees are both zero is removed (the reference's "deactivates"). Kept in a stable order.
+ */
+export function mergeFeeConfigs(current: FeeConfig[], patch: FeeConfig[]): FeeConfig[] {
+  const byKey = new Map((current ?? []).map((f) => [`${f.feeType}/${f.sourceCurrency}`, f]));
+  for (const f of patch) {
+    const key = `${f.feeType}/${f.sourceCurrency}`;
+    if (f.variableFeeBps === 0 && f.fixedFee.amount === 0) byKey.delete(key);
+    else
+      byKey.set(key, {
+        feeType: f.feeType,
+        sourceCurrency: f.sourceCurrency,
+        variableFeeBps: f.variableFeeBps,
+        fixedFee: { amount: f.fixedFee.amount, currency: f.fixedFee.currency },
+      });
+  }
+  return [...byKey.values()].sort((a, b) =>
+    `${a.feeType}/${a.sourceCurrency}`.localeCompare(`${b.feeType}/${b.sourceCurrency}`),
+  );
+}
+
+/** The platform's fee for a transaction of this kind sent in `currency` (none: zero). */
+export function platformFeeFor(
+  feeConfigs: FeeConfig[] | undefined,
+  feeType: FeeConfig['feeType'],
+  currency: string,
+): { fixed: number; variableRate: number } {
+  const fee = (feeConfigs ?? []).find((f) => f.feeType === feeType && f.sourceCurrency === currency);
+  return fee
+    ? { fixed: fee.fixedFee.amount, variableRate: fee.variableFeeBps / 10_000 }
+    : { fixed: 0, variableRate: 0 };
 }
 
 /** A stored program with the members added since it was written (e.g. `sandboxProvisioning`) at their defaults. */
@@ -108,6 +144,7 @@ export function renderConfig(row: PlatformConfigEntity, webhook: WebhookCredenti
     webhookPublicKey: webhook.publicKey,
     supportedCurrencies: row.supportedCurrencies,
     isRegulatedFinancialInstitution: row.isRegulatedFinancialInstitution,
+    feeConfigs: row.feeConfigs ?? [],
     cardConfigs: { ...DEFAULT_CARD_CONFIGS, ...row.cardConfigs },
     cardProgram: withProgramDefaults(row.cardProgram),
     counterpartyRequirements: row.counterpartyRequirements,
@@ -153,6 +190,7 @@ export class PlatformConfigService {
       proxyUmaSubdomain: null,
       webhookEndpoint: null,
       supportedCurrencies: DEFAULT_SUPPORTED_CURRENCIES,
+      feeConfigs: [],
       cardConfigs: DEFAULT_CARD_CONFIGS,
       cardProgram: DEFAULT_CARD_PROGRAM,
       counterpartyRequirements: false,
@@ -219,6 +257,7 @@ export class PlatformConfigService {
       proxyUmaSubdomain: row.proxy_uma_subdomain,
       webhookEndpoint: row.webhook_endpoint,
       supportedCurrencies: row.supported_currencies,
+      feeConfigs: row.fee_configs,
       cardConfigs: row.card_configs,
       cardProgram: row.card_program,
       counterpartyRequirements: row.counterparty_requirements,
@@ -312,6 +351,8 @@ export class PlatformConfigService {
         current.webhookEndpoint = request.webhookEndpoint;
       }
       if (request.supportedCurrencies !== undefined) current.supportedCurrencies = request.supportedCurrencies;
+      if (request.feeConfigs !== undefined)
+        current.feeConfigs = mergeFeeConfigs(current.feeConfigs, request.feeConfigs);
       if (request.cardConfigs !== undefined)
         current.cardConfigs = mergePatch(current.cardConfigs, request.cardConfigs, { keepNulls: true });
       if (request.cardProgram !== undefined)
@@ -356,6 +397,16 @@ export class PlatformConfigService {
       seen.add(c.currencyCode);
       if (c.minAmount > c.maxAmount)
         errors.push(fieldError(`supportedCurrencies.${i}.minAmount`, 'minAmount must not exceed maxAmount'));
+    });
+    const keys = new Set<string>();
+    request.feeConfigs?.forEach((f, i) => {
+      const key = `${f.feeType}/${f.sourceCurrency}`;
+      if (keys.has(key)) errors.push(fieldError(`feeConfigs.${i}`, 'this feeType and sourceCurrency are listed twice'));
+      keys.add(key);
+      if (f.fixedFee.currency !== f.sourceCurrency)
+        errors.push(
+          fieldError(`feeConfigs.${i}.fixedFee.currency`, `must be the sourceCurrency (${f.sourceCurrency})`),
+        );
     });
     return errors;
   }

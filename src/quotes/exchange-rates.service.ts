@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
 import { currencyInfo } from '../customers/currencies.js';
 import { ApiError } from '../errors/api-error.js';
-import { PlatformConfigService } from '../platform-config/platform-config.service.js';
+import { PlatformConfigService, platformFeeFor } from '../platform-config/platform-config.service.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { FxRatesService } from './fx-rates.service.js';
 import { priceQuote } from './quote-pricing.js';
@@ -25,7 +25,9 @@ const RAIL_BY_CURRENCY: Record<string, string> = {
 /**
  * `GET /exchange-rates`: every corridor from the platform's supported currencies (or
  * `sourceCurrency`) to the others (or `destinationCurrency`), priced for `sendingAmount` (default
- * 10000) exactly as a quote would be now: the same cached rate (FxRatesService) and the same fees.
+ * 10000) exactly as a quote would be now: the same cached rate (FxRatesService) and the same fees,
+ * the platform's configured ones (`feeConfigs`) included: `fees.fixed` is the service's fixed fee
+ * plus the platform's, `fees.total` every fee on `sendingAmount`.
  */
 @Injectable()
 export class ExchangeRatesService {
@@ -50,6 +52,9 @@ export class ExchangeRatesService {
     const amount = query.sendingAmount ?? 10_000;
     const out: ExchangeRateView[] = [];
     for (const from of sources) {
+      // Every corridor is cross-currency: the service's fee plus the platform's configured one.
+      const platformFee = platformFeeFor(config.feeConfigs, 'CROSS_CURRENCY_TRANSACTION', from);
+      const fixedFees = this.config.QUOTE_FIXED_FEE + platformFee.fixed;
       for (const to of destinations) {
         if (from === to) continue;
         let multiplier: number;
@@ -72,6 +77,8 @@ export class ExchangeRatesService {
                 crossCurrency: true,
                 fixedFee: this.config.QUOTE_FIXED_FEE,
                 variableFeeRate: this.config.QUOTE_VARIABLE_FEE_RATE,
+                platformFixedFee: platformFee.fixed,
+                platformVariableFeeRate: platformFee.variableRate,
               })
             : null;
         const limit = limits.get(from);
@@ -84,7 +91,7 @@ export class ExchangeRatesService {
           destinationPaymentRail: RAIL_BY_CURRENCY[to] ?? 'BANK_TRANSFER',
           receivingAmount: price?.totalReceivingAmount ?? 0,
           exchangeRate: multiplier,
-          fees: { fixed: this.config.QUOTE_FIXED_FEE, total: price?.feesIncluded ?? this.config.QUOTE_FIXED_FEE },
+          fees: { fixed: fixedFees, total: price?.feesIncluded ?? fixedFees },
           updatedAt: readAt.toISOString(),
         });
       }

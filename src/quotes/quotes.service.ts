@@ -14,7 +14,7 @@ import { ApiError } from '../errors/api-error.js';
 import { fieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
 import { ExternalAccountEntity } from '../external-accounts/external-account.entity.js';
-import { PlatformConfigService } from '../platform-config/platform-config.service.js';
+import { PlatformConfigService, platformFeeFor } from '../platform-config/platform-config.service.js';
 import { FxRatesService } from './fx-rates.service.js';
 import { PaymentsService } from './payments.service.js';
 import { QuoteAuthorizationService } from './quote-authorization.service.js';
@@ -60,6 +60,9 @@ interface Destination {
   id: string;
   currency: string;
 }
+
+/** The platform's configuration row, as PlatformConfigService loads it. */
+type PlatformSettings = Awaited<ReturnType<PlatformConfigService['load']>>;
 
 /**
  * Quotes, for platforms and agents: the source is an internal account (a customer's or the
@@ -126,6 +129,7 @@ export class QuotesService {
       throw invalidInput([fieldError('source.customerId', "must be the agent's customer (or omitted)")]);
     }
     const realtime = body.source.sourceType === 'REALTIME_FUNDING';
+    let platform: PlatformSettings | undefined;
     let payer: { id: string | null; customerId: string | null; currency: string };
     let destination: Destination;
     if (realtime) {
@@ -146,8 +150,8 @@ export class QuotesService {
         });
         if (!customer) throw customerNotFound(customerId);
       }
-      const config = await this.platformConfig.load(m, scope.platformId);
-      if (!config.supportedCurrencies.some((c) => c.currencyCode === currency)) {
+      platform = await this.platformConfig.load(m, scope.platformId);
+      if (!platform.supportedCurrencies.some((c) => c.currencyCode === currency)) {
         throw new ApiError('INVALID_CURRENCY', `${currency} is not one of the platform's supported currencies`, {
           details: { currency },
         });
@@ -192,6 +196,13 @@ export class QuotesService {
         fieldError('platformFeeOverride.platformFixedFee.currency', `must be the sending currency (${sending.code})`),
       ]);
     }
+    const crossCurrency = sending.code !== receiving.code;
+    const config = platform ?? (await this.platformConfig.load(m, scope.platformId));
+    // The platform's own fee: the override when given (it replaces any configured one), else the
+    // platform's fee config for this kind of transaction in the sending currency.
+    const configured = crossCurrency
+      ? platformFeeFor(config.feeConfigs, 'CROSS_CURRENCY_TRANSACTION', sending.code)
+      : { fixed: 0, variableRate: 0 };
     const rate = this.rates.rate(sending.code, receiving.code);
     const price = priceQuote({
       side: body.lockedCurrencySide,
@@ -199,11 +210,11 @@ export class QuotesService {
       sendingDecimals: sending.decimals,
       receivingDecimals: receiving.decimals,
       multiplier: rate.multiplier,
-      crossCurrency: sending.code !== receiving.code,
+      crossCurrency,
       fixedFee: this.config.QUOTE_FIXED_FEE,
       variableFeeRate: this.config.QUOTE_VARIABLE_FEE_RATE,
-      platformFixedFee: override?.platformFixedFee.amount,
-      platformVariableFeeRate: override ? override.platformVariableFeeBps / 10_000 : undefined,
+      platformFixedFee: override ? override.platformFixedFee.amount : configured.fixed,
+      platformVariableFeeRate: override ? override.platformVariableFeeBps / 10_000 : configured.variableRate,
     });
     if (!price) {
       throw new ApiError(
@@ -212,7 +223,7 @@ export class QuotesService {
         { details: { lockedCurrencyAmount: body.lockedCurrencyAmount } },
       );
     }
-    await this.checkSizeLimit(m, scope.platformId, sending.code, price.totalSendingAmount);
+    this.checkSizeLimit(config, sending.code, price.totalSendingAmount);
 
     const now = this.clock.now();
     const quote = m.create(QuoteEntity, {
@@ -354,8 +365,7 @@ export class QuotesService {
   }
 
   /** 400 TRANSACTION_SIZE_LIMIT_EXCEEDED above the platform's per-currency `maxAmount` (supportedCurrencies). */
-  private async checkSizeLimit(m: EntityManager, platformId: string, currency: string, amount: number) {
-    const config = await this.platformConfig.load(m, platformId);
+  private checkSizeLimit(config: PlatformSettings, currency: string, amount: number) {
     const limit = config.supportedCurrencies.find((c) => c.currencyCode === currency)?.maxAmount;
     if (limit !== undefined && amount > limit) {
       throw new ApiError(

@@ -8,6 +8,7 @@ import { activeCard } from '../support/cards.js';
 import { signedSubscriber, stopSubscribers } from '../support/events.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { isolatedDatabase, IsolatedDatabase } from '../support/isolated-database.js';
+import { driveRail, payer } from '../support/payments.js';
 import { startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
 import type { ReceivedWebhook } from '../support/webhook-receiver.js';
 
@@ -309,6 +310,84 @@ maybe('operator console (browser)', () => {
     await shoot(admin, 'customer');
     await nav(admin, 'Overview');
     await admin.getByRole('heading', { name: 'Pending approvals' }).waitFor(WAIT);
+  });
+
+  it('lists transactions filtered by status and customer; a transaction shows its status timeline and ledger postings; the customer page lists its quotes', async () => {
+    const a = await payer(p, 10_000);
+    const paid = await a.quote(700);
+    const failing = await a.quote(1_002); // the sandbox rail's magic amount: FAILED after PROCESSING, refunded
+    await a.execute(paid.id as string);
+    await a.execute(failing.id as string);
+    await driveRail(t, p, clock);
+    const other = await payer(p, 5_000);
+    await other.execute((await other.quote(300)).id as string);
+    await driveRail(t, p, clock);
+
+    await nav(admin, 'Transactions');
+    await admin.getByRole('heading', { name: 'Transactions', level: 1 }).waitFor(WAIT);
+    await row(admin, failing.transactionId as string).waitFor(WAIT);
+    await shoot(admin, 'transactions');
+
+    await admin.getByLabel('Status').selectOption('FAILED');
+    await admin.getByRole('button', { exact: true, name: 'Filter' }).click();
+    await row(admin, paid.transactionId as string).waitFor({ ...WAIT, state: 'detached' });
+    await row(admin, failing.transactionId as string).waitFor(WAIT);
+    expect(await admin.getByRole('main').getByRole('row').count()).toBe(1 + 1); // the header and the failed one
+
+    await admin.getByLabel('Status').selectOption('');
+    await admin.getByLabel('Customer').fill(other.customer.id);
+    await admin.getByRole('button', { exact: true, name: 'Filter' }).click();
+    await row(admin, failing.transactionId as string).waitFor({ ...WAIT, state: 'detached' });
+    expect(await admin.getByRole('main').getByRole('row').count()).toBe(1 + 1);
+    await admin.getByLabel('Customer').fill(a.customer.id);
+    await admin.getByRole('button', { exact: true, name: 'Filter' }).click();
+    await row(admin, paid.transactionId as string).waitFor(WAIT);
+
+    await admin.getByRole('link', { name: failing.transactionId as string }).click();
+    const timeline = admin.getByRole('region', { name: 'Status timeline' });
+    await timeline.getByText('REFUNDED').waitFor(WAIT);
+    expect((await timeline.getByRole('listitem').allTextContents()).map((s) => /[A-Z_]{4,}/.exec(s)?.[0])).toEqual([
+      'PENDING',
+      'PROCESSING',
+      'FAILED',
+      'REFUNDED',
+    ]);
+    const postings = admin.getByRole('region', { name: 'Ledger postings' });
+    const amounts = await postings.getByRole('row').allTextContents();
+    // The payment (the account -10.02, RAIL_CLEARING +10.02) and its exact refund.
+    expect(amounts.slice(1).map((r) => (/-?\d+\.\d{2} USD/.exec(r) ?? [])[0])).toEqual([
+      '-10.02 USD',
+      '10.02 USD',
+      '10.02 USD',
+      '-10.02 USD',
+    ]);
+    expect(amounts.filter((r) => r.includes('RAIL_CLEARING'))).toHaveLength(2);
+    await shoot(admin, 'transaction');
+
+    // The console's own route answers the console session only, and only for the platform's transactions.
+    expect(
+      (await admin.request.get(`/console/api/transactions/${failing.transactionId as string}/history`)).status(),
+    ).toBe(200);
+    const unknown = await admin.request.get(
+      '/console/api/transactions/Transaction:01900000-0000-7000-8000-000000000001/history',
+    );
+    expect({ status: unknown.status(), code: ((await unknown.json()) as Json).code }).toEqual({
+      status: 404,
+      code: 'TRANSACTION_NOT_FOUND',
+    });
+    const basic = await t.http
+      .get(`/console/api/transactions/${failing.transactionId as string}/history`)
+      .set('Authorization', p.authorization);
+    expect(basic.status).toBe(401);
+
+    await admin.goto(`/console/customers/${encodeURIComponent(a.customer.id)}`);
+    const quotes = admin.getByRole('region', { name: 'Quotes' });
+    await quotes
+      .getByRole('row')
+      .filter({ hasText: paid.id as string })
+      .waitFor(WAIT);
+    await quotes.getByRole('link', { name: paid.transactionId as string }).click();
+    await admin.getByRole('heading', { name: `Transaction ${paid.transactionId as string}` }).waitFor(WAIT);
   });
 
   it('a VIEW token sees no action buttons and its forged POST is refused; a POST without the CSRF token is refused', async () => {

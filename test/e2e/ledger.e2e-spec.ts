@@ -125,40 +125,53 @@ describe('ledger:verify', () => {
     });
     expect((await cli('ledger:verify', '--platform', 'nope')).code).toBe(2);
 
-    // A planted unbalanced posting (triggers off, in this transaction only).
+    // A planted unbalanced posting (triggers off, in this transaction only). The run's database is
+    // shared and verified whole after the run (global-teardown.js): both plants are undone below.
     const journal = '01900000-0000-7000-8000-0000000000aa';
-    await db().transaction(async (m) => {
-      await m.query('SET LOCAL session_replication_role = replica');
-      await m.query(
-        `INSERT INTO ledger_entries (id, journal_id, account_id, system_account, platform_id, currency, amount, reason)
-         VALUES ('01900000-0000-7000-8000-0000000000ab', $1, NULL, 'FX', $2, 'USD', 7, 'PLANTED')`,
-        [journal, uuidOf(p)],
-      );
-    });
-    const bad = await cli('ledger:verify', '--platform', p.platformId);
-    expect(bad.code).toBe(3);
-    expect(JSON.parse(bad.stdout)).toMatchObject({
-      ok: false,
-      violation: { rule: 'JOURNAL_UNBALANCED', journalId: journal, platformId: p.platformId, currency: 'USD' },
-    });
-    expect(bad.stderr).toContain(`journal ${journal} does not balance: its USD postings sum to 7`);
+    const planted = '01900000-0000-7000-8000-0000000000ab';
+    let editedAccount: string | null = null;
+    try {
+      await db().transaction(async (m) => {
+        await m.query('SET LOCAL session_replication_role = replica');
+        await m.query(
+          `INSERT INTO ledger_entries (id, journal_id, account_id, system_account, platform_id, currency, amount, reason)
+         VALUES ($1, $2, NULL, 'FX', $3, 'USD', 7, 'PLANTED')`,
+          [planted, journal, uuidOf(p)],
+        );
+      });
+      const bad = await cli('ledger:verify', '--platform', p.platformId);
+      expect(bad.code).toBe(3);
+      expect(JSON.parse(bad.stdout)).toMatchObject({
+        ok: false,
+        violation: { rule: 'JOURNAL_UNBALANCED', journalId: journal, platformId: p.platformId, currency: 'USD' },
+      });
+      expect(bad.stderr).toContain(`journal ${journal} does not balance: its USD postings sum to 7`);
 
-    // Another platform: a cached balance edited in place.
-    const q = await TestPlatform.create(t);
-    const funded = await fundedAccount(q, 300);
-    await db().query('UPDATE internal_accounts SET balance = balance + 1 WHERE id = $1', [
-      parseId('InternalAccount', funded.account.id),
-    ]);
-    const edited = await verifyLedger(db(), uuidOf(q));
-    expect(edited).toMatchObject({
-      ok: false,
-      violation: { rule: 'BALANCE_NOT_SUM_OF_POSTINGS', accountId: funded.account.id },
-    });
-    expect(edited.violation!.problem).toBe(
-      `${funded.account.id} has balance 301 (ledger_seq 1) but its 1 postings sum to 300`,
-    );
-    expect((await verifyLedger(db(), uuidOf(p))).violation!.rule).toBe('JOURNAL_UNBALANCED');
-    expect(account.id).toMatch(/^InternalAccount:/);
+      // Another platform: a cached balance edited in place.
+      const q = await TestPlatform.create(t);
+      const funded = await fundedAccount(q, 300);
+      editedAccount = parseId('InternalAccount', funded.account.id)!;
+      await db().query('UPDATE internal_accounts SET balance = balance + 1 WHERE id = $1', [editedAccount]);
+      const edited = await verifyLedger(db(), uuidOf(q));
+      expect(edited).toMatchObject({
+        ok: false,
+        violation: { rule: 'BALANCE_NOT_SUM_OF_POSTINGS', accountId: funded.account.id },
+      });
+      expect(edited.violation!.problem).toBe(
+        `${funded.account.id} has balance 301 (ledger_seq 1) but its 1 postings sum to 300`,
+      );
+      expect((await verifyLedger(db(), uuidOf(p))).violation!.rule).toBe('JOURNAL_UNBALANCED');
+      expect(account.id).toMatch(/^InternalAccount:/);
+    } finally {
+      await db().transaction(async (m) => {
+        await m.query('SET LOCAL session_replication_role = replica');
+        await m.query('DELETE FROM ledger_entries WHERE id = $1', [planted]);
+        if (editedAccount)
+          await m.query('UPDATE internal_accounts SET balance = balance - 1 WHERE id = $1', [editedAccount]);
+      });
+    }
+    expect((await verifyLedger(db(), uuidOf(p))).ok).toBe(true);
+    expect((await verifyLedger(db())).ok).toBe(true);
   }, 180_000);
 });
 

@@ -1,11 +1,16 @@
+import { execFile } from 'node:child_process';
+import http from 'node:http';
+import { promisify } from 'node:util';
 import { DataSource } from 'typeorm';
 import { parseId } from '../../src/common/ids.js';
 import { LedgerService } from '../../src/customers/ledger.service.js';
 import { TransactionService } from '../../src/database/transaction.service.js';
 import { verifyLedger } from '../../src/ledger/ledger-verify.js';
 import { FakeClock } from '../support/fake-clock.js';
-import { driveRail, payer } from '../support/payments.js';
-import { expectError, startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
+import { driveRail, payer, type Json } from '../support/payments.js';
+import { ChildServer } from '../support/child-server.js';
+import { StatementCounter } from '../support/statement-counter.js';
+import { expectError, startTestApp, TestApp, TestPlatform, V } from '../support/test-app.js';
 
 /**
  * Concurrency of platform executions (issue #29): parallel executes against one balance lock the
@@ -58,3 +63,127 @@ it('a failed payout and a cancelled one are refunded exactly: the ledger stays b
   expect(await railClearing(p)).toBe(700n);
   expect(await verifyLedger(t.app.get(DataSource), uuidOf(p))).toMatchObject({ ok: true });
 });
+
+/** The database round trips of one execute (docs/performance.md explains each). */
+it('one execute to an external account is the pinned statements, in one transaction', async () => {
+  const p = await TestPlatform.create(t);
+  const a = await payer(p, 10_000);
+  await a.execute((await a.quote(100)).id as string); // the token cached, the accounts' first postings written
+  const quote = await a.quote(100);
+  const counter = new StatementCounter(t.app);
+  const statements = await counter.during(() => a.execute(quote.id as string));
+  process.stdout.write(`[payments] one execute: ${statements.length} statements\n  ${statements.join('\n  ')}\n`);
+  expect(statements[0]).toMatch(/^(START TRANSACTION|BEGIN)/);
+  expect(statements[statements.length - 1]).toBe('COMMIT');
+  expect(statements.length).toBe(12);
+});
+
+/**
+ * A real server process (`node dist/src/main.js`) killed with SIGKILL while executes stream in,
+ * then started again on the same database: every execute it acknowledged (200) is a transaction
+ * the restarted service serves, nothing executed twice, the payer's balance exactly its funds
+ * minus what the stored transactions took, and `ledger:verify` (the CLI) clean.
+ */
+it('kill -9 during executes loses no acknowledged transaction and leaves the ledger balanced', async () => {
+  const p = await TestPlatform.create(t);
+  const funds = 1_000_000;
+  const a = await payer(p, funds);
+  const quotes: Json[] = [];
+  for (let i = 0; i < 60; i++) quotes.push(await a.quote(100 + i));
+  const first = ChildServer.start(['node', 'dist/src/main.js'], { SANDBOX: 'true' });
+  const { port } = await first.listening();
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 6 });
+  const acknowledged: Json[] = [];
+  let next = 0;
+  let reached!: () => void;
+  const enough = new Promise<void>((resolve) => (reached = resolve));
+  const client = async () => {
+    for (;;) {
+      const quote = quotes[next++];
+      if (!quote) return reached(); // every quote sent before the kill: the check below still holds
+      try {
+        const res = await call(port, agent, 'POST', `${V}/quotes/${quote.id as string}/execute`, p.authorization);
+        if (res.status === 200) acknowledged.push(quote);
+        if (acknowledged.length === 15) reached();
+      } catch {
+        return; // the server is gone
+      }
+    }
+  };
+  const clients = Promise.all(Array.from({ length: 6 }, client));
+  await enough;
+  first.child.kill('SIGKILL');
+  await clients;
+  agent.destroy();
+  expect((await first.exited).signal).toBe('SIGKILL');
+  expect(acknowledged.length).toBeGreaterThanOrEqual(15);
+
+  const second = ChildServer.start(['node', 'dist/src/main.js'], { SANDBOX: 'true' });
+  try {
+    const { port: again } = await second.listening();
+    const agent2 = new http.Agent({ keepAlive: true, maxSockets: 4 });
+    const stored = new Map<string, Json>();
+    for (const quote of quotes) {
+      const res = await call(
+        again,
+        agent2,
+        'GET',
+        `${V}/transactions/${quote.transactionId as string}`,
+        p.authorization,
+      );
+      expect([200, 404]).toContain(res.status);
+      if (res.status === 200) stored.set(quote.id as string, res.body as Json);
+    }
+    for (const quote of acknowledged) {
+      const txn = stored.get(quote.id as string);
+      expect(txn).toMatchObject({ id: quote.transactionId, quoteId: quote.id });
+      expect(['PENDING', 'PROCESSING', 'COMPLETED']).toContain(txn!.status);
+      // Executed once: executing it again on the restarted service is the reference's 409.
+      const twice = await call(again, agent2, 'POST', `${V}/quotes/${quote.id as string}/execute`, p.authorization);
+      expect(twice.status).toBe(409);
+    }
+    const taken = quotes
+      .filter((q) => stored.has(q.id as string))
+      .reduce((sum, q) => sum + Number(q.totalSendingAmount), 0);
+    expect(await a.balance()).toBe(funds - taken);
+    expect(await railClearing(p)).toBe(BigInt(taken));
+    // The restarted service goes on executing.
+    const fresh = quotes.find((q) => !stored.has(q.id as string));
+    if (fresh) {
+      const res = await call(again, agent2, 'POST', `${V}/quotes/${fresh.id as string}/execute`, p.authorization);
+      expect(res.status).toBe(200);
+    }
+    agent2.destroy();
+  } finally {
+    second.child.kill('SIGTERM');
+    await second.exited;
+  }
+  expect(await verifyLedger(t.app.get(DataSource), uuidOf(p))).toMatchObject({ ok: true });
+  const verified = await promisify(execFile)(process.execPath, ['dist/src/cli.js', 'ledger:verify'], {
+    env: { ...process.env, DATABASE_URL: process.env.TEST_DATABASE_URL!, LOG_LEVEL: 'silent' },
+  });
+  expect(JSON.parse(verified.stdout)).toMatchObject({ ok: true });
+}, 300_000);
+
+function call(
+  port: number,
+  agent: http.Agent,
+  method: string,
+  path: string,
+  authorization: string,
+): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: '127.0.0.1', port, agent, method, path, headers: { authorization } });
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body: text ? (JSON.parse(text) as unknown) : undefined }),
+      );
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}

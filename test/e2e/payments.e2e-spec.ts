@@ -437,4 +437,69 @@ describe('GET /exchange-rates', () => {
     expect(all.data.map((r: Json) => String(r.destinationCurrency.code)).sort()).toEqual(['EUR', 'MXN']);
     expectError(await p.get('/exchange-rates?sourceCurrency=XYZ'), 400, 'INVALID_CURRENCY');
   });
+
+  it('includes the platform’s configured fees (PATCH /config feeConfigs), which quotes charge too (platformFeesIncluded); an override replaces them', async () => {
+    const p = await platform();
+    await supportCurrencies(p, ['USD', 'EUR']);
+    const customer = await kycApprovedCustomer(p);
+    const a = await payer(p, 1_000_000, { customer });
+    const eur = await customerAccount(p, customer.id, 'EUR');
+    const fee = { feeType: 'CROSS_CURRENCY_TRANSACTION', sourceCurrency: 'USD', variableFeeBps: 50 };
+    const set = await p.patch('/config', { feeConfigs: [{ ...fee, fixedFee: { amount: 20, currency: 'USD' } }] });
+    expect(set.status).toBe(200);
+    expect((set.body as Json).feeConfigs).toEqual([{ ...fee, fixedFee: { amount: 20, currency: 'USD' } }]);
+    expect(((await p.get('/config').expect(200)).body as Json).feeConfigs).toEqual((set.body as Json).feeConfigs);
+
+    // The service's 10 + 0.3% (30) and the platform's 20 + 0.5% (50): 110; (10000 - 110) * 0.92 = 9098.8 -> 9098.
+    const rates = (await p.get('/exchange-rates?sourceCurrency=USD&destinationCurrency=EUR').expect(200)).body as Json;
+    expect(rates.data[0]).toMatchObject({
+      sendingAmount: 10_000,
+      receivingAmount: 9098,
+      fees: { fixed: 30, total: 110 },
+    });
+    const cross = await a.quote(10_000, {}, eur.id);
+    expect(cross).toMatchObject({ feesIncluded: 110, platformFeesIncluded: 70, totalReceivingAmount: 9098 });
+    // A cross-currency fee: a same-currency payout carries none.
+    expect(await a.quote(10_000)).toMatchObject({ feesIncluded: 0, platformFeesIncluded: 0 });
+    // The override replaces the configured fee: 25 + 1% = 125, plus the service's 40.
+    const overridden = await a.quote(
+      10_000,
+      { platformFeeOverride: { platformFixedFee: { amount: 25, currency: 'USD' }, platformVariableFeeBps: 100 } },
+      eur.id,
+    );
+    expect(overridden).toMatchObject({ feesIncluded: 165, platformFeesIncluded: 125 });
+
+    expect(
+      invalidFields(
+        await p.patch('/config', {
+          feeConfigs: [
+            { ...fee, fixedFee: { amount: 20, currency: 'EUR' } },
+            { ...fee, fixedFee: { amount: 20, currency: 'USD' } },
+            {
+              feeType: 'FLAT',
+              sourceCurrency: 'usd',
+              variableFeeBps: 10_001,
+              fixedFee: { amount: -1, currency: 'USD' },
+            },
+          ],
+        }),
+      ),
+    ).toEqual(
+      expect.arrayContaining([
+        'feeConfigs.2.feeType',
+        'feeConfigs.2.sourceCurrency',
+        'feeConfigs.2.variableFeeBps',
+        'feeConfigs.2.fixedFee.amount',
+      ]),
+    );
+    const mismatch = await p.patch('/config', { feeConfigs: [{ ...fee, fixedFee: { amount: 20, currency: 'EUR' } }] });
+    expect(invalidFields(mismatch)).toEqual(['feeConfigs.0.fixedFee.currency']);
+    // Zero fees remove it: the corridor is back to the service's fees alone.
+    const cleared = await p.patch('/config', {
+      feeConfigs: [{ ...fee, variableFeeBps: 0, fixedFee: { amount: 0, currency: 'USD' } }],
+    });
+    expect((cleared.body as Json).feeConfigs).toEqual([]);
+    const after = (await p.get('/exchange-rates?sourceCurrency=USD&destinationCurrency=EUR').expect(200)).body as Json;
+    expect(after.data[0]).toMatchObject({ receivingAmount: 9163, fees: { fixed: 10, total: 40 } });
+  });
 });

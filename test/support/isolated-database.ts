@@ -29,7 +29,9 @@ export async function isolatedDatabase(options: { migrated?: boolean } = {}): Pr
   if (admin) {
     const name = `test_iso_${Date.now()}_${randomBytes(3).toString('hex')}`;
     copied = migrated && Boolean(template);
-    await withClient(admin, (c) => createDatabase(c, `CREATE DATABASE ${name}${copied ? ` TEMPLATE ${template}` : ''}`));
+    await withClient(admin, (c) =>
+      createDatabase(c, `CREATE DATABASE ${name}${copied ? ` TEMPLATE ${template}` : ''}`),
+    );
     const parsed = new URL(admin);
     parsed.pathname = `/${name}`;
     url = parsed.toString();

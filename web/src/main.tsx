@@ -8,6 +8,7 @@ import { CardPage, CardsPage } from './pages/cards';
 import { AgentPage, AgentsPage } from './pages/agents';
 import { WebhooksPage } from './pages/webhooks';
 import { CustomerPage, CustomersPage } from './pages/customers';
+import { TransactionPage, TransactionsPage } from './pages/transactions';
 import './styles.css';
 
 const field = (form: FormData, name: string) => {
@@ -72,6 +73,7 @@ const NAV: Array<[string, string]> = [
   ['/agents', 'Agents'],
   ['/webhooks', 'Webhooks'],
   ['/customers', 'Customers'],
+  ['/transactions', 'Transactions'],
 ];
 
 function Page(props: { path: string; session: Session }) {
@@ -91,6 +93,8 @@ function Page(props: { path: string; session: Session }) {
       return <WebhooksPage session={session} />;
     case 'customers':
       return decoded ? <CustomerPage id={decoded} /> : <CustomersPage />;
+    case 'transactions':
+      return decoded ? <TransactionPage id={decoded} /> : <TransactionsPage />;
     default:
       return (
         <main id="main">

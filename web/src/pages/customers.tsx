@@ -2,6 +2,7 @@ import { useEffect } from 'preact/hooks';
 import { get, Page, qs } from '../api';
 import { ErrorNote, Facts, Link, Loading, Money, Status, Time, useLoad } from '../ui';
 import type { Card } from './cards';
+import { CustomerQuotes } from './customer-quotes';
 
 interface Customer {
   id: string;
@@ -209,6 +210,7 @@ export function CustomerPage(props: { id: string }) {
               </ul>
             )}
           </section>
+          <CustomerQuotes customerId={d.customer.id} />
         </>
       )}
     </main>

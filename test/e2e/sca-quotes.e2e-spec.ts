@@ -157,6 +157,28 @@ describe('resend and expiry on the platform clock', () => {
   });
 });
 
+describe('realtime funding', () => {
+  it('payment instructions are withheld until the challenge is authorized; funds cannot arrive before', async () => {
+    const p = await TestPlatform.create(t);
+    const a = await euPayer(p);
+    const created = await p.post('/quotes', {
+      source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: a.customer.id },
+      destination: { destinationType: 'ACCOUNT', accountId: a.externalAccountId },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 3_000,
+    });
+    expect(created.status).toBe(201);
+    const q: Json = created.body;
+    expect(q).toMatchObject({ status: 'PENDING_AUTHORIZATION', scaChallenge: { factor: 'SMS_OTP' } });
+    expect(q.paymentInstructions).toBeUndefined();
+    expectError(await p.post('/sandbox/send', { quoteId: q.id, currencyCode: 'USD' }), 409, 'CONFLICT');
+    const authorized = await p.post(`/quotes/${q.id}/authorize`, { code: '123456' });
+    expect(authorized.body).toMatchObject({ status: 'PENDING' });
+    expect(authorized.body.paymentInstructions).toHaveLength(1);
+    expect((await p.post('/sandbox/send', { quoteId: q.id, currencyCode: 'USD' })).status).toBe(200);
+  });
+});
+
 describe('refused proofs', () => {
   it('a wrong code, a challenge of another quote (another amount), an expired challenge', async () => {
     const p = await TestPlatform.create(t);

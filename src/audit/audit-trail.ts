@@ -63,6 +63,18 @@ export function noteAuditResource(id: string): void {
 }
 
 /**
+ * Says the current request's transaction, about to commit, is not its success: a refusal whose
+ * bookkeeping must commit before the error is answered (an SCA challenge's counted wrong answer).
+ * No success event is written for it; the error answer records the failure as for any other.
+ */
+export function noteAuditRefusal(): void {
+  const req = changingRequest();
+  if (!req) return;
+  const state = (req[AUDIT] ??= { recorded: false, resources: [] });
+  state.recorded = true;
+}
+
+/**
  * Names who acted on a public route once the service knows it (an agent redeeming its device
  * code), so the event lands on that platform's chain instead of the unattributed one. Without an
  * agent (a hosted page opened from a platform's link) the actor stays anonymous, on that platform.

@@ -47,8 +47,12 @@ export const SCHEDULES: readonly Schedule[] = [
     column: 'expires_at',
     clock: 'business',
     kind: 'due',
-    what: 'quote expiry (QUOTE_EXPIRED; an action pending approval whose quote expired fails on approval)',
-    files: ['src/quotes/quotes.service.ts', 'src/agents/actions/agent-actions.service.ts'],
+    what: 'quote expiry (QUOTE_EXPIRED; an action pending approval whose quote expired fails on approval; a transaction left PENDING_AUTHORIZATION is EXPIRED by the worker)',
+    files: [
+      'src/quotes/quotes.service.ts',
+      'src/agents/actions/agent-actions.service.ts',
+      'src/quotes/rail/rail-worker.service.ts',
+    ],
     test: 'test/e2e/sandbox-clock.e2e-spec.ts',
   },
   {
@@ -159,6 +163,15 @@ export const SCHEDULES: readonly Schedule[] = [
     what: 'SCA challenge expiry (SCA_CHALLENGE_EXPIRED)',
     files: ['src/sca/sca-challenges.service.ts', 'src/sca/sca.service.ts'],
     test: 'test/e2e/sca.e2e-spec.ts',
+  },
+  {
+    table: 'sca_challenges',
+    column: 'code_sent_at',
+    clock: 'business',
+    kind: 'age',
+    what: 'the SMS re-send interval (a code re-sent within 30 seconds of the last send is 429 RATE_LIMITED)',
+    files: ['src/sca/sca-challenges.service.ts'],
+    test: 'test/e2e/sca-quotes.e2e-spec.ts',
   },
   {
     table: 'sca_sessions',

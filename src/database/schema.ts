@@ -41,6 +41,7 @@ import { Payments1767228400000 } from './migrations/1767228400000-Payments.js';
 import { DoubleEntryLedger1767228300000 } from './migrations/1767228300000-DoubleEntryLedger.js';
 import { LedgerBalancedJournals1767228310000 } from './migrations/1767228310000-LedgerBalancedJournals.js';
 import { QuoteAuthorization1767228750000 } from './migrations/1767228750000-QuoteAuthorization.js';
+import { ScaResendLimit1767228931000 } from './migrations/1767228931000-ScaResendLimit.js';
 import { Uma1767228800000 } from './migrations/1767228800000-Uma.js';
 import { PlatformFeeConfigs1767228910000 } from './migrations/1767228910000-PlatformFeeConfigs.js';
 import { AuditUnlinked1767228100000 } from './migrations/1767228100000-AuditUnlinked.js';
@@ -109,4 +110,5 @@ export const MIGRATIONS = [
   AuditUnlinked1767228100000,
   Onboarding1767228600000,
   BulkImport1767228610000,
+  ScaResendLimit1767228931000,
 ];

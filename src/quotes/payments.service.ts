@@ -164,6 +164,24 @@ export class PaymentsService {
     return row;
   }
 
+  /**
+   * A transaction left PENDING_AUTHORIZATION (an execution asked for before the SCA authorization)
+   * whose quote expired, locked by the caller: EXPIRED (the reference's "Quote has expired"; no
+   * money had moved, so nothing is refunded), its quote EXPIRED, with OUTGOING_PAYMENT.EXPIRED.
+   * `now` is the platform's business time. Anything else is left as it is.
+   */
+  async expireAwaiting(m: EntityManager, row: OutgoingTransactionEntity, now: Date): Promise<boolean> {
+    if (row.status !== 'PENDING_AUTHORIZATION') return false;
+    row.status = 'EXPIRED';
+    row.failureReason = 'QUOTE_EXPIRED';
+    row.timeline = [...row.timeline, step('EXPIRED', now, 'QUOTE_EXPIRED')];
+    row.updatedAt = now;
+    await this.save(m, row);
+    await m.update(QuoteEntity, { id: row.quoteId }, { status: 'EXPIRED', scaChallenge: null, updatedAt: now });
+    await this.emit(m, row, 'EXPIRED');
+    return true;
+  }
+
   /** Records a transaction that failed before any money moved (an agent's approval that could not run). */
   async recordFailure(
     m: EntityManager,

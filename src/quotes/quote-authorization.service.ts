@@ -110,25 +110,28 @@ export class QuoteAuthorizationService {
    * transaction as the challenge's use.
    */
   async authorize(find: QuoteFinder, proof: ScaProof & { challengeId?: string | null }): Promise<QuoteView> {
-    const { quote, customer } = await this.tx.run(async (m) => {
-      const quote = await find(m);
-      noteAuditResource(formatId('Quote', quote.id));
-      return { quote, customer: await this.pendingCustomer(m, quote) };
-    });
-    const challengeId = proof.challengeId ? parseId('ScaChallenge', proof.challengeId) : null;
-    const ownChallenge = quote.scaChallenge ? parseId('ScaChallenge', quote.scaChallenge.id) : null;
-    return this.challenges.authorize(customer, paymentTarget(quote), challengeId ?? ownChallenge, proof, async (m) => {
-      const locked = await find(m, 'update');
-      if (locked.status !== 'PENDING_AUTHORIZATION') throw noPendingChallenge(locked);
-      const now = this.clock.now();
-      const requested = await m.findOneBy(OutgoingTransactionEntity, { id: locked.transactionId });
-      locked.status = 'PENDING';
-      locked.scaChallenge = null;
-      locked.updatedAt = now;
-      await m.update(QuoteEntity, { id: locked.id }, { status: 'PENDING', scaChallenge: null, updatedAt: now });
-      if (requested) await this.payments.execute(m, locked, now, requested);
-      return renderQuote(locked, now);
-    });
+    let quote!: QuoteEntity;
+    return this.challenges.authorize(
+      async (m) => {
+        quote = await find(m, 'update');
+        noteAuditResource(formatId('Quote', quote.id));
+        const customer = await this.pendingCustomer(m, quote);
+        const challengeId = proof.challengeId ? parseId('ScaChallenge', proof.challengeId) : null;
+        const ownChallenge = quote.scaChallenge ? parseId('ScaChallenge', quote.scaChallenge.id) : null;
+        return { customer, target: paymentTarget(quote), challengeId: challengeId ?? ownChallenge };
+      },
+      proof,
+      async (m) => {
+        const now = this.clock.now();
+        const requested = await m.findOneBy(OutgoingTransactionEntity, { id: quote.transactionId });
+        quote.status = 'PENDING';
+        quote.scaChallenge = null;
+        quote.updatedAt = now;
+        await m.update(QuoteEntity, { id: quote.id }, { status: 'PENDING', scaChallenge: null, updatedAt: now });
+        if (requested) await this.payments.execute(m, quote, now, requested);
+        return renderQuote(quote, now);
+      },
+    );
   }
 
   /** `POST /quotes/{quoteId}/authorize/resend`: the SMS code again (409 for another factor). */

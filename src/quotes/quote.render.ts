@@ -40,7 +40,10 @@ export function renderQuote(row: QuoteEntity, now: Date): QuoteView {
     rateDetails: row.rateDetails,
     ...(row.purposeOfPayment !== null ? { purposeOfPayment: row.purposeOfPayment } : {}),
     ...(status === 'PENDING_AUTHORIZATION' && row.scaChallenge ? { scaChallenge: row.scaChallenge } : {}),
-    ...(row.sourceType === 'REALTIME_FUNDING' ? { paymentInstructions: paymentInstructionsOf(row) } : {}),
+    // withheld until the SCA challenge is authorized (the reference's 202 on POST /quotes)
+    ...(row.sourceType === 'REALTIME_FUNDING' && status !== 'PENDING_AUTHORIZATION'
+      ? { paymentInstructions: paymentInstructionsOf(row) }
+      : {}),
   };
 }
 

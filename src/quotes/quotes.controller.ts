@@ -117,7 +117,7 @@ export class QuotesController {
   @ApiTags('Strong Customer Authentication')
   @ApiOperation({ summary: "Resend a quote's SCA challenge code", operationId: 'resendQuoteScaCode' })
   @ApiNoContentResponse({ description: 'Code re-sent (the same challenge, its expiresAt unchanged)' })
-  @ApiErrors(403, 404, 409)
+  @ApiErrors(403, 404, 409, 429)
   async resend(
     @CurrentPlatform() p: PlatformPrincipal,
     @Param('quoteId', new IdPipe('Quote')) quoteId: string,

@@ -305,6 +305,12 @@ export class QuotesService {
           { details: { expected: Number(quote.totalSendingAmount), currencyAmount: body.currencyAmount } },
         );
       }
+      if (quote.status === 'PENDING_AUTHORIZATION')
+        throw new ApiError(
+          'CONFLICT',
+          `Quote ${formatId('Quote', quote.id)} is waiting for its SCA authorization: its payment instructions are issued once it is authorized (POST /quotes/{quoteId}/authorize)`,
+          { details: { status: quote.status } },
+        );
       const { view } = await this.payments.execute(m, quote, this.clock.now());
       return view;
     });

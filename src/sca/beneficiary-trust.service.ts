@@ -54,15 +54,19 @@ export class BeneficiaryTrustService {
     challengeId: string | null,
     proof: ScaProof,
   ): Promise<{ trusted: boolean }> {
-    const customer = await this.tx.run(async (m) => {
-      const account = await this.accounts.findCustomerAccount(m, platformId, accountId);
-      return this.customers.findScaCustomer(m, platformId, account.customerId!);
-    });
-    return this.challenges.authorize(customer, this.target(accountId, trust), challengeId, proof, async (m) => {
-      const account = await this.accounts.findCustomerAccount(m, platformId, accountId);
-      if (Boolean(account.trustedAt) !== trust) await this.accounts.setTrusted(m, account.id, trust);
-      return { trusted: trust };
-    });
+    return this.challenges.authorize(
+      async (m) => {
+        const account = await this.accounts.findCustomerAccount(m, platformId, accountId);
+        const customer = await this.customers.findScaCustomer(m, platformId, account.customerId!);
+        return { customer, target: this.target(accountId, trust), challengeId };
+      },
+      proof,
+      async (m) => {
+        const account = await this.accounts.findCustomerAccount(m, platformId, accountId);
+        if (Boolean(account.trustedAt) !== trust) await this.accounts.setTrusted(m, account.id, trust);
+        return { trusted: trust };
+      },
+    );
   }
 
   private target(accountId: string, trust: boolean) {

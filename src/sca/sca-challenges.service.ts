@@ -1,4 +1,4 @@
-import { noteAuditResource } from '../audit/audit-trail.js';
+import { noteAuditRefusal, noteAuditResource } from '../audit/audit-trail.js';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
@@ -18,7 +18,7 @@ import {
   verifyTotp,
   type StoredPasskey,
 } from './factor-proofs.js';
-import { CHALLENGE_TTL_MS, MAX_FAILED_ATTEMPTS, ScaSettings } from './sca-settings.js';
+import { CHALLENGE_TTL_MS, MAX_FAILED_ATTEMPTS, MAX_RESENDS, RESEND_INTERVAL_MS, ScaSettings } from './sca-settings.js';
 import { SmsSender } from './sms-sender.js';
 
 /** The purposes of challenges. */
@@ -76,6 +76,9 @@ interface ChallengeRow {
   failed_attempts: number;
   status: 'PENDING' | 'USED' | 'LOCKED';
   expires_at: Date;
+  /** BUSINESS time the SMS code was last sent (a window for re-sends is counted from it). */
+  code_sent_at?: Date | null;
+  resend_count?: number;
 }
 
 interface FactorRow {
@@ -93,6 +96,14 @@ interface FactorRow {
 export const SANDBOX_SMS_CODE = '123456';
 
 const digest = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** What a proof is checked against (ScaChallengesService.authorize), found in its transaction. */
+export interface ChallengeLookup {
+  customer: CustomerEntity;
+  target: Omit<ChallengeTarget, 'binding'> & { binding?: string };
+  challengeId: string | null;
+  factor?: ScaFactor;
+}
 
 /** A failed attempt, committed before the error is answered. */
 class Refusal {
@@ -179,8 +190,8 @@ export class ScaChallengesService {
     }
     await m.query(
       `INSERT INTO sca_challenges (id, platform_id, customer_id, purpose, subject, binding, factor, available_factors,
-         sms_code, enrollment_secret, webauthn_challenge, failed_attempts, status, expires_at, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 0, 'PENDING', $12, $13)`,
+         sms_code, enrollment_secret, webauthn_challenge, failed_attempts, status, expires_at, created_at, code_sent_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 0, 'PENDING', $12, $13, $14)`,
       [
         id,
         customer.platformId,
@@ -195,6 +206,7 @@ export class ScaChallengesService {
         webauthnChallenge,
         expiresAt,
         now,
+        smsCode ? now : null,
       ],
     );
     noteAuditResource(formatId('ScaChallenge', id));
@@ -215,17 +227,20 @@ export class ScaChallengesService {
   /**
    * Re-sends the SMS code of the customer's pending challenge `challengeId` (the same code; the
    * challenge and its `expiresAt` are unchanged). 409 CONFLICT when it is not a pending SMS_OTP
-   * challenge of this customer, or has expired.
+   * challenge of this customer, or has expired; 429 RATE_LIMITED (with `Retry-After`) within
+   * RESEND_INTERVAL_MS of the last send, or after MAX_RESENDS re-sends (the platform's clock).
    */
   async resend(m: EntityManager, customer: CustomerEntity, challengeId: string): Promise<void> {
     const rows = await m.query<ChallengeRow[]>(
-      `SELECT id, purpose, factor, sms_code, status, expires_at FROM sca_challenges WHERE id = $1 AND customer_id = $2`,
+      `SELECT id, purpose, factor, sms_code, status, expires_at, code_sent_at, resend_count
+       FROM sca_challenges WHERE id = $1 AND customer_id = $2 FOR UPDATE`,
       [challengeId, customer.id],
     );
     const row = rows[0];
     if (!row || row.factor !== 'SMS_OTP' || !row.sms_code || !customer.phoneNumber)
       throw new ApiError('CONFLICT', 'There is no pending SMS_OTP challenge to re-send: only SMS codes can be re-sent');
-    if (row.status !== 'PENDING' || row.expires_at.getTime() <= this.clock.now().getTime())
+    const now = this.clock.now();
+    if (row.status !== 'PENDING' || row.expires_at.getTime() <= now.getTime())
       throw new ApiError(
         'CONFLICT',
         `The challenge is ${row.status === 'PENDING' ? 'EXPIRED' : row.status}: nothing to re-send`,
@@ -233,27 +248,53 @@ export class ScaChallengesService {
           details: { status: row.status === 'PENDING' ? 'EXPIRED' : row.status },
         },
       );
+    const resent = row.resend_count ?? 0;
+    const lastSent = (row.code_sent_at ?? row.expires_at).getTime();
+    const waitMs = Math.min(lastSent + RESEND_INTERVAL_MS, row.expires_at.getTime()) - now.getTime();
+    if (resent >= MAX_RESENDS)
+      throw new ApiError(
+        'RATE_LIMITED',
+        `The code of this challenge was already re-sent ${MAX_RESENDS} times: wait for it, or start a new challenge once this one expires`,
+        {
+          retryAfterSeconds: Math.max(1, Math.ceil((row.expires_at.getTime() - now.getTime()) / 1000)),
+          details: { resendCount: resent, maxResends: MAX_RESENDS },
+        },
+      );
+    if (row.code_sent_at && waitMs > 0)
+      throw new ApiError(
+        'RATE_LIMITED',
+        `The code was sent less than ${RESEND_INTERVAL_MS / 1000} seconds ago: retry later`,
+        {
+          retryAfterSeconds: Math.ceil(waitMs / 1000),
+          details: { resendCount: resent, maxResends: MAX_RESENDS },
+        },
+      );
+    await m.query(`UPDATE sca_challenges SET code_sent_at = $2, resend_count = resend_count + 1 WHERE id = $1`, [
+      row.id,
+      now,
+    ]);
     await this.sms.send({ to: customer.phoneNumber, purpose: row.purpose, code: this.box.open(row.sms_code) });
   }
 
   /**
-   * Checks `proof` against the customer's challenge for `target` (`challengeId` when given, else
-   * the latest one issued for the target; optionally only of `factor`), then runs `onSuccess` in
-   * the same transaction. A wrong answer counts (five lock the challenge) and is committed before
-   * the error is answered; an expired, used, locked or foreign challenge is refused.
+   * Checks `proof` against a customer's challenge, then runs `onSuccess`, all in one transaction:
+   * `load` finds, in that transaction, the customer, the target and the challenge (`challengeId`
+   * when given, else the latest one issued for the target; optionally only of `factor`), and runs
+   * the caller's preconditions, so nothing commits before the proof is checked (the request's
+   * audit event is written with the change, never by an earlier read). A wrong answer counts (five
+   * lock the challenge) and is committed before the error is answered; an expired, used, locked or
+   * foreign challenge is refused.
    */
   async authorize<T>(
-    customer: CustomerEntity,
-    target: Omit<ChallengeTarget, 'binding'> & { binding?: string },
-    challengeId: string | null,
+    load: (m: EntityManager) => Promise<ChallengeLookup>,
     proof: ScaProof,
     onSuccess: (
       m: EntityManager,
       challenge: { id: string; enrollmentSecret: string | null; registered?: StoredPasskey },
     ) => Promise<T>,
-    factor?: ScaFactor,
   ): Promise<T> {
     const outcome = await this.tx.run(async (m) => {
+      const { customer, target, challengeId, factor } = await load(m);
       const row = await this.lockChallenge(m, customer.id, target, challengeId, factor);
       if (target.binding !== undefined && !sameSecret(row.binding, digest(target.binding)))
         throw new ApiError('SCA_CHALLENGE_NOT_FOUND', 'This challenge was issued for something else');
@@ -273,6 +314,7 @@ export class ScaChallengesService {
           failed,
           failed >= MAX_FAILED_ATTEMPTS ? 'LOCKED' : 'PENDING',
         ]);
+        noteAuditRefusal(); // the count commits, the request is a failure (its 400 is recorded)
         return new Refusal(
           new ApiError(
             failed >= MAX_FAILED_ATTEMPTS ? 'SCA_CHALLENGE_LOCKED' : 'SCA_PROOF_INVALID',

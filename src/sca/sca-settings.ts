@@ -9,6 +9,10 @@ export const ENROLLMENT_TTL_MS = 10 * 60_000;
 export const SESSION_TTL_MS = 15 * 60_000;
 /** Wrong answers that lock a challenge. */
 export const MAX_FAILED_ATTEMPTS = 5;
+/** An SMS code is re-sent at most once per this interval (the platform's clock)... */
+export const RESEND_INTERVAL_MS = 30_000;
+/** ...and at most this many times per challenge: then 429 RATE_LIMITED. */
+export const MAX_RESENDS = 3;
 /** A factor reset's window. */
 export const RESET_TTL_MS = 30 * 60_000;
 

@@ -125,12 +125,14 @@ export class ScaService {
     body: { type: 'TOTP'; secret: string; code: string } | { type: 'PASSKEY'; origin: string; credential: object },
   ) {
     noteAuditResource(formatId('Customer', customerId)); // the customer is a query parameter
-    const customer = await this.tx.run((m) => this.customers.findScaCustomer(m, platformId, customerId));
+    const find = (m: EntityManager) => this.customers.findScaCustomer(m, platformId, customerId);
     if (body.type === 'TOTP') {
       return this.challenges.authorize(
-        customer,
-        { purpose: ENROLL_TOTP, subject: 'enrollment', binding: body.secret },
-        null,
+        async (m) => ({
+          customer: await find(m),
+          target: { purpose: ENROLL_TOTP, subject: 'enrollment', binding: body.secret },
+          challengeId: null,
+        }),
         { code: body.code },
         async (m, challenge) => {
           const recoveryCodes = Array.from({ length: 8 }, () =>
@@ -139,7 +141,7 @@ export class ScaService {
               .toUpperCase()
               .replace(/(.{4})(.{4})(.{4})/, '$1-$2-$3'),
           );
-          await this.insertFactor(m, platformId, customer.id, 'TOTP', {
+          await this.insertFactor(m, platformId, customerId, 'TOTP', {
             totp_secret: this.box.seal(challenge.enrollmentSecret!),
           });
           return { type: 'TOTP' as const, recoveryCodes };
@@ -147,13 +149,15 @@ export class ScaService {
       );
     }
     return this.challenges.authorize(
-      customer,
-      { purpose: ENROLL_PASSKEY, subject: 'enrollment' },
-      null,
+      async (m) => ({
+        customer: await find(m),
+        target: { purpose: ENROLL_PASSKEY, subject: 'enrollment' },
+        challengeId: null,
+      }),
       { origin: body.origin, registration: body.credential as Record<string, unknown> },
       async (m, challenge) => {
         const passkey = challenge.registered!;
-        await this.insertFactor(m, platformId, customer.id, 'PASSKEY', {
+        await this.insertFactor(m, platformId, customerId, 'PASSKEY', {
           credential_id: passkey.credentialId,
           public_key: passkey.publicKey,
           counter: passkey.counter,
@@ -235,15 +239,17 @@ export class ScaService {
     body: { factor: ScaFactor; endUserIpAddress: string; challengeId: string | null } & ScaProof,
   ) {
     noteAuditResource(formatId('Customer', customerId)); // the customer is a query parameter
-    const customer = await this.tx.run(async (m) => {
-      const c = await this.customers.findScaCustomer(m, platformId, customerId);
-      this.refuseLocked(await this.loginState(m, c.id));
-      return c;
-    });
     return this.challenges.authorize(
-      customer,
-      { purpose: LOGIN, subject: 'login' },
-      body.challengeId,
+      async (m) => {
+        const customer = await this.customers.findScaCustomer(m, platformId, customerId);
+        this.refuseLocked(await this.loginState(m, customer.id));
+        return {
+          customer,
+          target: { purpose: LOGIN, subject: 'login' },
+          challengeId: body.challengeId,
+          ...(body.challengeId ? {} : { factor: body.factor }),
+        };
+      },
       body,
       async (m) => {
         const now = this.clock.now();
@@ -251,11 +257,10 @@ export class ScaService {
         await m.query(
           `INSERT INTO sca_sessions (id, platform_id, customer_id, factor, end_user_ip, created_at, expires_at)
            VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-          [newUuid(), platformId, customer.id, body.factor, body.endUserIpAddress, now, expiresAt],
+          [newUuid(), platformId, customerId, body.factor, body.endUserIpAddress, now, expiresAt],
         );
         return { status: 'SUCCESS', sessionExpiresAt: expiresAt.toISOString() };
       },
-      body.challengeId ? undefined : body.factor,
     );
   }
 

@@ -309,6 +309,7 @@ const CASES: Record<string, Case> = {
   },
   [`POST ${V}/quotes/:quoteId/authorize/resend`]: async (p) => {
     const quote = await euQuote(p);
+    ok(await p.post('/sandbox/clock/advance', { seconds: 30 }), 'clock advance'); // a code is re-sent 30 s after the last send
     const res = await p.post(`/quotes/${quote.id}/authorize/resend`);
     return { res, ids: [quote.id] };
   },

@@ -5,6 +5,7 @@ import { chromium, type Browser, type CDPSession, type Page } from 'playwright-c
 import { exampleAccountInfo } from '../../src/external-accounts/variants/index.js';
 import { individual } from '../support/customers.js';
 import { kycApprovedCustomer, type Customer } from '../support/fixtures.js';
+import { payer } from '../support/payments.js';
 import { expectError, startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
 
 /**
@@ -182,5 +183,58 @@ maybe('passkeys through a virtual authenticator', () => {
     });
     expect(confirmA.body).toEqual({ trusted: true });
     expectError(await p.delete(`/customers/external-accounts/${a}`), 409, 'BENEFICIARY_TRUSTED');
+  });
+
+  it('a payment authorized with the passkey: quote → challenge bound to it → authorize → execute; its assertion authorizes no other quote', async () => {
+    const p = await TestPlatform.create(t);
+    const { customer } = await enrolled(p);
+    const a = await payer(p, 50_000, { customer });
+    const q1 = await a.quote(7_000, { scaFactor: 'PASSKEY' });
+    const q2 = await a.quote(7_000, { scaFactor: 'PASSKEY' });
+    for (const quote of [q1, q2]) {
+      expect(quote.status).toBe('PENDING_AUTHORIZATION');
+      expect(quote.scaChallenge).toMatchObject({
+        factor: 'PASSKEY',
+        availableFactors: ['PASSKEY'],
+        purpose: 'AUTHORIZE_PAYMENT',
+        passkeyAllowedOrigins: [origin],
+      });
+    }
+    // same amount and payee, another quote: the WebAuthn challenge differs (bound to the quote)
+    expect(q1.scaChallenge.passkeyAssertionOptions.challenge).not.toBe(
+      q2.scaChallenge.passkeyAssertionOptions.challenge,
+    );
+    const assertion = await getAssertion(q1.scaChallenge.passkeyAssertionOptions);
+    expectError(
+      await p.post(`/quotes/${q2.id}/authorize`, { passkeyAssertion: assertion, origin }),
+      400,
+      'SCA_PROOF_INVALID',
+    );
+    expectError(
+      await p.post(`/quotes/${q1.id}/authorize`, { passkeyAssertion: assertion, origin: 'https://evil.example' }),
+      400,
+      'SCA_PROOF_INVALID',
+    );
+    // execute before the authorization moves nothing
+    expect(await a.execute(q1.id)).toMatchObject({ status: 'PENDING_AUTHORIZATION' });
+    expect(await a.balance()).toBe(50_000);
+    const authorized = await p.post(`/quotes/${q1.id}/authorize`, {
+      passkeyAssertion: assertion,
+      origin,
+      endUserIpAddress: IP,
+    });
+    expect(authorized.status).toBe(200);
+    expect(authorized.body).toMatchObject({ id: q1.id, status: 'PROCESSING' });
+    expect(await a.balance()).toBe(50_000 - 7_000);
+    // replayed: the quote has nothing left to authorize
+    expectError(await p.post(`/quotes/${q1.id}/authorize`, { passkeyAssertion: assertion, origin }), 409, 'CONFLICT');
+
+    // the other quote: authorize with a fresh assertion for its own challenge, then execute
+    const own = await getAssertion(q2.scaChallenge.passkeyAssertionOptions);
+    const second = await p.post(`/quotes/${q2.id}/authorize`, { passkeyAssertion: own, origin });
+    expect(second.status).toBe(200);
+    expect(second.body).toMatchObject({ status: 'PENDING' });
+    expect(await a.execute(q2.id)).toMatchObject({ status: 'PROCESSING' });
+    expect(await a.balance()).toBe(50_000 - 14_000);
   });
 });

@@ -1,3 +1,5 @@
+import { parseId } from '../../src/common/ids.js';
+import { RailWorker } from '../../src/quotes/rail/rail-worker.service.js';
 import { individual } from '../support/customers.js';
 import { recordedEvents } from '../support/events.js';
 import { kycApprovedCustomer, type Customer } from '../support/fixtures.js';
@@ -55,6 +57,9 @@ describe('an EU customer quotes, authorizes and executes', () => {
       'OUTGOING_PAYMENT.PENDING_AUTHORIZATION:PENDING_AUTHORIZATION',
     ]);
 
+    // the code was sent with the quote: a re-send waits 30 seconds (platform clock)
+    expectError(await p.post(`/quotes/${q.id}/authorize/resend`), 429, 'RATE_LIMITED');
+    expect((await p.post('/sandbox/clock/advance', { seconds: 30 })).status).toBe(200);
     expect((await p.post(`/quotes/${q.id}/authorize/resend`)).status).toBe(204);
     const done = await p.post(`/quotes/${q.id}/authorize`, { code: '123456', endUserIpAddress: '203.0.113.42' });
     expect(done.status).toBe(200);
@@ -101,6 +106,76 @@ describe('an EU customer quotes, authorizes and executes', () => {
     const done = await p.post(`/quotes/${q.id}/authorize`, { code: '123456' });
     expect(done.body).toMatchObject({ status: 'PROCESSING' });
     expect(await a.balance()).toBe(100_000 - 2_000);
+  });
+});
+
+describe('resend and expiry on the platform clock', () => {
+  it('re-sends the code at most once per 30 seconds and three times per challenge (429 RATE_LIMITED with Retry-After)', async () => {
+    const p = await TestPlatform.create(t);
+    const a = await euPayer(p);
+    const q = await a.quote(1_500);
+    // the code was sent at creation: an immediate re-send is too soon
+    const tooSoon = await p.post(`/quotes/${q.id}/authorize/resend`);
+    expectError(tooSoon, 429, 'RATE_LIMITED');
+    expect(Number(tooSoon.headers['retry-after'])).toBeGreaterThan(0);
+    for (let i = 1; i <= 3; i += 1) {
+      expect((await p.post('/sandbox/clock/advance', { seconds: 30 })).status).toBe(200);
+      expect((await p.post(`/quotes/${q.id}/authorize/resend`)).status).toBe(204);
+      expectError(await p.post(`/quotes/${q.id}/authorize/resend`), 429, 'RATE_LIMITED');
+    }
+    expect((await p.post('/sandbox/clock/advance', { seconds: 30 })).status).toBe(200);
+    const capped = expectError(await p.post(`/quotes/${q.id}/authorize/resend`), 429, 'RATE_LIMITED');
+    expect(capped.details).toMatchObject({ resendCount: 3, maxResends: 3 });
+    // the challenge still answers the code
+    expect((await p.post(`/quotes/${q.id}/authorize`, { code: '123456' })).body).toMatchObject({ status: 'PENDING' });
+  });
+
+  it('a transaction left PENDING_AUTHORIZATION expires with its quote (EXPIRED, OUTGOING_PAYMENT.EXPIRED); nothing moved', async () => {
+    const p = await TestPlatform.create(t);
+    const a = await euPayer(p);
+    const q = await a.quote(2_500, { immediatelyExecute: true });
+    expect((await p.get(`/transactions/${q.transactionId}`)).body.status).toBe('PENDING_AUTHORIZATION');
+    const worker = t.app.get(RailWorker);
+    const platformId = parseId('Platform', p.platformId)!;
+    expect(await worker.runOnce({ platformId })).toBe(0); // not due yet
+    expect((await p.post('/sandbox/clock/advance', { seconds: 301 })).status).toBe(200);
+    expect(await worker.runOnce({ platformId })).toBe(1);
+    expect(await worker.runOnce({ platformId })).toBe(0); // once
+    expect((await p.get(`/transactions/${q.transactionId}`)).body).toMatchObject({
+      status: 'EXPIRED',
+      failureReason: 'QUOTE_EXPIRED',
+    });
+    const quote = (await p.get(`/quotes/${q.id}`)).body;
+    expect(quote.status).toBe('EXPIRED');
+    expect(quote.scaChallenge).toBeUndefined();
+    expect(await outgoingEvents(p, q.transactionId)).toEqual([
+      'OUTGOING_PAYMENT.PENDING_AUTHORIZATION:PENDING_AUTHORIZATION',
+      'OUTGOING_PAYMENT.EXPIRED:EXPIRED',
+    ]);
+    expectError(await p.post(`/quotes/${q.id}/authorize`, { code: '123456' }), 409, 'CONFLICT');
+    expect(await a.balance()).toBe(100_000);
+  });
+});
+
+describe('realtime funding', () => {
+  it('payment instructions are withheld until the challenge is authorized; funds cannot arrive before', async () => {
+    const p = await TestPlatform.create(t);
+    const a = await euPayer(p);
+    const created = await p.post('/quotes', {
+      source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', customerId: a.customer.id },
+      destination: { destinationType: 'ACCOUNT', accountId: a.externalAccountId },
+      lockedCurrencySide: 'SENDING',
+      lockedCurrencyAmount: 3_000,
+    });
+    expect(created.status).toBe(201);
+    const q: Json = created.body;
+    expect(q).toMatchObject({ status: 'PENDING_AUTHORIZATION', scaChallenge: { factor: 'SMS_OTP' } });
+    expect(q.paymentInstructions).toBeUndefined();
+    expectError(await p.post('/sandbox/send', { quoteId: q.id, currencyCode: 'USD' }), 409, 'CONFLICT');
+    const authorized = await p.post(`/quotes/${q.id}/authorize`, { code: '123456' });
+    expect(authorized.body).toMatchObject({ status: 'PENDING' });
+    expect(authorized.body.paymentInstructions).toHaveLength(1);
+    expect((await p.post('/sandbox/send', { quoteId: q.id, currencyCode: 'USD' })).status).toBe(200);
   });
 });
 

@@ -2,6 +2,8 @@ import { Writable } from 'node:stream';
 import { DataSource } from 'typeorm';
 import { createRootLogger } from '../../src/logging/logger.js';
 import { exampleAccountInfo } from '../../src/external-accounts/variants/index.js';
+import { CardRevealService } from '../../src/cards/card-reveal.service.js';
+import { ApiError } from '../../src/errors/api-error.js';
 import { activeCard } from '../support/cards.js';
 import { individual } from '../support/customers.js';
 import { kycApprovedCustomer, newCustomer, type Customer } from '../support/fixtures.js';
@@ -285,6 +287,27 @@ describe('trusted beneficiaries', () => {
     expect((await p.delete(`/customers/external-accounts/${b}`)).status).toBe(204);
   });
 
+  it('the audit trail: a wrong proof is one failure (no success), a right one one success', async () => {
+    const p = await TestPlatform.create(t);
+    const c = await euCustomer(p);
+    const account = await eurAccount(p, c.id, 23);
+    expect((await p.post(`/customers/external-accounts/${account}/trust`)).status).toBe(200);
+    expectError(
+      await p.post(`/customers/external-accounts/${account}/trust/confirm`, { code: '000000' }),
+      400,
+      'SCA_PROOF_INVALID',
+    );
+    expect((await p.post(`/customers/external-accounts/${account}/trust/confirm`, { code: '123456' })).status).toBe(
+      200,
+    );
+    const trail = await p.get(`/audit-events?action=confirmBeneficiaryTrust&resourceId=${encodeURIComponent(account)}`);
+    expect(trail.status).toBe(200);
+    const outcomes = (trail.body.data as Array<{ outcome: { status: number; code: string | null } }>)
+      .map((e) => `${e.outcome.status}:${e.outcome.code}`)
+      .sort();
+    expect(outcomes).toEqual(['200:null', '400:SCA_PROOF_INVALID']);
+  });
+
   it("another platform's account is 404", async () => {
     const p = await TestPlatform.create(t);
     const other = await TestPlatform.create(t);
@@ -345,6 +368,30 @@ describe('POST /cards/{id}/reveal', () => {
     expect(JSON.stringify(events)).toContain('Token:');
     expect(JSON.stringify(events)).toContain(card.id);
     expectError(await p.post(`/cards/Card:00000000-0000-7000-8000-000000000000/reveal`), 404, 'NOT_FOUND');
+  });
+
+  it("403 FORBIDDEN without an attributable actor (no token, no agent: the reference's impersonated session); nothing minted", async () => {
+    // Over HTTP every platform credential is a token (its actor), so the app's reveal is called as
+    // a session with no token behind it would call it: on the real app and database.
+    const p = await TestPlatform.create(t);
+    const { card } = await activeCard(p);
+    const platformId = p.platformId.replace(/^Platform:/, '');
+    const cardId = card.id.replace(/^Card:/, '');
+    const reveals = t.app.get(CardRevealService);
+    const db = t.app.get(DataSource);
+    const minted = async () =>
+      (
+        await db.query<Array<{ n: number }>>('SELECT count(*)::int AS n FROM card_reveals WHERE card_id = $1', [cardId])
+      )[0].n;
+    for (const principal of [undefined, { kind: 'platform', platformId }]) {
+      const refused = reveals.reveal(principal, platformId, cardId, 'http://localhost');
+      await expect(refused).rejects.toBeInstanceOf(ApiError);
+      await expect(refused).rejects.toMatchObject({ code: 'FORBIDDEN', status: 403 });
+    }
+    expect(await minted()).toBe(0);
+    // with the platform's token (an actor) the same card reveals
+    expect((await p.post(`/cards/${card.id}/reveal`)).status).toBe(200);
+    expect(await minted()).toBe(1);
   });
 
   it('501 when no card issuer is configured', async () => {

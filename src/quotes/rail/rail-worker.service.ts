@@ -5,6 +5,7 @@ import { Runtime } from '../../config/config.module.js';
 import { TransactionService } from '../../database/transaction.service.js';
 import { platformTimeSql } from '../../sandbox-clock/platform-time-sql.js';
 import { OutgoingTransactionEntity } from '../outgoing-transaction.entity.js';
+import { QuoteEntity } from '../quote.entity.js';
 import { PaymentsService } from '../payments.service.js';
 import { Rail } from './rail.js';
 
@@ -65,6 +66,40 @@ export class RailWorker implements OnApplicationBootstrap, BeforeApplicationShut
    * how many steps it took. `platformId` limits it to one platform (tests drive it this way).
    */
   async runOnce(options: { platformId?: string } = {}): Promise<number> {
+    return (await this.railSteps(options)) + (await this.expireAwaiting(options));
+  }
+
+  /**
+   * Transactions left PENDING_AUTHORIZATION (an execution asked for before the quote's SCA
+   * authorization) whose quote expired on the platform's clock (`quotes.expires_at`, business time,
+   * claimed with `platformTimeSql`): EXPIRED with their event (PaymentsService.expireAwaiting).
+   */
+  private async expireAwaiting(options: { platformId?: string }): Promise<number> {
+    return this.tx.run(async (m) => {
+      // The quote is locked first, as execute and authorize lock it before its transaction.
+      const business = platformTimeSql(this.config.SANDBOX, 'q.platform_id', ':real');
+      const due = await m
+        .createQueryBuilder(QuoteEntity, 'q')
+        .select('q.transaction_id', 'transaction_id')
+        .addSelect(`${business}`, 'business_now')
+        .innerJoin(OutgoingTransactionEntity, 't', 't.id = q.transaction_id')
+        .setLock('pessimistic_write', undefined, ['q'])
+        .setOnLocked('skip_locked')
+        .where(`t.status = 'PENDING_AUTHORIZATION' AND q.expires_at <= ${business}`, { real: this.realClock.now() })
+        .andWhere(options.platformId ? 'q.platform_id = :platformId' : 'true', { platformId: options.platformId })
+        .orderBy('q.id')
+        .limit(BATCH)
+        .getRawMany<{ transaction_id: string; business_now: Date | string }>();
+      let expired = 0;
+      for (const { transaction_id: id, business_now: now } of due) {
+        const row = await m.findOne(OutgoingTransactionEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
+        if (row && (await this.payments.expireAwaiting(m, row, asBusinessTime(now)))) expired += 1;
+      }
+      return expired;
+    });
+  }
+
+  private async railSteps(options: { platformId?: string }): Promise<number> {
     return this.tx.run(async (m) => {
       const business = platformTimeSql(this.config.SANDBOX, 't.platform_id', ':real');
       const { entities, raw } = await m

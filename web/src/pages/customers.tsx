@@ -2,6 +2,7 @@ import { useEffect } from 'preact/hooks';
 import { get, Page, qs } from '../api';
 import { ErrorNote, Facts, Link, Loading, Money, Status, Time, useLoad } from '../ui';
 import type { Card } from './cards';
+import { CustomerOnboarding } from './customer-onboarding';
 
 interface Customer {
   id: string;
@@ -123,6 +124,7 @@ export function CustomerPage(props: { id: string }) {
               ['KYC', d.customer.kycStatus ?? '—'],
             ]}
           />
+          <CustomerOnboarding customerId={d.customer.id} business={d.customer.customerType === 'BUSINESS'} />
           <section aria-labelledby="accounts-title">
             <h2 id="accounts-title">Internal accounts</h2>
             {d.accounts.length === 0 ? (

@@ -69,7 +69,6 @@ export class PaymentDocumentsController {
 
   /** The file, always as a download (as `GET /documents/{documentId}/file`). */
   @ApiOperation({ summary: "Download a payment document's file", operationId: 'downloadPaymentDocument' })
-  @ApiErrors(404)
   @Get(':documentId/file')
   @ApiProduces('application/octet-stream')
   @ApiOkResponse({ schema: { type: 'string', format: 'binary' } })

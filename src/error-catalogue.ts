@@ -2,13 +2,17 @@ import { AGENTS_ERRORS } from './agents/agents.errors.js';
 import { AUTH_ERRORS } from './auth/auth.errors.js';
 import { CARDS_ERRORS } from './cards/cards.errors.js';
 import { CUSTOMERS_ERRORS } from './customers/customers.errors.js';
+import { BENEFICIAL_OWNERS_ERRORS } from './beneficial-owners/beneficial-owners.errors.js';
+import { BULK_IMPORT_ERRORS } from './bulk-import/bulk-import.errors.js';
 import { DOCUMENTS_ERRORS } from './documents/documents.errors.js';
 import { CORE_ERRORS, registerErrorCatalogue } from './errors/api-error.js';
 import { EXTERNAL_ACCOUNTS_ERRORS } from './external-accounts/external-accounts.errors.js';
 import { OUTBOX_ERRORS } from './outbox/outbox.errors.js';
+import { PAYMENT_DOCUMENTS_ERRORS } from './payment-documents/payment-documents.errors.js';
 import { QUOTES_ERRORS } from './quotes/quotes.errors.js';
 import { SCA_ERRORS } from './sca/sca.errors.js';
 import { UMA_ERRORS } from './uma/uma.errors.js';
+import { VERIFICATIONS_ERRORS } from './verifications/verifications.errors.js';
 
 /**
  * The one error catalogue, composed where the areas are (beside app.module.ts): the core codes
@@ -28,6 +32,10 @@ export const AREA_ERRORS = [
   SCA_ERRORS,
   UMA_ERRORS,
   DOCUMENTS_ERRORS,
+  BENEFICIAL_OWNERS_ERRORS,
+  VERIFICATIONS_ERRORS,
+  BULK_IMPORT_ERRORS,
+  PAYMENT_DOCUMENTS_ERRORS,
 ] as const;
 
 /** Every code the API answers with, and its HTTP status. */
@@ -43,6 +51,10 @@ export const ERROR_STATUS = {
   ...SCA_ERRORS,
   ...UMA_ERRORS,
   ...DOCUMENTS_ERRORS,
+  ...BENEFICIAL_OWNERS_ERRORS,
+  ...VERIFICATIONS_ERRORS,
+  ...BULK_IMPORT_ERRORS,
+  ...PAYMENT_DOCUMENTS_ERRORS,
 } as const;
 
 type Catalogue = typeof ERROR_STATUS;

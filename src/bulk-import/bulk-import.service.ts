@@ -6,7 +6,7 @@ import type { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { formatId, newUuid } from '../common/ids.js';
 import { AppConfig } from '../config/app-config.js';
-import { CustomersService } from '../customers/customers.service.js';
+import { CustomersService, type LockedConfig } from '../customers/customers.service.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
 import { fieldError } from '../errors/field-error.js';
@@ -222,19 +222,46 @@ export class BulkImportService implements OnApplicationBootstrap, OnModuleDestro
     );
     let ok = 0;
     let failed = 0;
+    // Per batch, not per row: the rows already imported (by platformCustomerId), the platform's
+    // configuration (locked once), and the rows' outcomes (one UPDATE).
+    const ids = rows
+      .map((r) => r.payload.platformCustomerId)
+      .filter((v): v is string => typeof v === 'string' && v !== '');
+    const existing = new Set(
+      ids.length
+        ? (
+            await m.query<Array<{ platform_customer_id: string }>>(
+              'SELECT platform_customer_id FROM customers WHERE platform_id = $1 AND platform_customer_id = ANY($2::text[]) AND NOT is_deleted',
+              [job.platform_id, ids],
+            )
+          ).map((r) => r.platform_customer_id)
+        : [],
+    );
+    const config = rows.length ? await this.customers.lockConfig(m, job.platform_id) : undefined;
+    const outcomes: Array<{ n: number; status: 'DONE' | 'FAILED'; error: string | null }> = [];
     for (const row of rows) {
-      const error = await this.importRow(m, job.platform_id, row.payload);
+      const pcid = row.payload.platformCustomerId;
+      // imported before (idempotent by platformCustomerId), or earlier in this file
+      const error =
+        typeof pcid === 'string' && existing.has(pcid)
+          ? null
+          : await this.importRow(m, job.platform_id, row.payload, config);
+      if (typeof pcid === 'string' && pcid !== '' && !error) existing.add(pcid);
       if (error) failed++;
       else ok++;
-      await m.query(`UPDATE bulk_import_rows SET status = $3, error = $4 WHERE job_id = $1 AND row_number = $2`, [
-        id,
-        row.row_number,
-        error ? 'FAILED' : 'DONE',
-        error
-          ? JSON.stringify({ ...error, correlationId: row.payload.platformCustomerId || String(row.row_number) })
-          : null,
-      ]);
+      outcomes.push({
+        n: row.row_number,
+        status: error ? 'FAILED' : 'DONE',
+        error: error ? JSON.stringify({ ...error, correlationId: pcid || String(row.row_number) }) : null,
+      });
     }
+    if (outcomes.length)
+      await m.query(
+        `UPDATE bulk_import_rows r SET status = o.status, error = o.error::jsonb
+           FROM unnest($2::int[], $3::text[], $4::text[]) AS o(n, status, error)
+          WHERE r.job_id = $1 AND r.row_number = o.n`,
+        [id, outcomes.map((o) => o.n), outcomes.map((o) => o.status), outcomes.map((o) => o.error)],
+      );
     const now = this.clock.now();
     const done = rows.length < IMPORT_BATCH;
     await m.query(
@@ -260,18 +287,12 @@ export class BulkImportService implements OnApplicationBootstrap, OnModuleDestro
     m: EntityManager,
     platformId: string,
     record: Record<string, string>,
+    config: LockedConfig | undefined,
   ): Promise<Omit<BulkImportErrorEntry, 'correlationId'> | null> {
     const body = customerBody(record);
-    if (typeof body.platformCustomerId === 'string') {
-      const existing = await m.query<Array<{ id: string }>>(
-        'SELECT id FROM customers WHERE platform_id = $1 AND platform_customer_id = $2 AND NOT is_deleted',
-        [platformId, body.platformCustomerId],
-      );
-      if (existing.length) return null; // imported before (idempotent by platformCustomerId)
-    }
     await m.query('SAVEPOINT bulk_row');
     try {
-      await this.customers.createIn(m, platformId, body);
+      await this.customers.createIn(m, platformId, body, config);
       await m.query('RELEASE SAVEPOINT bulk_row');
       return null;
     } catch (error) {

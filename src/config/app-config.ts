@@ -15,6 +15,13 @@ import {
 } from 'class-validator';
 import { Doc } from './variable-doc.js';
 import { parseTrustProxy, type TrustProxy } from '../common/client-address.js';
+import {
+  DEFAULT_PAYMENT_DOCUMENT_REQUIREMENTS,
+  PAYMENT_DOCUMENT_TYPES,
+  parsePaymentDocumentRequirements,
+  type PaymentDocumentRequirements,
+  paymentDocumentRequirementsProblem,
+} from '../payment-documents/payment-document.types.js';
 
 const toBool = ({ value }: { value: unknown }): unknown =>
   value === 'true' ? true : value === 'false' ? false : value;
@@ -306,6 +313,28 @@ export class AppConfig {
     message: 'must be CODE=rate pairs separated by commas, e.g. EUR=0.92,GBP=0.79',
   })
   FX_RATES = 'EUR=0.92,GBP=0.79,CAD=1.37,MXN=17.2,BRL=5.4,INR=92.5,JPY=150,PHP=58,NGN=1550,USDC=1,BTC=0.000011';
+
+  @Doc(
+    "Which payment documents a quote's `purposeOfPayment` requires: `PURPOSE=REQUIREMENT:TYPE|TYPE,REQUIREMENT:TYPE;PURPOSE=...`. A requirement id is opaque (answered in `DOCUMENTS_REQUIRED`'s `details.missingRequirements`); its `|`-separated types are the alternatives that fill it (each a payment document type). A purpose not named needs no document; `none`: no purpose does (see [Onboarding, payment documents](onboarding.md#payment-documents-on-quotes)).",
+    {
+      default: `\`${DEFAULT_PAYMENT_DOCUMENT_REQUIREMENTS}\``,
+      allowed: `document types: ${PAYMENT_DOCUMENT_TYPES.map((t) => `\`${t}\``).join(', ')}`,
+    },
+  )
+  @ValidateBy({
+    name: 'paymentDocumentRequirements',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && paymentDocumentRequirementsProblem(value) === null,
+      defaultMessage: (args) =>
+        `must be PURPOSE=REQUIREMENT:TYPE|TYPE,...;PURPOSE=... (${paymentDocumentRequirementsProblem(String(args?.value))})`,
+    },
+  })
+  PAYMENT_DOCUMENT_REQUIREMENTS = DEFAULT_PAYMENT_DOCUMENT_REQUIREMENTS;
+
+  /** PAYMENT_DOCUMENT_REQUIREMENTS parsed (validated at load). */
+  get paymentDocumentRequirements(): PaymentDocumentRequirements {
+    return parsePaymentDocumentRequirements(this.PAYMENT_DOCUMENT_REQUIREMENTS);
+  }
 
   @Doc('How long a rate read from the table is reused before it is read again (the spec\'s "about 5 minutes").')
   @Transform(toInt)

@@ -29,6 +29,9 @@ import { IdentifierSeal } from './identifier-seal.js';
 import { InternalAccountsService } from './internal-accounts.service.js';
 import { noteAuditResource } from '../audit/audit-trail.js';
 
+/** The platform's configuration as `lockConfig` answers it. */
+export type LockedConfig = Awaited<ReturnType<PlatformConfigService['load']>>;
+
 export function renderCustomer(row: CustomerEntity): CustomerView {
   const base = {
     id: formatId('Customer', row.id),
@@ -146,12 +149,26 @@ export class CustomersService {
   }
 
   /** `create` inside the caller's transaction (the bulk import: one savepoint per row). */
-  async createIn(m: EntityManager, platformId: string, body: unknown): Promise<CustomerView> {
+  /**
+   * The platform's configuration FOR SHARE in `m`, for several `createIn` in the same transaction
+   * (a concurrent PATCH /config waits for all of them).
+   */
+  lockConfig(m: EntityManager, platformId: string): Promise<LockedConfig> {
+    return this.config.load(m, platformId, 'share');
+  }
+
+  async createIn(
+    m: EntityManager,
+    platformId: string,
+    body: unknown,
+    /** The platform's configuration, already locked in `m` by `lockConfig` (a bulk import's batch does it once). */
+    lockedConfig?: LockedConfig,
+  ): Promise<CustomerView> {
     const parsed = parseCustomerCreate(body);
     {
       // FOR SHARE: a concurrent PATCH /config that adds a currency waits for this customer (and
       // then opens its account in the new currency too), or this creation sees the new list.
-      const config = await this.config.load(m, platformId, 'share');
+      const config = lockedConfig ?? (await this.config.load(m, platformId, 'share'));
       const supported = config.supportedCurrencies.map((c) => c.currencyCode);
       const request = parsed.value;
       const errors = [...parsed.errors];

@@ -25,7 +25,7 @@ import { DocumentsService } from './documents.service.js';
 const DocumentListResponse = PageOf(Document, 'DocumentListResponse');
 
 /** RFC 6266 attachment disposition: an ASCII fallback and the UTF-8 name. */
-function attachment(fileName: string): string {
+export function attachment(fileName: string): string {
   const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
 }

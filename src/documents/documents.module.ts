@@ -10,6 +10,6 @@ import { DocumentsService } from './documents.service.js';
   imports: [CustomersModule, BeneficialOwnersModule],
   controllers: [DocumentsController],
   providers: [DocumentsService, { provide: DocumentStore, useClass: PostgresDocumentStore }],
-  exports: [DocumentsService],
+  exports: [DocumentsService, DocumentStore],
 })
 export class DocumentsModule {}

@@ -44,13 +44,14 @@ export function renderDocument(row: DocumentEntity): Document {
 const notFound = (id: string) => new ApiError('DOCUMENT_NOT_FOUND', `Document ${formatId('Document', id)} not found`);
 
 /** A checked file: its bytes and what they are (file-type), or the FieldError saying why not. */
-interface CheckedFile {
+export interface CheckedFile {
   bytes: Buffer;
   contentType: string;
   fileName: string;
 }
 
-async function checkFile(form: MultipartForm, errors: FieldError[]): Promise<CheckedFile | null> {
+/** The uploaded file, when its bytes are a PDF, JPEG or PNG (file-type); else a FieldError on `file`. */
+export async function checkFile(form: MultipartForm, errors: FieldError[]): Promise<CheckedFile | null> {
   if (!form.file) return null;
   const { bytes } = form.file;
   const type = bytes.length > 0 ? await fileTypeFromBuffer(bytes) : undefined;

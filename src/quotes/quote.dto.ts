@@ -6,6 +6,7 @@ import { idPattern } from '../common/ids.js';
 import { LOCK_SIDES, QUOTE_SOURCE_TYPES, QUOTE_STATUSES } from './quote.entity.js';
 import type { LockSide, QuoteSourceType, QuoteStatus, StoredScaChallenge } from './quote.entity.js';
 import { SCA_FACTORS, type ScaFactor } from '../sca/sca-challenges.service.js';
+import { DocumentIdsField } from '../payment-documents/payment-document.dto.js';
 
 /** The reference's PaymentRail enum. */
 export const PAYMENT_RAILS = [
@@ -191,6 +192,9 @@ export class QuoteRequest {
   @StringField({ required: false, maxLength: 64 })
   purposeOfPayment?: string;
 
+  @DocumentIdsField()
+  documentIds?: string[];
+
   @ApiPropertyOptional({
     type: 'object',
     additionalProperties: true,
@@ -273,6 +277,12 @@ export class QuoteView {
   @ApiProperty({ example: 'Transaction:019542f5-b3e7-1d02-0000-000000000005' }) transactionId: string;
   @ApiProperty({ type: RateDetailsView }) rateDetails: RateDetailsView;
   @ApiPropertyOptional() purposeOfPayment?: string;
+  @ApiPropertyOptional({
+    type: [String],
+    example: ['PaymentDocument:019542f5-b3e7-1d02-0000-000000000007'],
+    description: 'The payment documents attached to the quote',
+  })
+  documentIds?: string[];
   @ApiPropertyOptional({
     type: 'object',
     additionalProperties: true,

@@ -101,6 +101,10 @@ export class QuoteEntity {
   @Column('text', { name: 'purpose_of_payment', nullable: true })
   purposeOfPayment: string | null;
 
+  /** The payment documents attached when the quote was created (src/payment-documents/). */
+  @Column('uuid', { name: 'document_ids', array: true, default: () => "'{}'" })
+  documentIds: string[];
+
   @Column('text', { name: 'remittance_information', nullable: true })
   remittanceInformation: string | null;
 

@@ -39,6 +39,7 @@ export function renderQuote(row: QuoteEntity, now: Date): QuoteView {
     transactionId: formatId('Transaction', row.transactionId),
     rateDetails: row.rateDetails,
     ...(row.purposeOfPayment !== null ? { purposeOfPayment: row.purposeOfPayment } : {}),
+    ...(row.documentIds?.length ? { documentIds: row.documentIds.map((id) => formatId('PaymentDocument', id)) } : {}),
     ...(status === 'PENDING_AUTHORIZATION' && row.scaChallenge ? { scaChallenge: row.scaChallenge } : {}),
     // withheld until the SCA challenge is authorized (the reference's 202 on POST /quotes)
     ...(row.sourceType === 'REALTIME_FUNDING' && status !== 'PENDING_AUTHORIZATION'

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CustomersModule } from '../customers/customers.module.js';
 import { OutboxWriterModule } from '../outbox/outbox-writer.module.js';
+import { PaymentDocumentsModule } from '../payment-documents/payment-documents.module.js';
 import { PlatformConfigModule } from '../platform-config/platform-config.module.js';
 import { ScaModule } from '../sca/sca.module.js';
 import { QuoteAuthorizationService } from './quote-authorization.service.js';
@@ -25,7 +26,7 @@ import { TransactionsService } from './transactions.service.js';
  * and PaymentsService with their policy check beside them.
  */
 @Module({
-  imports: [CustomersModule, OutboxWriterModule, PlatformConfigModule, ScaModule],
+  imports: [CustomersModule, OutboxWriterModule, PaymentDocumentsModule, PlatformConfigModule, ScaModule],
   controllers: [QuotesController, TransactionsController, TransfersController, ExchangeRatesController],
   providers: [
     { provide: RateProvider, useClass: ConfigRateProvider },

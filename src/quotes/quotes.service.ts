@@ -15,6 +15,7 @@ import { fieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
 import { ExternalAccountEntity } from '../external-accounts/external-account.entity.js';
 import { PlatformConfigService, platformFeeFor } from '../platform-config/platform-config.service.js';
+import { PaymentDocumentsService } from '../payment-documents/payment-documents.service.js';
 import { FxRatesService } from './fx-rates.service.js';
 import { PaymentsService } from './payments.service.js';
 import { QuoteAuthorizationService } from './quote-authorization.service.js';
@@ -81,6 +82,7 @@ export class QuotesService {
     private readonly platformConfig: PlatformConfigService,
     private readonly payments: PaymentsService,
     private readonly authorization: QuoteAuthorizationService,
+    private readonly paymentDocuments: PaymentDocumentsService,
   ) {}
 
   /**
@@ -225,9 +227,16 @@ export class QuotesService {
     }
     this.checkSizeLimit(config, sending.code, price.totalSendingAmount);
 
+    const quoteId = newUuid();
+    const documentIds = await this.paymentDocuments.attach(m, scope.platformId, {
+      quoteId,
+      customerId: payer.customerId,
+      purposeOfPayment: body.purposeOfPayment ?? null,
+      documentIds: 'documentIds' in body ? body.documentIds : undefined,
+    });
     const now = this.clock.now();
     const quote = m.create(QuoteEntity, {
-      id: newUuid(),
+      id: quoteId,
       platformId: scope.platformId,
       agentId: scope.agentId ?? null,
       customerId: payer.customerId,
@@ -247,6 +256,7 @@ export class QuotesService {
       rateDetails: price.rateDetails,
       description: body.description ?? null,
       purposeOfPayment: body.purposeOfPayment ?? null,
+      documentIds,
       remittanceInformation: body.remittanceInformation ?? null,
       senderCustomerInfo: (('senderCustomerInfo' in body ? body.senderCustomerInfo : undefined) ??
         null) as QuoteEntity['senderCustomerInfo'],

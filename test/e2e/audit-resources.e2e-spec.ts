@@ -6,7 +6,14 @@ import { cardBody, issuedCard, postCard } from '../support/cards.js';
 import { individual } from '../support/customers.js';
 import { customerAccount, kycApprovedCustomer, newCustomer, usdAccountBody } from '../support/fixtures.js';
 import { customerExternalAccount } from '../support/agent-quotes.js';
-import { newDocument, ownerBody, samplePdf, uploadDocument } from '../support/documents.js';
+import {
+  newDocument,
+  newPaymentDocument,
+  ownerBody,
+  samplePdf,
+  uploadDocument,
+  uploadPaymentDocument,
+} from '../support/documents.js';
 import { payer } from '../support/payments.js';
 import { activeCard } from '../support/cards.js';
 import { totpCode } from '../support/totp.js';
@@ -424,6 +431,11 @@ const CASES: Record<string, Case> = {
     );
     return { res, ids: [res.body.id] };
   },
+  [`POST ${V}/payment-documents`]: async (p) => {
+    const customer = await newCustomer(p);
+    const res = answer(await uploadPaymentDocument(p, { customerId: customer.id, documentType: 'INVOICE' }));
+    return { res, ids: [res.body.id] };
+  },
   [`POST ${V}/beneficial-owners`]: async (p) => {
     const owner = await newCustomer(p, business());
     const res = await p.post('/beneficial-owners', ownerBody(owner.id));
@@ -593,6 +605,12 @@ const OTHER_CHANGES: Record<string, Case> = {
     const customer = await newCustomer(p);
     const doc = await newDocument(p, customer.id, 'PASSPORT');
     const res = await p.delete(`/documents/${doc.id}`);
+    return { res, ids: [doc.id] };
+  },
+  [`DELETE ${V}/payment-documents/:documentId`]: async (p) => {
+    const customer = await newCustomer(p);
+    const doc = await newPaymentDocument(p, customer.id);
+    const res = await p.delete(`/payment-documents/${doc.id}`);
     return { res, ids: [doc.id] };
   },
   [`PATCH ${V}/beneficial-owners/:beneficialOwnerId`]: async (p) => {

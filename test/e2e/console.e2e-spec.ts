@@ -5,6 +5,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { SystemClock } from '../../src/common/clock.js';
 import { spendingAgent, type Json } from '../support/agent-quotes.js';
 import { activeCard } from '../support/cards.js';
+import { newBusiness, newDocument, ownerBody } from '../support/documents.js';
 import { signedSubscriber, stopSubscribers } from '../support/events.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { isolatedDatabase, IsolatedDatabase } from '../support/isolated-database.js';
@@ -388,6 +389,35 @@ maybe('operator console (browser)', () => {
       .waitFor(WAIT);
     await quotes.getByRole('link', { name: paid.transactionId as string }).click();
     await admin.getByRole('heading', { name: `Transaction ${paid.transactionId as string}` }).waitFor(WAIT);
+  });
+
+  it("a business customer's page shows its verification, documents (each a download) and beneficial owners", async () => {
+    const biz = await newBusiness(p);
+    const owner = (await p.post('/beneficial-owners', ownerBody(biz.id)).expect(201)).body as Json;
+    await newDocument(p, biz.id, 'CERTIFICATE_OF_INCORPORATION');
+    await newDocument(p, biz.id, 'UTILITY_BILL', { documentNumber: 'REJECT_EXPIRED' });
+    await newDocument(p, owner.id as string, 'PASSPORT');
+    await p.post('/verifications', { customerId: biz.id }).expect(200);
+
+    await admin.goto(`/console/customers/${encodeURIComponent(biz.id)}`);
+    const section = admin.getByRole('region', { name: 'Verification and documents' });
+    await section.getByRole('row').filter({ hasText: 'CERTIFICATE_OF_INCORPORATION' }).waitFor(WAIT);
+    await section.getByText('RESOLVE_ERRORS').waitFor(WAIT);
+    await row(admin, 'UTILITY_BILL').getByText('EXPIRED').first().waitFor(WAIT);
+    expect(await row(admin, 'PASSPORT').textContent()).toContain('Jane Smith');
+    await section.getByText('UBO, CONTROL_PERSON · 51%').waitFor(WAIT);
+    await shoot(admin, 'customer-onboarding');
+
+    // The operator opens a document: a download (attachment, octet-stream), never rendered inline.
+    const link = row(admin, 'CERTIFICATE_OF_INCORPORATION').getByRole('link', { name: /^Download/ });
+    const [download] = await Promise.all([admin.waitForEvent('download'), link.click()]);
+    expect(download.suggestedFilename()).toBe('scan.pdf');
+    const file = await admin.request.get((await link.getAttribute('href'))!);
+    expect(file.status()).toBe(200);
+    expect(file.headers()['content-disposition']).toMatch(/^attachment;/);
+    expect(file.headers()['content-type']).toBe('application/octet-stream');
+    expect(file.headers()['x-content-type-options']).toBe('nosniff');
+    expect((await file.body()).subarray(0, 5).toString()).toBe('%PDF-');
   });
 
   it('a VIEW token sees no action buttons and its forged POST is refused; a POST without the CSRF token is refused', async () => {

@@ -111,3 +111,21 @@ export const ownerBody = (customerId: string, overrides: Record<string, unknown>
 
 export const newBusiness = (p: TestPlatform): Promise<Customer> => newCustomer(p, business());
 export const newIndividual = (p: TestPlatform): Promise<Customer> => newCustomer(p, individual());
+
+/** POST /payment-documents as multipart (`customerId`, `documentType`, the file in `file`). */
+export function uploadPaymentDocument(
+  p: TestPlatform,
+  fields: Record<string, string>,
+  file: Buffer | null = samplePdf('invoice'),
+  fileName = 'invoice.pdf',
+) {
+  return uploadDocument(p, fields, file, fileName, 'post', '/payment-documents');
+}
+
+/** Uploads a payment document of `customerId` and expects 201. */
+export async function newPaymentDocument(p: TestPlatform, customerId: string, documentType = 'INVOICE') {
+  const res = await uploadPaymentDocument(p, { customerId, documentType });
+  if (res.status !== 201)
+    throw new Error(`payment document ${documentType}: ${res.status} ${JSON.stringify(res.body)}`);
+  return res.body as { id: string; customerId: string; documentType: string; quoteId?: string };
+}

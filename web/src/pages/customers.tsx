@@ -3,6 +3,7 @@ import { get, Page, qs } from '../api';
 import { ErrorNote, Facts, Link, Loading, Money, Status, Time, useLoad } from '../ui';
 import type { Card } from './cards';
 import { CustomerQuotes } from './customer-quotes';
+import { CustomerOnboarding } from './customer-onboarding';
 
 interface Customer {
   id: string;
@@ -124,6 +125,7 @@ export function CustomerPage(props: { id: string }) {
               ['KYC', d.customer.kycStatus ?? '—'],
             ]}
           />
+          <CustomerOnboarding customerId={d.customer.id} business={d.customer.customerType === 'BUSINESS'} />
           <section aria-labelledby="accounts-title">
             <h2 id="accounts-title">Internal accounts</h2>
             {d.accounts.length === 0 ? (

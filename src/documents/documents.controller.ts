@@ -11,6 +11,7 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { documentDownload } from './document-download.js';
 import { CurrentPlatform, RequirePermission } from '../auth/auth.decorators.js';
 import type { PlatformPrincipal } from '../auth/auth.decorators.js';
 import { IdPipe } from '../common/id.pipe.js';
@@ -23,12 +24,6 @@ import { MAX_DOCUMENT_BYTES } from './document.types.js';
 import { DocumentsService } from './documents.service.js';
 
 const DocumentListResponse = PageOf(Document, 'DocumentListResponse');
-
-/** RFC 6266 attachment disposition: an ASCII fallback and the UTF-8 name. */
-export function attachment(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(fileName)}`;
-}
 
 @ApiTags('Documents')
 @ApiBasicAuth('BasicAuth')
@@ -88,15 +83,7 @@ export class DocumentsController {
     @Param('documentId', new IdPipe('Document')) id: string,
     @Res({ passthrough: true }) res: Response,
   ): Promise<StreamableFile> {
-    const { bytes, fileName } = await this.documents.content(p.platformId, id);
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Content-Security-Policy', "sandbox; default-src 'none'");
-    res.setHeader('Cache-Control', 'no-store');
-    return new StreamableFile(bytes, {
-      type: 'application/octet-stream',
-      disposition: attachment(fileName),
-      length: bytes.length,
-    });
+    return documentDownload(res, await this.documents.content(p.platformId, id));
   }
 
   @ApiOperation({

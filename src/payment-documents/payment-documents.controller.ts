@@ -11,11 +11,11 @@ import {
   ApiTags,
 } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
+import { documentDownload } from '../documents/document-download.js';
 import { CurrentPlatform, RequirePermission } from '../auth/auth.decorators.js';
 import type { PlatformPrincipal } from '../auth/auth.decorators.js';
 import { IdPipe } from '../common/id.pipe.js';
 import { readMultipart } from '../common/multipart.js';
-import { attachment } from '../documents/documents.controller.js';
 import { MAX_DOCUMENT_BYTES } from '../documents/document.types.js';
 import { MultipartBody } from '../http-pipeline.js';
 import { ApiErrors } from '../openapi/api-errors.js';
@@ -77,15 +77,7 @@ export class PaymentDocumentsController {
     @Param('documentId', new IdPipe('PaymentDocument')) id: string,
     @Res({ passthrough: true }) res: Response,
   ): Promise<StreamableFile> {
-    const { bytes, fileName } = await this.documents.content(p.platformId, id);
-    res.setHeader('X-Content-Type-Options', 'nosniff');
-    res.setHeader('Content-Security-Policy', "sandbox; default-src 'none'");
-    res.setHeader('Cache-Control', 'no-store');
-    return new StreamableFile(bytes, {
-      type: 'application/octet-stream',
-      disposition: attachment(fileName),
-      length: bytes.length,
-    });
+    return documentDownload(res, await this.documents.content(p.platformId, id));
   }
 
   @ApiOperation({ summary: 'Delete a payment document', operationId: 'deletePaymentDocument' })

@@ -96,7 +96,7 @@ export async function startEmbeddedDatabase(
     let stopped = false;
     return {
       url: `postgres://postgres:${secret}@${encodeURIComponent(socketDir)}/postgres`,
-      dump: () => db.dumpDataDir('none') as Promise<Blob>,
+      dump: () => db.dumpDataDir('none'),
       async stop() {
         if (stopped) return;
         stopped = true;

@@ -1,4 +1,4 @@
-import { INestApplication } from '@nestjs/common';
+import { INestApplication, RequestMethod } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Request, Response } from 'express';
@@ -79,7 +79,12 @@ export async function createApp(
       'docs/{*path}',
       '.well-known/lnurlpubkey',
       '.well-known/lnurlp/{*path}',
-      ...(config.CONSOLE ? ['console/api/session', 'console/api/transactions/{*path}'] : []),
+      ...(config.CONSOLE
+        ? [
+            'console/api/session',
+            { path: 'console/api/transactions/:transactionId/history', method: RequestMethod.GET },
+          ]
+        : []),
     ],
   });
   const audit = app.get(AuditTrail);

@@ -41,6 +41,7 @@ import { platformCustomerIds } from './payments.service.js';
 import { transactionNotFound } from './transactions.service.js';
 
 export interface IncomingPaymentInput {
+  /** The receiving platform's uuid (`Platform:<uuid>` is accepted too). */
   platformId: string;
   /** The receiver's internal account id (InternalAccount:<uuid>). */
   accountId: string;
@@ -147,7 +148,8 @@ export class IncomingPaymentsService {
    * INVALID_CURRENCY when the currency is not the account's, 400 INVALID_INPUT for a malformed input.
    */
   async receive(input: IncomingPaymentInput): Promise<{ transactionId: string; status: string; created: boolean }> {
-    const { accountUuid, amount } = checkInput(input);
+    const { platformUuid, accountUuid, amount } = checkInput(input);
+    input = { ...input, platformId: platformUuid };
     const recorded = await this.tx.runDetached(async (m) => {
       const existing = await this.byReference(m, input.platformId, input.reference);
       if (existing) return { row: existing, created: false, claimed: null };
@@ -563,10 +565,11 @@ function parseObject(text: string): Record<string, unknown> | null {
 const MAX_MINOR_UNITS = 9_007_199_254_740_991n;
 
 /** 400 INVALID_INPUT with every malformed field at once. */
-function checkInput(input: IncomingPaymentInput): { accountUuid: string; amount: bigint } {
+function checkInput(input: IncomingPaymentInput): { platformUuid: string; accountUuid: string; amount: bigint } {
   const errors: FieldError[] = [];
-  if (parseId('Platform', formatId('Platform', String(input.platformId))) === null)
-    errors.push(fieldError('platformId', 'must be a platform uuid'));
+  const raw = String(input.platformId);
+  const platformUuid = parseId('Platform', raw.startsWith('Platform:') ? raw : formatId('Platform', raw));
+  if (platformUuid === null) errors.push(fieldError('platformId', 'must be a platform uuid'));
   const accountUuid = parseId('InternalAccount', input.accountId);
   if (accountUuid === null) errors.push(fieldError('accountId', 'must be an InternalAccount id'));
   const amount = /^[1-9][0-9]{0,15}$/.test(String(input.amount)) ? BigInt(input.amount) : 0n;
@@ -577,6 +580,7 @@ function checkInput(input: IncomingPaymentInput): { accountUuid: string; amount:
     errors.push(fieldError('reference', 'must be 1 to 255 characters'));
   if (!['SANDBOX', 'UMA', 'BANK'].includes(input.origin))
     errors.push(fieldError('origin', 'must be SANDBOX, UMA or BANK'));
-  if (errors.length > 0 || accountUuid === null) throw invalidInput(errors, 'The incoming payment is malformed');
-  return { accountUuid, amount };
+  if (errors.length > 0 || accountUuid === null || platformUuid === null)
+    throw invalidInput(errors, 'The incoming payment is malformed');
+  return { platformUuid, accountUuid, amount };
 }

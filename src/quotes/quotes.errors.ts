@@ -20,6 +20,4 @@ export const QUOTES_ERRORS = {
   INVALID_CURRENCY: 400,
   /** The transaction is past the point where it can be cancelled. */
   TRANSACTION_NOT_CANCELLABLE: 409,
-  /** Approve / reject on a transaction that is not an incoming payment awaiting the platform's decision. */
-  TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL: 409,
 } as const;

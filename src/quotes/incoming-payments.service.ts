@@ -322,22 +322,6 @@ export class IncomingPaymentsService {
     return false;
   }
 
-  /** Incoming payments of a platform awaiting its decision, oldest first (the console's Approvals page). */
-  async awaitingDecision(platformId: string, limit = 100): Promise<IncomingTransactionView[]> {
-    const m = this.tx.manager;
-    const rows = await m
-      .createQueryBuilder(IncomingTransactionEntity, 't')
-      .where("t.platform_id = :platformId AND t.status = 'PENDING' AND t.decide_by IS NOT NULL", { platformId })
-      .orderBy('t.id', 'ASC')
-      .limit(limit)
-      .getMany();
-    const ids = await platformCustomerIds(
-      m,
-      rows.map((r) => r.customerId),
-    );
-    return rows.map((r) => renderIncomingTransaction(r, ownerOf(r.platformId, r.customerId, ids)));
-  }
-
   /** Renders one incoming transaction. */
   async view(m: EntityManager, row: IncomingTransactionEntity): Promise<IncomingTransactionView> {
     const ids = await platformCustomerIds(m, [row.customerId]);

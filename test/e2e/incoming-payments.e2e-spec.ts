@@ -13,7 +13,7 @@ import { customerAccount, kycApprovedCustomer } from '../support/fixtures.js';
 import type { Customer } from '../support/fixtures.js';
 import type { Json } from '../support/payments.js';
 import { verifyWebhook } from '../support/signatures.js';
-import { expectError, invalidFields, startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
+import { expectError, invalidFields, startTestApp, TestApp, TestPlatform, V } from '../support/test-app.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
@@ -273,7 +273,7 @@ describe('the approval window (the platform clock)', () => {
 });
 
 describe('approve / reject refusals', () => {
-  it('unknown or another platform’s transaction: 404 TRANSACTION_NOT_FOUND; a malformed id 400', async () => {
+  it('unknown or another platform’s transaction: 404 TRANSACTION_NOT_FOUND; a malformed id 400; a VIEW token 403', async () => {
     const r = await receiving();
     receiver.respondWith({ status: 202 });
     const tx = await r.receive();
@@ -283,6 +283,13 @@ describe('approve / reject refusals', () => {
     const unknown = 'Transaction:01900000-0000-7000-8000-000000000000';
     expectError(await r.p.post(`/transactions/${unknown}/approve`), 404, 'TRANSACTION_NOT_FOUND');
     expect((await r.p.post('/transactions/nope/approve')).status).toBe(400);
+    const viewer = await r.p.token(['VIEW']);
+    for (const decision of ['approve', 'reject'])
+      expectError(
+        await t.http.post(`${V}/transactions/${tx.id}/${decision}`).set('Authorization', viewer.authorization).send({}),
+        403,
+        'FORBIDDEN',
+      );
     expect(invalidFields(await r.p.post(`/transactions/${tx.id}/approve`, { receiverCustomerInfo: 'x' }))).toEqual([
       'receiverCustomerInfo',
     ]);

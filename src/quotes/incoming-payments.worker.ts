@@ -76,7 +76,15 @@ export class IncomingPaymentsWorker implements OnApplicationBootstrap, BeforeApp
       let decided = 0;
       for (const [i, row] of entities.entries()) {
         const now = new Date(raw[i].business_now) as BusinessTime;
-        if (await this.incoming.runDue(m, row, now)) decided += 1;
+        // One payment's failure (e.g. a sender's settlement hook throwing) undoes only its own step.
+        await m.query('SAVEPOINT incoming_payment');
+        try {
+          if (await this.incoming.runDue(m, row, now)) decided += 1;
+          await m.query('RELEASE SAVEPOINT incoming_payment');
+        } catch (error) {
+          await m.query('ROLLBACK TO SAVEPOINT incoming_payment');
+          this.logger.error({ err: error, transaction: `Transaction:${row.id}` }, 'incoming payment step failed');
+        }
       }
       return decided;
     });

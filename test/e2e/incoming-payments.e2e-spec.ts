@@ -221,6 +221,42 @@ describe('the approval window (the platform clock)', () => {
     expect(types).toEqual(['INCOMING_PAYMENT.PENDING', 'INCOMING_PAYMENT.FAILED']);
   });
 
+  it('a settlement hook that throws undoes only its own payment’s timeout; the worker takes it again', async () => {
+    const r = await receiving();
+    const service = t.app.get(IncomingPaymentsService);
+    let broken = true;
+    const told: IncomingDecision[] = [];
+    service.registerSettlementHook('UMA', {
+      onDecided: (_m, decision) => {
+        if (broken && decision.reference === 'UMA-explode') return Promise.reject(new Error('sender side down'));
+        told.push(decision);
+        return Promise.resolve();
+      },
+    });
+    const input = {
+      platformId: r.p.platformId,
+      accountId: r.accountId,
+      amount: '300',
+      currency: 'USD',
+      origin: 'UMA' as const,
+    };
+    receiver.respondWith({ status: 202 }, { status: 202 });
+    const exploding = await service.receive({ ...input, reference: 'UMA-explode' });
+    const fine = await service.receive({ ...input, reference: 'UMA-fine' });
+    await advance(r.p, 6);
+    expect(await runWorker(r.p)).toBe(1); // the other one
+    expect(((await r.p.get(`/transactions/${exploding.transactionId}`)).body as Json).status).toBe('PENDING');
+    expect(((await r.p.get(`/transactions/${fine.transactionId}`)).body as Json).status).toBe('FAILED');
+    broken = false;
+    expect(await runWorker(r.p)).toBe(1);
+    expect((await r.p.get(`/transactions/${exploding.transactionId}`)).body as Json).toMatchObject({
+      status: 'FAILED',
+      failureReason: 'PAYMENT_APPROVAL_TIMED_OUT',
+    });
+    expect(told.map((d) => d.reference).sort()).toEqual(['UMA-explode', 'UMA-fine']);
+    service.registerSettlementHook('UMA', { onDecided: () => Promise.resolve() });
+  });
+
   it('approve, reject and the timeout racing: exactly one outcome, money moved at most once', async () => {
     const r = await receiving();
     let credited = 0;

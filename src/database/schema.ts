@@ -42,7 +42,7 @@ import { DoubleEntryLedger1767228300000 } from './migrations/1767228300000-Doubl
 import { LedgerBalancedJournals1767228310000 } from './migrations/1767228310000-LedgerBalancedJournals.js';
 import { QuoteAuthorization1767228750000 } from './migrations/1767228750000-QuoteAuthorization.js';
 import { Uma1767228800000 } from './migrations/1767228800000-Uma.js';
-import { IncomingPayments1767228850000 } from './migrations/1767228850000-IncomingPayments.js';
+import { IncomingPayments1767228960000 } from './migrations/1767228960000-IncomingPayments.js';
 import { AuditUnlinked1767228100000 } from './migrations/1767228100000-AuditUnlinked.js';
 import { Onboarding1767228600000 } from './migrations/1767228600000-Onboarding.js';
 import { BulkImport1767228610000 } from './migrations/1767228610000-BulkImport.js';
@@ -105,7 +105,7 @@ export const MIGRATIONS = [
   LedgerBalancedJournals1767228310000,
   QuoteAuthorization1767228750000,
   Uma1767228800000,
-  IncomingPayments1767228850000,
+  IncomingPayments1767228960000,
   AuditUnlinked1767228100000,
   Onboarding1767228600000,
   BulkImport1767228610000,

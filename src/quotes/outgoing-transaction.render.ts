@@ -12,6 +12,8 @@ export class TransactionEndpointView {
   @ApiPropertyOptional({ enum: ['ACCOUNT'] }) destinationType?: 'ACCOUNT';
   @ApiPropertyOptional() accountId?: string;
   @ApiPropertyOptional({ description: 'UMA address of the sender (sourceType UMA_ADDRESS)' }) umaAddress?: string;
+  @ApiPropertyOptional({ description: 'The originator of a bank-rail payment (sourceType REALTIME_FUNDING)' })
+  accountHolderName?: string;
   @ApiPropertyOptional() currency?: string;
 }
 
@@ -68,7 +70,7 @@ export class IncomingTransactionView {
   @ApiProperty({ enum: ['PENDING', 'PROCESSING', 'COMPLETED', 'FAILED'] }) status: string;
   @ApiProperty({ enum: ['INCOMING'] }) type: 'INCOMING';
   @ApiProperty({ enum: ['CREDIT'] }) direction: 'CREDIT';
-  @ApiPropertyOptional({ type: TransactionEndpointView }) source?: TransactionEndpointView;
+  @ApiProperty({ type: TransactionEndpointView }) source: TransactionEndpointView;
   @ApiProperty({ type: TransactionEndpointView }) destination: TransactionEndpointView;
   @ApiProperty() customerId: string;
   @ApiProperty() platformCustomerId: string;
@@ -199,23 +201,33 @@ export function renderIncomingTransaction(row: IncomingTransactionEntity, owner:
   };
 }
 
-/** Where an incoming transaction came from (a bank-rail payment names no source). */
-function incomingSource(row: IncomingTransactionEntity): { source?: TransactionEndpointView } {
+/** Where an incoming transaction came from. */
+function incomingSource(row: IncomingTransactionEntity): { source: TransactionEndpointView } {
   switch (row.sourceKind) {
     case 'ExternalAccount':
-      return row.sourceAccountId !== null
-        ? {
-            source: {
-              sourceType: 'ACCOUNT',
-              accountId: formatId('ExternalAccount', row.sourceAccountId),
-              currency: row.currency,
-            },
-          }
-        : {};
+      return {
+        source:
+          row.sourceAccountId !== null
+            ? {
+                sourceType: 'ACCOUNT',
+                accountId: formatId('ExternalAccount', row.sourceAccountId),
+                currency: row.currency,
+              }
+            : { sourceType: 'REALTIME_FUNDING', currency: row.currency },
+      };
     case 'UmaAddress':
       return { source: { sourceType: 'UMA_ADDRESS', umaAddress: row.senderUmaAddress ?? '', currency: row.currency } };
-    case 'Bank':
-      return {};
+    case 'Bank': {
+      // A bank-rail payment: the reference's external funding source, with the originator's name when known.
+      const name = row.counterpartyInformation?.FULL_NAME;
+      return {
+        source: {
+          sourceType: 'REALTIME_FUNDING',
+          currency: row.currency,
+          ...(typeof name === 'string' ? { accountHolderName: name } : {}),
+        },
+      };
+    }
     case 'RealtimeFunding':
       return { source: { sourceType: 'REALTIME_FUNDING', currency: row.currency } };
   }

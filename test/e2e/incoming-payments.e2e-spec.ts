@@ -343,8 +343,13 @@ describe('approve / reject refusals', () => {
       currency: 'USD',
       reference: 'SWIFT-REF-1',
       origin: 'BANK',
+      counterpartyInformation: { FULL_NAME: 'Grace Hopper' },
     });
     expect(out).toMatchObject({ status: 'COMPLETED', created: true });
+    expect((await r.p.get(`/transactions/${out.transactionId}`)).body).toMatchObject({
+      status: 'COMPLETED',
+      source: { sourceType: 'REALTIME_FUNDING', currency: 'USD', accountHolderName: 'Grace Hopper' },
+    });
     expect(await r.balance()).toBe(2_500);
     expect(await clearing(r.p, 'RAIL_CLEARING')).toBe(-2_500n);
     expect(receiver.received).toHaveLength(0);

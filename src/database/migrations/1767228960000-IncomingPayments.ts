@@ -11,8 +11,8 @@ const AFTER = `${BEFORE}, 'UMA_SETTLEMENT'`;
  * the platform's clock: `decide_by` (the platform's approval window) and `settles_business_at`
  * (the sandbox's slow settlement). The ledger gains the UMA_SETTLEMENT clearing account.
  */
-export class IncomingPayments1767228850000 implements MigrationInterface {
-  name = 'IncomingPayments1767228850000';
+export class IncomingPayments1767228960000 implements MigrationInterface {
+  name = 'IncomingPayments1767228960000';
 
   async up(q: QueryRunner): Promise<void> {
     await q.query(`ALTER TABLE incoming_transactions DROP CONSTRAINT incoming_transactions_source_kind_check`);

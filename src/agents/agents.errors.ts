@@ -5,6 +5,6 @@
  * core `FORBIDDEN`.
  */
 export const AGENTS_ERRORS = {
-  /** The action is not PENDING_APPROVAL (spec). */
+  /** The action is not PENDING_APPROVAL (spec); also approve/reject of an incoming payment not awaiting a decision (src/quotes). */
   TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL: 409,
 } as const;

@@ -245,6 +245,24 @@ export const SCHEDULES: readonly Schedule[] = [
     files: ['src/uma/uma-verifier.ts'],
     test: 'test/e2e/uma.e2e-spec.ts',
   },
+  {
+    table: 'incoming_transactions',
+    column: 'decide_by',
+    clock: 'business',
+    kind: 'due',
+    what: "the platform's approval window of an incoming payment (INCOMING_PAYMENT_APPROVAL_WINDOW_SECONDS; FAILED with PAYMENT_APPROVAL_TIMED_OUT after it)",
+    files: ['src/quotes/incoming-payments.service.ts', 'src/quotes/incoming-payments.worker.ts'],
+    test: 'test/e2e/incoming-payments.e2e-spec.ts',
+  },
+  {
+    table: 'incoming_transactions',
+    column: 'settles_business_at',
+    clock: 'business',
+    kind: 'due',
+    what: "a slow sandbox sender's settlement (PROCESSING to COMPLETED an hour of the platform's time after approval)",
+    files: ['src/quotes/incoming-payments.service.ts', 'src/quotes/incoming-payments.worker.ts'],
+    test: 'test/e2e/incoming-payments.e2e-spec.ts',
+  },
 ];
 
 /**

@@ -307,6 +307,15 @@ export class AppConfig {
   QUOTE_TTL_SECONDS = 300;
 
   @Doc(
+    "How long a platform has to approve or reject an incoming payment after answering its `INCOMING_PAYMENT.PENDING` webhook with 202 (or when no webhook endpoint is set), on the platform's clock; after it the payment fails with `PAYMENT_APPROVAL_TIMED_OUT` (see [Payments](payments.md#incoming-payments-and-the-platforms-approval)).",
+  )
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(3_600)
+  INCOMING_PAYMENT_APPROVAL_WINDOW_SECONDS = 5;
+
+  @Doc(
     'The rate table cross-currency quotes price from: units of each currency per 1 USD (cross rates go through USD). A currency not listed cannot be quoted against another currency; same-currency quotes are always 1:1 (see [Agents, quotes](agents.md#quotes-execution-under-the-policy-approvals)).',
   )
   @Matches(/^[A-Z]{3,5}=\d+(\.\d+)?(,[A-Z]{3,5}=\d+(\.\d+)?)*$/, {

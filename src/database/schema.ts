@@ -45,6 +45,7 @@ import { ScaResendLimit1767228931000 } from './migrations/1767228931000-ScaResen
 import { Uma1767228800000 } from './migrations/1767228800000-Uma.js';
 import { PlatformFeeConfigs1767228910000 } from './migrations/1767228910000-PlatformFeeConfigs.js';
 import { PaymentDocuments1767228920000 } from './migrations/1767228920000-PaymentDocuments.js';
+import { IncomingPayments1767228960000 } from './migrations/1767228960000-IncomingPayments.js';
 import { AuditUnlinked1767228100000 } from './migrations/1767228100000-AuditUnlinked.js';
 import { Onboarding1767228600000 } from './migrations/1767228600000-Onboarding.js';
 import { BulkImport1767228610000 } from './migrations/1767228610000-BulkImport.js';
@@ -109,6 +110,7 @@ export const MIGRATIONS = [
   Uma1767228800000,
   PlatformFeeConfigs1767228910000,
   PaymentDocuments1767228920000,
+  IncomingPayments1767228960000,
   AuditUnlinked1767228100000,
   Onboarding1767228600000,
   BulkImport1767228610000,

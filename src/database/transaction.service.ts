@@ -117,6 +117,15 @@ export class TransactionService {
     this.hooks.push(hook);
   }
 
+  /**
+   * Runs work in a transaction of its own even when the caller has one open (it commits on its
+   * own): for a step another party must see before the caller goes on, e.g. an incoming payment
+   * recorded before its approval webhook is sent.
+   */
+  runDetached<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+    return current.exit(() => this.run(work));
+  }
+
   run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     const open = current.getStore();
     if (open) return work(open);

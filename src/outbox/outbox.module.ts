@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { PlatformConfigModule } from '../platform-config/platform-config.module.js';
+import { DirectDelivery } from './delivery/direct-delivery.js';
 import { WebhookSender } from './delivery/webhook-sender.js';
 import { OutboxWriterModule } from './outbox-writer.module.js';
 import { OutboxDispatcher } from './outbox.dispatcher.js';
@@ -16,7 +17,7 @@ import { WebhookEventsService } from './webhook-events.service.js';
 @Module({
   imports: [OutboxWriterModule, PlatformConfigModule],
   controllers: [WebhookEventsController],
-  providers: [OutboxStore, OutboxDispatcher, WebhookSender, WebhookEventsService, OutboxMetrics],
-  exports: [OutboxWriterModule, OutboxDispatcher, WebhookEventsService],
+  providers: [OutboxStore, OutboxDispatcher, WebhookSender, WebhookEventsService, OutboxMetrics, DirectDelivery],
+  exports: [OutboxWriterModule, OutboxDispatcher, WebhookEventsService, DirectDelivery],
 })
 export class OutboxModule {}

@@ -1,5 +1,12 @@
 import { Column, Entity, PrimaryColumn, ViewColumn, ViewEntity } from 'typeorm';
+import type { BusinessTime } from '../common/clock.js';
 import type { TimelineStep } from './outgoing-transaction.entity.js';
+
+/** Where an incoming payment came from: the sandbox's senders, another UMA participant, a bank rail. */
+/** A JSON object as stored in a jsonb column. */
+export type JsonObject = Record<string, string | number | boolean | object | null>;
+
+export type IncomingOrigin = 'SANDBOX' | 'UMA' | 'BANK';
 
 /** Money arriving in an internal account: a transfer-in pull, or funds sent for a quote (sandbox). */
 @Entity('incoming_transactions')
@@ -17,7 +24,7 @@ export class IncomingTransactionEntity {
   status: 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED';
 
   @Column('text', { name: 'source_kind' })
-  sourceKind: 'ExternalAccount' | 'RealtimeFunding';
+  sourceKind: 'ExternalAccount' | 'RealtimeFunding' | 'UmaAddress' | 'Bank';
 
   @Column('uuid', { name: 'source_account_id', nullable: true })
   sourceAccountId: string | null;
@@ -45,6 +52,48 @@ export class IncomingTransactionEntity {
 
   @Column('timestamptz', { name: 'settled_at', nullable: true })
   settledAt: Date | null;
+
+  /** Where an incoming payment came from (IncomingPaymentsService); null for transfer-in and funded quotes. */
+  @Column('text', { nullable: true })
+  origin: IncomingOrigin | null;
+
+  /** The sender's reference: one transaction per (platform, reference). */
+  @Column('text', { nullable: true })
+  reference: string | null;
+
+  @Column('text', { name: 'sender_uma_address', nullable: true })
+  senderUmaAddress: string | null;
+
+  @Column('text', { name: 'receiver_uma_address', nullable: true })
+  receiverUmaAddress: string | null;
+
+  /** The payer data the sender sent (the reference's counterpartyInformation). */
+  @Column('jsonb', { name: 'counterparty_information', nullable: true })
+  counterpartyInformation: JsonObject | null;
+
+  /** The sender side's opaque data, handed back to its settlement hook untouched. */
+  @Column('jsonb', { nullable: true })
+  settlement: JsonObject | null;
+
+  /** The reference's IncomingTransactionFailureReason, once FAILED. */
+  @Column('text', { name: 'failure_reason', nullable: true })
+  failureReason: string | null;
+
+  /** What the platform said about the receiver when it approved (`receiverCustomerInfo`). */
+  @Column('jsonb', { name: 'receiver_customer_info', nullable: true })
+  receiverCustomerInfo: JsonObject | null;
+
+  /** The fields the platform asked for when it answered 422. */
+  @Column('jsonb', { name: 'requested_fields', nullable: true })
+  requestedFields: string[] | null;
+
+  /** While PENDING the platform's approval: when the window closes (the platform's clock). */
+  @Column('timestamptz', { name: 'decide_by', nullable: true })
+  decideBy: BusinessTime | null;
+
+  /** The sandbox's slow settlement: when a PROCESSING payment completes (the platform's clock). */
+  @Column('timestamptz', { name: 'settles_business_at', nullable: true })
+  settlesBusinessAt: BusinessTime | null;
 
   @Column('timestamptz', { name: 'created_at' })
   createdAt: Date;

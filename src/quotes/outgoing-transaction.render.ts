@@ -7,10 +7,19 @@ import type { OutgoingTransactionEntity, TimelineStep } from './outgoing-transac
 import { RateDetailsView } from './quote.dto.js';
 
 export class TransactionEndpointView {
-  @ApiPropertyOptional({ enum: ['ACCOUNT', 'REALTIME_FUNDING'] }) sourceType?: 'ACCOUNT' | 'REALTIME_FUNDING';
+  @ApiPropertyOptional({ enum: ['ACCOUNT', 'UMA_ADDRESS', 'REALTIME_FUNDING'] })
+  sourceType?: 'ACCOUNT' | 'UMA_ADDRESS' | 'REALTIME_FUNDING';
   @ApiPropertyOptional({ enum: ['ACCOUNT'] }) destinationType?: 'ACCOUNT';
   @ApiPropertyOptional() accountId?: string;
-  @ApiProperty() currency: string;
+  @ApiPropertyOptional({ description: 'UMA address of the sender (sourceType UMA_ADDRESS)' }) umaAddress?: string;
+  @ApiPropertyOptional({ description: 'The originator of a bank-rail payment (sourceType REALTIME_FUNDING)' })
+  accountHolderName?: string;
+  @ApiPropertyOptional() currency?: string;
+}
+
+/** The reference's ReconciliationInstructions. */
+export class ReconciliationInstructionsView {
+  @ApiProperty() reference: string;
 }
 
 export class RefundView {
@@ -73,6 +82,27 @@ export class IncomingTransactionView {
   @ApiProperty({ type: CurrencyAmount }) receivedAmount: CurrencyAmount;
   @ApiPropertyOptional() quoteId?: string;
   @ApiProperty({ type: 'integer', format: 'int64' }) fees: number;
+  @ApiPropertyOptional() senderUmaAddress?: string;
+  @ApiPropertyOptional() receiverUmaAddress?: string;
+  @ApiPropertyOptional({ type: 'object', additionalProperties: true, description: 'The payer data the sender sent' })
+  counterpartyInformation?: Record<string, unknown>;
+  @ApiPropertyOptional({ type: ReconciliationInstructionsView })
+  reconciliationInstructions?: ReconciliationInstructionsView;
+  @ApiPropertyOptional({
+    enum: [
+      'LNURLP_FAILED',
+      'PAY_REQUEST_FAILED',
+      'PAYMENT_APPROVAL_WEBHOOK_ERROR',
+      'PAYMENT_APPROVAL_TIMED_OUT',
+      'OFFRAMP_FAILED',
+      'MISSING_MANDATORY_PAYEE_DATA',
+      'QUOTE_EXPIRED',
+      'QUOTE_EXECUTION_FAILED',
+      'COMPLIANCE_REJECTED',
+      'COLLECTION_FAILED',
+    ],
+  })
+  failureReason?: string;
 }
 
 export type TransactionView = OutgoingTransactionView | IncomingTransactionView;
@@ -145,10 +175,7 @@ export function renderIncomingTransaction(row: IncomingTransactionEntity, owner:
     status: row.status,
     type: 'INCOMING',
     direction: 'CREDIT',
-    source:
-      row.sourceKind === 'ExternalAccount' && row.sourceAccountId !== null
-        ? { sourceType: 'ACCOUNT', accountId: formatId('ExternalAccount', row.sourceAccountId), currency: row.currency }
-        : { sourceType: 'REALTIME_FUNDING', currency: row.currency },
+    ...incomingSource(row),
     destination: {
       destinationType: 'ACCOUNT',
       accountId: formatId('InternalAccount', row.destinationAccountId),
@@ -166,7 +193,44 @@ export function renderIncomingTransaction(row: IncomingTransactionEntity, owner:
     receivedAmount: { amount: Number(row.receivedAmount), currency: currencyInfo(row.currency) },
     ...(row.quoteId !== null ? { quoteId: formatId('Quote', row.quoteId) } : {}),
     fees: 0,
+    ...(row.senderUmaAddress ? { senderUmaAddress: row.senderUmaAddress } : {}),
+    ...(row.receiverUmaAddress ? { receiverUmaAddress: row.receiverUmaAddress } : {}),
+    ...(row.counterpartyInformation ? { counterpartyInformation: row.counterpartyInformation } : {}),
+    ...(row.reference ? { reconciliationInstructions: { reference: row.reference } } : {}),
+    ...(row.failureReason ? { failureReason: row.failureReason } : {}),
   };
+}
+
+/** Where an incoming transaction came from. */
+function incomingSource(row: IncomingTransactionEntity): { source: TransactionEndpointView } {
+  switch (row.sourceKind) {
+    case 'ExternalAccount':
+      return {
+        source:
+          row.sourceAccountId !== null
+            ? {
+                sourceType: 'ACCOUNT',
+                accountId: formatId('ExternalAccount', row.sourceAccountId),
+                currency: row.currency,
+              }
+            : { sourceType: 'REALTIME_FUNDING', currency: row.currency },
+      };
+    case 'UmaAddress':
+      return { source: { sourceType: 'UMA_ADDRESS', umaAddress: row.senderUmaAddress ?? '', currency: row.currency } };
+    case 'Bank': {
+      // A bank-rail payment: the reference's external funding source, with the originator's name when known.
+      const name = row.counterpartyInformation?.FULL_NAME;
+      return {
+        source: {
+          sourceType: 'REALTIME_FUNDING',
+          currency: row.currency,
+          ...(typeof name === 'string' ? { accountHolderName: name } : {}),
+        },
+      };
+    }
+    case 'RealtimeFunding':
+      return { source: { sourceType: 'REALTIME_FUNDING', currency: row.currency } };
+  }
 }
 
 /** A timeline step (the console's status timeline). */

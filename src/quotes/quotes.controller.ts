@@ -27,13 +27,16 @@ import {
   CancelTransactionRequest,
   ConfirmReceiptDeliveryRequest,
   ExchangeRateListView,
+  ApprovePaymentRequest,
   ExchangeRatesQuery,
+  RejectPaymentRequest,
   QuotesQuery,
   TransactionsQuery,
   TransferInRequest,
   TransferOutRequest,
 } from './transactions.dto.js';
 import { TransactionsService } from './transactions.service.js';
+import { IncomingPaymentsService } from './incoming-payments.service.js';
 
 const QuotePage = PageOf(QuoteView, 'QuoteListResponse');
 const TRANSACTION_ONE_OF = {
@@ -132,7 +135,10 @@ export class QuotesController {
 @ApiExtraModels(IncomingTransactionView, OutgoingTransactionView)
 @Controller('transactions')
 export class TransactionsController {
-  constructor(private readonly transactions: TransactionsService) {}
+  constructor(
+    private readonly transactions: TransactionsService,
+    private readonly incoming: IncomingPaymentsService,
+  ) {}
 
   @Get()
   @ApiOperation({ summary: 'List transactions', operationId: 'listTransactions' })
@@ -176,6 +182,46 @@ export class TransactionsController {
     @Body() body: ConfirmReceiptDeliveryRequest,
   ): Promise<TransactionView> {
     return this.transactions.confirmReceipt(p.platformId, transactionId, body.receiptDeliveryConfirmedAt);
+  }
+
+  @Post(':transactionId/approve')
+  @HttpCode(200)
+  @RequirePermission('TRANSACT')
+  @Idempotent()
+  @ApiOperation({
+    summary: 'Approve a pending incoming payment',
+    description:
+      "Approves an incoming payment awaiting the platform's decision (after a 202 to its INCOMING_PAYMENT.PENDING webhook), within the approval window.",
+    operationId: 'approvePendingPayment',
+  })
+  @ApiOkResponse({ type: IncomingTransactionView })
+  @ApiErrors(400, 404, 409)
+  approve(
+    @CurrentPlatform() p: PlatformPrincipal,
+    @Param('transactionId', new IdPipe('Transaction')) transactionId: string,
+    @Body() body: ApprovePaymentRequest,
+  ): Promise<IncomingTransactionView> {
+    return this.incoming.approve(p.platformId, transactionId, body.receiverCustomerInfo);
+  }
+
+  @Post(':transactionId/reject')
+  @HttpCode(200)
+  @RequirePermission('TRANSACT')
+  @Idempotent()
+  @ApiOperation({
+    summary: 'Reject a pending incoming payment',
+    description:
+      "Rejects an incoming payment awaiting the platform's decision: FAILED with failureReason COMPLIANCE_REJECTED; the sender is refunded.",
+    operationId: 'rejectPendingPayment',
+  })
+  @ApiOkResponse({ type: IncomingTransactionView })
+  @ApiErrors(400, 404, 409)
+  reject(
+    @CurrentPlatform() p: PlatformPrincipal,
+    @Param('transactionId', new IdPipe('Transaction')) transactionId: string,
+    @Body() body: RejectPaymentRequest,
+  ): Promise<IncomingTransactionView> {
+    return this.incoming.reject(p.platformId, transactionId, body.reason);
   }
 
   @Post(':transactionId/cancel')

@@ -1,6 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsArray, IsOptional, IsString } from 'class-validator';
+import { IsArray, IsObject, IsOptional, IsString } from 'class-validator';
 import { DateTimeQuery } from '../common/pagination.js';
 import { DateRangeQuery } from '../common/time-range.js';
 import { EnumField, IdField, IntField, NestedField, StringField } from '../common/validation.js';
@@ -104,6 +104,50 @@ export class ConfirmReceiptDeliveryRequest {
 /** The reference's CancelTransactionRequest. */
 export class CancelTransactionRequest {
   @StringField({ required: false, maxLength: 1024 }) reason?: string;
+}
+
+/** The reference's ApprovePaymentRequest. */
+export class ApprovePaymentRequest {
+  @ApiPropertyOptional({
+    type: 'object',
+    additionalProperties: true,
+    description: 'The receiver fields the webhook asked for (requestedReceiverCustomerInfoFields)',
+  })
+  @IsOptional()
+  @IsObject({ message: '$property must be an object' })
+  receiverCustomerInfo?: Record<string, string | number | boolean | object | null>;
+}
+
+/** The reference's RejectPaymentRequest. */
+export class RejectPaymentRequest {
+  @StringField({
+    required: false,
+    maxLength: 1024,
+    description: "The platform's reason (noted on the transaction's timeline)",
+  })
+  reason?: string;
+}
+
+/** The reference's SandboxUmaReceiveRequest. */
+export class SandboxUmaReceiveRequest {
+  @StringField({
+    maxLength: 255,
+    description:
+      'A sandbox sender: `$success.<currency>@sandbox.grid.uma.money` settles, `$fail.<currency>@…` fails after approval, `$slow.<currency>@…` settles an hour (platform time) after approval',
+  })
+  senderUmaAddress: string;
+
+  @StringField({ required: false, maxLength: 255, description: 'Optional if customerId is provided' })
+  receiverUmaAddress?: string;
+
+  @IdField('Customer', { required: false, description: 'Optional if receiverUmaAddress is provided' })
+  customerId?: string;
+
+  @StringField({ pattern: /^[A-Z]{3,5}$/, format: 'currency code' })
+  receivingCurrencyCode: string;
+
+  @IntField({ min: 1, max: 9_007_199_254_740_991, description: 'Minor units of the receiving currency' })
+  receivingCurrencyAmount: number;
 }
 
 /** `GET /exchange-rates` (reference getExchangeRates). */

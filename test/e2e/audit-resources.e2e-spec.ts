@@ -64,6 +64,20 @@ async function agentQuote(p: TestPlatform) {
   return { agent, quote: await agent.quote(100) };
 }
 
+/** An incoming payment from a sandbox sender, awaiting the platform's decision (no webhook endpoint set). */
+async function umaReceive(p: TestPlatform): Promise<Answer> {
+  const customer = await kycApprovedCustomer(p);
+  return ok(
+    await p.post('/sandbox/uma/receive', {
+      senderUmaAddress: '$success.usd@sandbox.grid.uma.money',
+      customerId: customer.id,
+      receivingCurrencyCode: 'USD',
+      receivingCurrencyAmount: 100,
+    }),
+    'sandbox UMA receive',
+  );
+}
+
 /** An agent action waiting for approval. */
 async function pendingAction(p: TestPlatform) {
   const agent = await spendingAgent(p, { defaultExecutionMode: 'APPROVAL_REQUIRED' });
@@ -389,6 +403,20 @@ const CASES: Record<string, Case> = {
     const quote = await a.quote(1000);
     const res = await p.post(`/quotes/${quote.id}/execute`);
     return { res, ids: [quote.id, quote.transactionId ?? res.body.transactionId] };
+  },
+  [`POST ${V}/sandbox/uma/receive`]: async (p) => {
+    const res = await umaReceive(p);
+    return { res, ids: [res.body.id] };
+  },
+  [`POST ${V}/transactions/:transactionId/approve`]: async (p) => {
+    const id = (await umaReceive(p)).body.id as string;
+    const res = await p.post(`/transactions/${id}/approve`, {});
+    return { res, ids: [id] };
+  },
+  [`POST ${V}/transactions/:transactionId/reject`]: async (p) => {
+    const id = (await umaReceive(p)).body.id as string;
+    const res = await p.post(`/transactions/${id}/reject`, { reason: 'test' });
+    return { res, ids: [id] };
   },
   [`POST ${V}/transactions/:transactionId/cancel`]: async (p) => {
     const a = await payer(p, 10_000);

@@ -6,6 +6,7 @@ import { SystemClock } from '../../src/common/clock.js';
 import { spendingAgent, type Json } from '../support/agent-quotes.js';
 import { activeCard } from '../support/cards.js';
 import { newBusiness, newDocument, ownerBody } from '../support/documents.js';
+import { kycApprovedCustomer } from '../support/fixtures.js';
 import { signedSubscriber, stopSubscribers } from '../support/events.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { isolatedDatabase, IsolatedDatabase } from '../support/isolated-database.js';
@@ -204,6 +205,47 @@ maybe('operator console (browser)', () => {
     await dialog(admin).getByRole('button', { exact: true, name: 'Cancel' }).click();
     await row(admin, third.id).waitFor({ state: 'detached', ...WAIT });
     expect((await a.client.get(`/agents/me/actions/${third.id}`)).body.status).toBe('REJECTED');
+  });
+
+  it('lists incoming payments awaiting the platform’s decision beside agent actions; approves one, rejects another', async () => {
+    const customer = await kycApprovedCustomer(p);
+    const incoming = async (amount: number): Promise<Json> => {
+      receiver.respondWith({ status: 202 }); // the platform decides later, in the console
+      const res = await p.post('/sandbox/uma/receive', {
+        senderUmaAddress: '$success.usd@sandbox.grid.uma.money',
+        customerId: customer.id,
+        receivingCurrencyCode: 'USD',
+        receivingCurrencyAmount: amount,
+      });
+      expect(res.body).toMatchObject({ status: 'PENDING' });
+      return res.body as Json;
+    };
+    const first = await incoming(1_500);
+    const second = await incoming(2_500);
+
+    await nav(admin, 'Approvals');
+    await admin.getByRole('heading', { name: 'Incoming payments' }).waitFor(WAIT);
+    await row(admin, first.id).waitFor(WAIT);
+    await row(admin, second.id).getByText('$success.usd@sandbox.grid.uma.money').waitFor(WAIT);
+    await shoot(admin, 'approvals-incoming');
+
+    await row(admin, first.id).getByRole('button', { exact: true, name: 'Approve' }).click();
+    await dialog(admin).getByRole('button', { exact: true, name: 'Approve' }).click();
+    await row(admin, first.id).waitFor({ state: 'detached', ...WAIT });
+    expect((await p.get(`/transactions/${first.id}`)).body).toMatchObject({ status: 'COMPLETED' });
+
+    await row(admin, second.id).getByRole('button', { exact: true, name: 'Reject' }).click();
+    await dialog(admin).getByLabel('Reason').fill('Unknown sender');
+    await dialog(admin).getByRole('button', { exact: true, name: 'Reject' }).click();
+    await row(admin, second.id).waitFor({ state: 'detached', ...WAIT });
+    expect((await p.get(`/transactions/${second.id}`)).body).toMatchObject({
+      status: 'FAILED',
+      failureReason: 'COMPLIANCE_REJECTED',
+    });
+    const account = (await p.get(`/customers/internal-accounts?customerId=${customer.id}&currency=USD`)).body as Json;
+    expect(account.data[0].balance.amount).toBe(1_500);
+    await admin.getByText('No incoming payment is waiting for a decision.').waitFor(WAIT);
+    await deliver(); // the payments' webhooks, so later tests start from an empty backlog
   });
 
   it('freezes and unfreezes a card (the history names the token), sets and clears a limit, closes it and the controls go', async () => {

@@ -3,14 +3,17 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { generateApi } from 'swagger-typescript-api';
+import { customerAccount, kycApprovedCustomer } from '../support/fixtures.js';
 import { payer } from '../support/payments.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { startTestApp, TestApp, TestPlatform, V } from '../support/test-app.js';
 
 /**
  * The stand-in for "works with the official Grid SDK" (not in this registry): a client generated
  * from the REFERENCE OpenAPI document (not ours), so its paths, bodies and response shapes are the
  * reference's, moves money end to end: exchange rates, a quote, its execution, the transaction,
- * the list, transfer-out and transfer-in.
+ * the list, transfer-out and transfer-in; and receives it: a sandbox sender's payment the platform
+ * approves or rejects.
  */
 const REFERENCE = '/work/shared/reference/grid-openapi-2026-08-21.yaml';
 
@@ -122,4 +125,53 @@ it('moves money with the reference’s operations: getExchangeRates, createQuote
   expect(sent.status).toBe(200);
   expect(sent.data).toMatchObject({ id: funded.data.transactionId, status: 'COMPLETED' });
   expect(await a.balance()).toBe(100_000 - 10_000 - 2_000 + 500 + 1_500);
+});
+
+it('receives money with the reference’s operations: sandboxReceive (sandbox.uma.receivePayment), approvePendingPayment, rejectPendingPayment', async () => {
+  const p = await TestPlatform.create(t);
+  const receiver = await WebhookReceiver.start();
+  try {
+    receiver.setDefault({ status: 202 }); // the platform decides through approve / reject
+    expect((await p.patch('/config', { webhookEndpoint: receiver.url })).status).toBe(200);
+    const customer = await kycApprovedCustomer(p);
+    const address = t.app.getHttpServer().address() as { port: number };
+    const api = new Api({
+      baseUrl: `http://127.0.0.1:${address.port}${V}`,
+      baseApiParams: { headers: { Authorization: p.authorization } },
+    });
+    const receive = operation(api, 'sandboxReceive');
+    const body = {
+      senderUmaAddress: '$success.usd@sandbox.grid.uma.money',
+      receiverUmaAddress: customer.umaAddress,
+      receivingCurrencyCode: 'USD',
+      receivingCurrencyAmount: 1_000,
+    };
+
+    const first = await receive(body);
+    expect(first.status).toBe(200);
+    expect(first.data).toMatchObject({ type: 'INCOMING', status: 'PENDING', receivedAmount: { amount: 1_000 } });
+    const approved = await operation(api, 'approvePendingPayment')(first.data.id, {});
+    expect(approved.status).toBe(200);
+    expect(approved.data).toMatchObject({ id: first.data.id, status: 'COMPLETED' });
+
+    const second = await receive(body);
+    const rejected = await operation(api, 'rejectPendingPayment')(second.data.id, {
+      reason: 'RESTRICTED_JURISDICTION',
+    });
+    expect(rejected.status).toBe(200);
+    expect(rejected.data).toMatchObject({ id: second.data.id, status: 'FAILED', failureReason: 'COMPLIANCE_REJECTED' });
+
+    // The generated client throws on a non-2xx answer: the 409 reaches it with the spec's error body.
+    const again = (await operation(api, 'approvePendingPayment')(second.data.id, {}).catch((e: unknown) => e)) as {
+      status: number;
+      error: { code: string };
+    };
+    expect({ status: again.status, code: again.error.code }).toEqual({
+      status: 409,
+      code: 'TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL',
+    });
+    expect((await customerAccount(p, customer.id)).balance.amount).toBe(1_000);
+  } finally {
+    await receiver.stop();
+  }
 });

@@ -42,6 +42,15 @@ export function shouldGiveUp(createdAt: Date, nextAttemptAt: Date): boolean {
 /** Statuses whose `Retry-After` is honoured (as a lower bound, capped at 30 minutes). */
 const RETRY_AFTER_STATUSES = new Set([429, 503]);
 
+/**
+ * Event types whose answer is part of a flow (the reference: "no retry on PENDING status since it
+ * is served as an approval mechanism in-flow"): sent once by their producer (DirectDelivery), never
+ * retried; an answer the flow understands (2xx, 403 reject, 409, 422 more information) counts as
+ * delivered, anything else fails the event at once.
+ */
+export const IN_FLOW_TYPES: ReadonlySet<string> = new Set(['INCOMING_PAYMENT.PENDING']);
+const IN_FLOW_ANSWERS = new Set([403, 409, 422]);
+
 export type AttemptDecision =
   { status: 'DELIVERED' } | { status: 'FAILED' } | { status: 'PENDING'; nextAttemptAt: Date };
 
@@ -61,6 +70,10 @@ export function decideAfterAttempt(input: {
 }): AttemptDecision {
   const { result } = input;
   if (classifyOutcome(result) === 'DELIVERED') return { status: 'DELIVERED' };
+  if (IN_FLOW_TYPES.has(input.type))
+    return result.status !== null && IN_FLOW_ANSWERS.has(result.status)
+      ? { status: 'DELIVERED' }
+      : { status: 'FAILED' };
   if (input.type === 'TEST') return { status: 'FAILED' };
   const retryAfterMs = result.status !== null && RETRY_AFTER_STATUSES.has(result.status) ? result.retryAfterMs : null;
   const delay = nextAttemptDelayMs(input.attemptNumber, { retryAfterMs, random: input.random });

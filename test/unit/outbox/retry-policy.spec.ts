@@ -109,6 +109,19 @@ describe('decideAfterAttempt', () => {
     expect(decide(status, { type: 'TEST' })).toEqual({ status: 'FAILED' });
   });
 
+  it.each([200, 202, 403, 409, 422])(
+    'INCOMING_PAYMENT.PENDING (in-flow approval): %s is an answer, delivered',
+    (status) => {
+      expect(decide(status, { type: 'INCOMING_PAYMENT.PENDING' })).toEqual({ status: 'DELIVERED' });
+    },
+  );
+
+  it.each([null, 301, 400, 429, 500, 503])('INCOMING_PAYMENT.PENDING is never retried (%s)', (status) => {
+    expect(decide(status, { type: 'INCOMING_PAYMENT.PENDING' })).toEqual({ status: 'FAILED' });
+    // the other INCOMING_PAYMENT events are retried as usual
+    expect(decide(status, { type: 'INCOMING_PAYMENT.COMPLETED' }).status).toBe('PENDING');
+  });
+
   it('backs off exponentially from the attempt time', () => {
     expect(decide(500, { attemptNumber: 1 })).toEqual({ status: 'PENDING', nextAttemptAt: at(1000) });
     expect(decide(null, { attemptNumber: 4, now: at(5000) })).toEqual({ status: 'PENDING', nextAttemptAt: at(13_000) });

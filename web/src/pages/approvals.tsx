@@ -34,6 +34,153 @@ interface Agent {
 
 type Decision = { action: AgentAction; kind: 'Approve' | 'Reject' };
 
+/** An incoming payment as GET /transactions answers it (the reference's IncomingTransaction). */
+export interface IncomingPayment {
+  id: string;
+  status: string;
+  customerId: string;
+  platformCustomerId: string;
+  createdAt: string;
+  senderUmaAddress?: string;
+  receiverUmaAddress?: string;
+  counterpartyInformation?: Record<string, unknown>;
+  receivedAmount: { amount: number; currency: { code: string; decimals: number } };
+  destination: { accountId?: string };
+}
+
+type PaymentDecision = { payment: IncomingPayment; kind: 'Approve' | 'Reject' };
+
+/** The payer data the sender sent, in one line. */
+function payer(payment: IncomingPayment): string {
+  const info = payment.counterpartyInformation ?? {};
+  const parts = Object.entries(info).map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`);
+  return parts.length ? parts.join('; ') : '—';
+}
+
+/**
+ * Incoming payments waiting for the platform's decision (its webhook answered 202, or no endpoint
+ * is set), oldest first: approve or reject within the approval window; refreshed every 2 s.
+ */
+function IncomingPayments(props: { mayAct: boolean }) {
+  const [decision, setDecision] = useState<PaymentDecision | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [reason, setReason] = useState('');
+  const loaded = useLoad(
+    async () =>
+      (await get<Page<IncomingPayment>>('/transactions?type=INCOMING&status=PENDING&sortOrder=asc&limit=100')).data,
+    [],
+    2000,
+  );
+  const payments = loaded.data;
+  return (
+    <section aria-labelledby="incoming-payments">
+      <h2 id="incoming-payments">Incoming payments</h2>
+      <p>Payments to your customers waiting for your decision; undecided ones fail when the approval window closes.</p>
+      <ErrorNote error={loaded.error} />
+      {notice && (
+        <p class="notice" role="status">
+          {notice}
+        </p>
+      )}
+      {!payments ? (
+        <Loading what="incoming payments" />
+      ) : payments.length === 0 ? (
+        <p>No incoming payment is waiting for a decision.</p>
+      ) : (
+        <table>
+          <caption class="visually-hidden">Incoming payments awaiting a decision</caption>
+          <thead>
+            <tr>
+              <th scope="col">Received</th>
+              <th scope="col">Transaction</th>
+              <th scope="col">From</th>
+              <th scope="col">Customer</th>
+              <th scope="col">Amount</th>
+              <th scope="col">Payer data</th>
+              {props.mayAct && <th scope="col">Decision</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {payments.map((t) => (
+              <tr key={t.id}>
+                <td>
+                  <Time at={t.createdAt} />
+                </td>
+                <th scope="row" class="mono">
+                  {t.id}
+                </th>
+                <td class="mono">{t.senderUmaAddress ?? '—'}</td>
+                <td class="mono">{t.platformCustomerId || t.customerId}</td>
+                <td>
+                  <Money
+                    amount={t.receivedAmount.amount}
+                    currency={t.receivedAmount.currency.code}
+                    decimals={t.receivedAmount.currency.decimals}
+                  />
+                </td>
+                <td>{payer(t)}</td>
+                {props.mayAct && (
+                  <td class="buttons">
+                    <button type="button" onClick={() => setDecision({ payment: t, kind: 'Approve' })}>
+                      Approve
+                    </button>
+                    <button
+                      type="button"
+                      onClick={() => {
+                        setReason('');
+                        setDecision({ payment: t, kind: 'Reject' });
+                      }}
+                    >
+                      Reject
+                    </button>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {decision && (
+        <ConfirmDialog
+          title={`${decision.kind} ${decision.payment.id}?`}
+          confirmLabel={decision.kind}
+          onClose={() => setDecision(null)}
+          onConfirm={async () => {
+            const { payment, kind } = decision;
+            const base = `/transactions/${payment.id}`;
+            const result =
+              kind === 'Approve'
+                ? await post<IncomingPayment>(`${base}/approve`, {})
+                : await post<IncomingPayment>(`${base}/reject`, reason.trim() ? { reason: reason.trim() } : {});
+            setNotice(`${payment.id}: ${result.status}`);
+            loaded.reload();
+          }}
+        >
+          <p>
+            <Money
+              amount={decision.payment.receivedAmount.amount}
+              currency={decision.payment.receivedAmount.currency.code}
+              decimals={decision.payment.receivedAmount.currency.decimals}
+            />{' '}
+            from {decision.payment.senderUmaAddress ?? 'the sender'}
+          </p>
+          {decision.kind === 'Reject' && (
+            <>
+              <label for="reject-payment-reason">Reason</label>
+              <input
+                id="reject-payment-reason"
+                value={reason}
+                maxLength={1000}
+                onInput={(e) => setReason(e.currentTarget.value)}
+              />
+            </>
+          )}
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}
+
 /** Why the action waits, from its agent's policy as the API returns it (the API decided; this only shows the policy). */
 function why(action: AgentAction, agent: Agent | undefined): string {
   if (!agent) return '—';
@@ -49,7 +196,10 @@ function why(action: AgentAction, agent: Agent | undefined): string {
   return parts.join('; ');
 }
 
-/** Pending agent actions, oldest first; refreshed every 4 s (new ones appear, decided ones leave). */
+/**
+ * Pending agent actions, oldest first; refreshed every 4 s (new ones appear, decided ones leave);
+ * beside them, incoming payments awaiting the platform's decision.
+ */
 export function ApprovalsPage(props: { session: Session }) {
   useEffect(() => {
     document.title = 'Approvals · Operator console';
@@ -75,7 +225,10 @@ export function ApprovalsPage(props: { session: Session }) {
   return (
     <main id="main">
       <h1>Approvals</h1>
-      <p>Agent actions waiting for a decision, oldest first. The list refreshes every few seconds.</p>
+      <p>
+        Agent actions and incoming payments waiting for a decision, oldest first. The lists refresh every few seconds.
+      </p>
+      <h2>Agent actions</h2>
       <ErrorNote error={loaded.error} />
       {notice && (
         <p class="notice" role="status">
@@ -185,6 +338,7 @@ export function ApprovalsPage(props: { session: Session }) {
           )}
         </ConfirmDialog>
       )}
+      <IncomingPayments mayAct={mayAct} />
     </main>
   );
 }

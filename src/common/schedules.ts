@@ -232,6 +232,15 @@ export const SCHEDULES: readonly Schedule[] = [
     files: ['src/uma/uma-verifier.ts'],
     test: 'test/e2e/uma.e2e-spec.ts',
   },
+  {
+    table: 'uma_settlement_messages',
+    column: 'next_attempt_at',
+    clock: 'real',
+    kind: 'due',
+    what: 'UMA settlement callback delivery (the next attempt of a signed callback to the other deployment; retried with backoff)',
+    files: ['src/uma/uma-settlement.worker.ts'],
+    test: 'test/e2e/uma-payments.e2e-spec.ts',
+  },
 ];
 
 /**

@@ -56,6 +56,7 @@ export const SYSTEM_ACCOUNT_KINDS = [
   'SANDBOX_FUNDING',
   'CARD_SETTLEMENT',
   'OPENING_BALANCE',
+  'UMA_SETTLEMENT',
 ] as const;
 export type SystemAccountKind = (typeof SYSTEM_ACCOUNT_KINDS)[number];
 

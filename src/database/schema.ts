@@ -42,6 +42,7 @@ import { DoubleEntryLedger1767228300000 } from './migrations/1767228300000-Doubl
 import { LedgerBalancedJournals1767228310000 } from './migrations/1767228310000-LedgerBalancedJournals.js';
 import { QuoteAuthorization1767228750000 } from './migrations/1767228750000-QuoteAuthorization.js';
 import { Uma1767228800000 } from './migrations/1767228800000-Uma.js';
+import { UmaPayments1767228900000 } from './migrations/1767228900000-UmaPayments.js';
 import { AuditUnlinked1767228100000 } from './migrations/1767228100000-AuditUnlinked.js';
 import { Onboarding1767228600000 } from './migrations/1767228600000-Onboarding.js';
 import { BulkImport1767228610000 } from './migrations/1767228610000-BulkImport.js';
@@ -104,6 +105,7 @@ export const MIGRATIONS = [
   LedgerBalancedJournals1767228310000,
   QuoteAuthorization1767228750000,
   Uma1767228800000,
+  UmaPayments1767228900000,
   AuditUnlinked1767228100000,
   Onboarding1767228600000,
   BulkImport1767228610000,

@@ -8,8 +8,9 @@ import { RateDetailsView } from './quote.dto.js';
 
 export class TransactionEndpointView {
   @ApiPropertyOptional({ enum: ['ACCOUNT', 'REALTIME_FUNDING'] }) sourceType?: 'ACCOUNT' | 'REALTIME_FUNDING';
-  @ApiPropertyOptional({ enum: ['ACCOUNT'] }) destinationType?: 'ACCOUNT';
+  @ApiPropertyOptional({ enum: ['ACCOUNT', 'UMA_ADDRESS'] }) destinationType?: 'ACCOUNT' | 'UMA_ADDRESS';
   @ApiPropertyOptional() accountId?: string;
+  @ApiPropertyOptional({ description: 'UMA_ADDRESS destinations: the receiver' }) umaAddress?: string;
   @ApiProperty() currency: string;
 }
 
@@ -109,11 +110,14 @@ export function renderOutgoingTransaction(row: OutgoingTransactionEntity, owner:
             currency: row.sendingCurrency,
           }
         : { sourceType: 'REALTIME_FUNDING', currency: row.sendingCurrency },
-    destination: {
-      destinationType: 'ACCOUNT',
-      accountId: formatId(row.destinationKind, row.destinationAccountId),
-      currency: row.receivingCurrency,
-    },
+    destination:
+      row.destinationKind === 'UmaAddress'
+        ? { destinationType: 'UMA_ADDRESS', umaAddress: row.destinationUmaAddress ?? '', currency: row.receivingCurrency }
+        : {
+            destinationType: 'ACCOUNT',
+            accountId: formatId(row.destinationKind, row.destinationAccountId),
+            currency: row.receivingCurrency,
+          },
     customerId: owner.customerId,
     platformCustomerId: owner.platformCustomerId,
     ...(row.agentId !== null ? { agentId: formatId('Agent', row.agentId) } : {}),

@@ -18,6 +18,8 @@ import { Rail } from './rail/rail.js';
 import { RailWorker } from './rail/rail-worker.service.js';
 import { SandboxRail } from './rail/sandbox-rail.js';
 import { TransactionsService } from './transactions.service.js';
+import { UmaDestinations } from './uma-destination.js';
+import { IncomingPaymentsService, INCOMING_SETTLEMENT_HOOK, NOOP_SETTLEMENT_HOOK } from './incoming-payments.service.js';
 
 /**
  * Money movement (issue #29): quotes, their execution and outgoing transactions, the rail and its
@@ -37,7 +39,10 @@ import { TransactionsService } from './transactions.service.js';
     TransactionsService,
     ExchangeRatesService,
     RailWorker,
+    UmaDestinations,
+    IncomingPaymentsService,
+    { provide: INCOMING_SETTLEMENT_HOOK, useValue: NOOP_SETTLEMENT_HOOK },
   ],
-  exports: [FxRatesService, QuotesService, PaymentsService, TransactionsService],
+  exports: [FxRatesService, QuotesService, PaymentsService, TransactionsService, UmaDestinations, IncomingPaymentsService],
 })
 export class QuotesModule {}

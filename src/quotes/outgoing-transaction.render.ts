@@ -112,7 +112,11 @@ export function renderOutgoingTransaction(row: OutgoingTransactionEntity, owner:
         : { sourceType: 'REALTIME_FUNDING', currency: row.sendingCurrency },
     destination:
       row.destinationKind === 'UmaAddress'
-        ? { destinationType: 'UMA_ADDRESS', umaAddress: row.destinationUmaAddress ?? '', currency: row.receivingCurrency }
+        ? {
+            destinationType: 'UMA_ADDRESS',
+            umaAddress: row.destinationUmaAddress ?? '',
+            currency: row.receivingCurrency,
+          }
         : {
             destinationType: 'ACCOUNT',
             accountId: formatId(row.destinationKind, row.destinationAccountId),

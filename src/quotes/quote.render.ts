@@ -26,7 +26,11 @@ export function renderQuote(row: QuoteEntity, now: Date): QuoteView {
           },
     destination:
       row.destinationKind === 'UmaAddress'
-        ? { destinationType: 'UMA_ADDRESS', umaAddress: row.destinationUmaAddress ?? '', currency: row.receivingCurrency }
+        ? {
+            destinationType: 'UMA_ADDRESS',
+            umaAddress: row.destinationUmaAddress ?? '',
+            currency: row.receivingCurrency,
+          }
         : {
             destinationType: 'ACCOUNT',
             accountId: formatId(row.destinationKind, row.destinationAccountId),

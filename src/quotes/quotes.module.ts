@@ -19,7 +19,11 @@ import { RailWorker } from './rail/rail-worker.service.js';
 import { SandboxRail } from './rail/sandbox-rail.js';
 import { TransactionsService } from './transactions.service.js';
 import { UmaDestinations } from './uma-destination.js';
-import { IncomingPaymentsService, INCOMING_SETTLEMENT_HOOK, NOOP_SETTLEMENT_HOOK } from './incoming-payments.service.js';
+import {
+  IncomingPaymentsService,
+  INCOMING_SETTLEMENT_HOOK,
+  NOOP_SETTLEMENT_HOOK,
+} from './incoming-payments.service.js';
 
 /**
  * Money movement (issue #29): quotes, their execution and outgoing transactions, the rail and its
@@ -43,6 +47,13 @@ import { IncomingPaymentsService, INCOMING_SETTLEMENT_HOOK, NOOP_SETTLEMENT_HOOK
     IncomingPaymentsService,
     { provide: INCOMING_SETTLEMENT_HOOK, useValue: NOOP_SETTLEMENT_HOOK },
   ],
-  exports: [FxRatesService, QuotesService, PaymentsService, TransactionsService, UmaDestinations, IncomingPaymentsService],
+  exports: [
+    FxRatesService,
+    QuotesService,
+    PaymentsService,
+    TransactionsService,
+    UmaDestinations,
+    IncomingPaymentsService,
+  ],
 })
 export class QuotesModule {}

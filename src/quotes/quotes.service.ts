@@ -95,7 +95,7 @@ export class QuotesService {
     // An UMA_ADDRESS destination is priced by the pay-request exchange, before the transaction opens.
     const uma =
       (body.destination as { destinationType: string }).destinationType === 'UMA_ADDRESS'
-        ? await this.uma.prepare(scope, body as QuoteRequest)
+        ? await this.uma.prepare(scope, body)
         : undefined;
     return this.tx.run(async (m) => {
       const quote = await this.createIn(m, scope, body, check, 'QUOTE', false, uma);
@@ -211,18 +211,20 @@ export class QuotesService {
       ]);
     }
     const rate = uma ? { multiplier: uma.price.exchangeRate } : this.rates.rate(sending.code, receiving.code);
-    const price = uma ? uma.price : priceQuote({
-      side: body.lockedCurrencySide,
-      amount: body.lockedCurrencyAmount,
-      sendingDecimals: sending.decimals,
-      receivingDecimals: receiving.decimals,
-      multiplier: rate.multiplier,
-      crossCurrency: sending.code !== receiving.code,
-      fixedFee: this.config.QUOTE_FIXED_FEE,
-      variableFeeRate: this.config.QUOTE_VARIABLE_FEE_RATE,
-      platformFixedFee: override?.platformFixedFee.amount,
-      platformVariableFeeRate: override ? override.platformVariableFeeBps / 10_000 : undefined,
-    });
+    const price = uma
+      ? uma.price
+      : priceQuote({
+          side: body.lockedCurrencySide,
+          amount: body.lockedCurrencyAmount,
+          sendingDecimals: sending.decimals,
+          receivingDecimals: receiving.decimals,
+          multiplier: rate.multiplier,
+          crossCurrency: sending.code !== receiving.code,
+          fixedFee: this.config.QUOTE_FIXED_FEE,
+          variableFeeRate: this.config.QUOTE_VARIABLE_FEE_RATE,
+          platformFixedFee: override?.platformFixedFee.amount,
+          platformVariableFeeRate: override ? override.platformVariableFeeBps / 10_000 : undefined,
+        });
     if (!price) {
       throw new ApiError(
         'INVALID_AMOUNT',

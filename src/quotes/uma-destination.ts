@@ -82,5 +82,4 @@ export class UmaDestinations {
   }
 }
 
-const notConfigured = () =>
-  new ApiError('UMA_NOT_CONFIGURED', 'UMA payments are not available on this deployment');
+const notConfigured = () => new ApiError('UMA_NOT_CONFIGURED', 'UMA payments are not available on this deployment');

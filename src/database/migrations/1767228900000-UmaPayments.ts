@@ -17,11 +17,11 @@ export class UmaPayments1767228900000 implements MigrationInterface {
       `ALTER TABLE ledger_entries ADD CONSTRAINT ledger_entries_system_account CHECK (system_account IN (${SYSTEM_ACCOUNTS}))`,
     );
     for (const table of ['quotes', 'outgoing_transactions']) {
-      const checks: Array<{ conname: string }> = await q.query(
+      const checks = (await q.query(
         `SELECT c.conname FROM pg_constraint c JOIN pg_class t ON t.oid = c.conrelid
           WHERE t.relname = $1 AND c.contype = 'c' AND pg_get_constraintdef(c.oid) LIKE '%destination_kind%'`,
         [table],
-      );
+      )) as Array<{ conname: string }>;
       for (const { conname } of checks) {
         await q.query(`ALTER TABLE ${table} DROP CONSTRAINT "${conname}"`);
       }

@@ -53,6 +53,7 @@ interface SourceRow {
   id: string;
   customer_id: string | null;
   currency: string;
+  kyc_status: string | null;
 }
 
 /**
@@ -104,7 +105,9 @@ export class UmaPaymentsService implements UmaQuoting, OnModuleInit {
     }
     const sourceUuid = parseId('InternalAccount', body.source.accountId!);
     const [source] = await this.tx.query<SourceRow[]>(
-      `SELECT id, customer_id, currency FROM internal_accounts WHERE id = $1 AND platform_id = $2`,
+      `SELECT a.id, a.customer_id, a.currency, c.kyc_status
+         FROM internal_accounts a LEFT JOIN customers c ON c.id = a.customer_id
+        WHERE a.id = $1 AND a.platform_id = $2`,
       [sourceUuid, scope.platformId],
     );
     if (!source) throw new ApiError('ACCOUNT_NOT_FOUND', `Account ${body.source.accountId} not found`);
@@ -149,6 +152,7 @@ export class UmaPaymentsService implements UmaQuoting, OnModuleInit {
       lookup.response.callback,
       currency,
       receivingAmount,
+      source.kyc_status === 'APPROVED' ? KycStatus.Verified : KycStatus.NotVerified,
     );
     const rate = this.rates.estimatedRate(sending.code, exchange.multiplier, receiving.decimals);
     const final = rate === null ? null : price(rate);
@@ -199,6 +203,7 @@ export class UmaPaymentsService implements UmaQuoting, OnModuleInit {
     callback: string,
     currency: string,
     amount: number,
+    payerKycStatus: KycStatus,
   ): Promise<{ domain: string; multiplier: number; payeeData: unknown }> {
     const domain = receiver.split('@')[1].toLowerCase();
     const id = await this.keys.load();
@@ -210,7 +215,7 @@ export class UmaPaymentsService implements UmaQuoting, OnModuleInit {
       isAmountInReceivingCurrency: true,
       amount,
       payerIdentifier: sender,
-      payerKycStatus: KycStatus.Verified,
+      payerKycStatus,
       umaMajorVersion: 1,
       utxoCallback: `${this.keys.baseUrl(id.domain)}/.well-known/uma-settlement`,
     });

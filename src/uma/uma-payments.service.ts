@@ -208,17 +208,22 @@ export class UmaPaymentsService implements UmaQuoting, OnModuleInit {
     const domain = receiver.split('@')[1].toLowerCase();
     const id = await this.keys.load();
     const receiverKeys: PubKeyResponse = await this.verifier.counterpartyKeys(domain);
-    const request = await getPayRequest({
-      receiverEncryptionPubKey: receiverKeys.getEncryptionPubKey(),
-      sendingVaspPrivateKey: id.signingKey,
-      receivingCurrencyCode: currency,
-      isAmountInReceivingCurrency: true,
-      amount,
-      payerIdentifier: sender,
-      payerKycStatus,
-      umaMajorVersion: 1,
-      utxoCallback: `${this.keys.baseUrl(id.domain)}/.well-known/uma-settlement`,
-    });
+    let request;
+    try {
+      request = await getPayRequest({
+        receiverEncryptionPubKey: receiverKeys.getEncryptionPubKey(),
+        sendingVaspPrivateKey: id.signingKey,
+        receivingCurrencyCode: currency,
+        isAmountInReceivingCurrency: true,
+        amount,
+        payerIdentifier: sender,
+        payerKycStatus,
+        umaMajorVersion: 1,
+        utxoCallback: `${this.keys.baseUrl(id.domain)}/.well-known/uma-settlement`,
+      });
+    } catch (error) {
+      throw fromUmaError(error, 'QUOTE_REQUEST_FAILED', `The pay request to ${domain} could not be made`);
+    }
     let answer: CounterpartyResponse;
     try {
       answer = await this.http.post(new URL(callback), request.toJsonString());

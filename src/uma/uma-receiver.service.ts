@@ -3,7 +3,6 @@ import {
   Currency,
   getLnurlpResponse,
   getPayReqResponse,
-  getVaspDomainFromUmaAddress,
   PayRequest,
   verifyPayReqSignature,
   isLnurlpRequestForUma,
@@ -18,6 +17,7 @@ import { currencyInfo } from '../customers/currencies.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
 import { UmaRates } from './uma-currencies.js';
+import { isUmaAddress } from './uma-domain.js';
 import { UmaKeysService } from './uma-keys.service.js';
 import { fromUmaError, UmaVerifier } from './uma-verifier.js';
 
@@ -135,7 +135,9 @@ export class UmaReceiverService {
       throw new ApiError('MISSING_REQUIRED_UMA_PARAMETERS', 'Only signed UMA pay requests are answered');
     }
     this.verifier.checkTimestamp(compliance.signatureTimestamp, 'pay request');
-    const senderDomain = getVaspDomainFromUmaAddress(payer);
+    // The library's getVaspDomainFromUmaAddress refuses a domain with a port (`localhost:8080`).
+    if (!isUmaAddress(payer)) throw new ApiError('INVALID_UMA_ADDRESS', 'The payer identifier is not an UMA address');
+    const senderDomain = payer.split('@')[1].toLowerCase();
     const senderKeys = await this.verifier.counterpartyKeys(senderDomain);
     let valid: boolean;
     try {

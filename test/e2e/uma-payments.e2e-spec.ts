@@ -80,7 +80,7 @@ describe('UMA payments between deployments', () => {
   it('A pays $bob@B in EUR from USD: priced by B, settled by callbacks, both ledgers exact', async () => {
     const lookupId = await lookup(bob.umaAddress);
     const created = await pa.post('/quotes', quoteBody(lookupId, bob.umaAddress, 10_000));
-    expect(created.status).toBe(201);
+    expect([created.status, JSON.stringify(created.body)]).toEqual([201, expect.any(String)]);
     const quote = created.body as Json;
     expect(quote.destination).toEqual({ destinationType: 'UMA_ADDRESS', umaAddress: bob.umaAddress, currency: 'EUR' });
     expect(quote.totalSendingAmount).toBe(10_000);

@@ -234,6 +234,34 @@ describe('UMA payments between deployments', () => {
     expect(await verifyLedger(a.app.get(DataSource), uuidOf(pa))).toMatchObject({ ok: true });
   }, 120_000);
 
+  it('racing decisions on one payment: exactly one outcome, money moved at most once', async () => {
+    const receiver = `$fred@${fake.domain}`;
+    const lookupId = await lookup(receiver);
+    const quote = (await pa.post('/quotes', quoteBody(lookupId, receiver, 3_000))).body as Json;
+    const before = await balance(pa, alice.customerId, 'USD');
+    expect((await pa.post(`/quotes/${quote.id as string}/execute`)).status).toBe(200);
+    const reference = quote.transactionId as string;
+    // Two workers at once: the callback is claimed by one of them and sent once.
+    await Promise.all([deliver(a), deliver(a)]);
+    expect(fake.settlements.filter((c) => c.kind === 'PAYMENT' && c.payload.includes(reference))).toHaveLength(1);
+    const callbacks = await Promise.all(
+      ['COMPLETED', 'FAILED', 'COMPLETED', 'FAILED'].map((outcome) =>
+        fake.settlementCallback('DECISION', { reference, outcome }),
+      ),
+    );
+    const answers = await Promise.all(callbacks.map((c) => a.http.post('/.well-known/uma-settlement').send(c)));
+    expect(answers.map((r) => r.status)).toEqual([200, 200, 200, 200]);
+    const statuses = new Set(answers.map((r) => (r.body as Json).status as string));
+    expect(statuses.size).toBe(1); // every answer reports the one outcome that won
+    const final = ((await pa.get(`/transactions/${reference}`)).body as Json).status as string;
+    expect([...statuses]).toEqual([final]);
+    expect(await balance(pa, alice.customerId, 'USD')).toBe(final === 'FAILED' ? before : before - 3_000);
+    const types = (await recordedEvents(pa)).filter((e) => (e.data as Json).id === reference).map((e) => e.type);
+    expect(types.filter((t) => t === 'OUTGOING_PAYMENT.COMPLETED' || t === 'OUTGOING_PAYMENT.FAILED')).toHaveLength(1);
+    expect(types.filter((t) => t === 'OUTGOING_PAYMENT.REFUND_COMPLETED')).toHaveLength(final === 'FAILED' ? 1 : 0);
+    expect(await verifyLedger(a.app.get(DataSource), uuidOf(pa))).toMatchObject({ ok: true });
+  }, 120_000);
+
   it('a payment callback for an unknown receiver is refused by B: A refunds the sender', async () => {
     // The receiver's customer is deleted between the quote and the settlement.
     const erinAddress = `$erin@${domainOf(b)}`;

@@ -34,7 +34,8 @@ export function settlementBackoffMs(attempts: number): number {
  * or `all`): claims due callbacks under a lease (FOR UPDATE SKIP LOCKED, so workers share them and
  * none delivers one twice at once), signs each afresh (UmaSettlementService.sign), POSTs it to the
  * target deployment's SETTLEMENT_PATH and records the outcome. 2xx: delivered. A refusal (4xx but
- * 408/429): given up, and a refused PAYMENT fails the sender's transaction and refunds it. Anything
+ * 408/429): given up, and a PAYMENT refused at its first attempt fails the sender's transaction and
+ * refunds it (a later refusal may follow a lost answer to a credited attempt: left to an operator). Anything
  * else (unreachable, 5xx): retried with backoff, up to SETTLEMENT_MAX_ATTEMPTS. `next_attempt_at`
  * is infrastructure time (RealClock, src/common/schedules.ts). Tests drive it with `runOnce`.
  */
@@ -127,9 +128,13 @@ export class UmaSettlementWorker implements OnApplicationBootstrap, BeforeApplic
                   updated_at = $3 WHERE id = $1`,
           [message.id, error, now],
         );
-        // The receiver refused the payment: nothing was credited there, the sender is refunded.
+        // Refused at the first attempt: the receiver never took the payment, the sender is refunded.
+        // A refusal after an attempt whose answer was lost may follow a credit there: left PENDING
+        // for an operator, never refunded on a guess.
         const uuid = parseId('Transaction', message.reference);
-        if (refused && message.kind === 'PAYMENT' && uuid) await this.settlement.decide(m, uuid, 'FAILED', null);
+        if (refused && message.attempts === 1 && message.kind === 'PAYMENT' && uuid) {
+          await this.settlement.decide(m, uuid, 'FAILED', null);
+        }
       });
       return;
     }

@@ -4,7 +4,7 @@ import { parseId } from '../../src/common/ids.js';
 import { verifyLedger } from '../../src/ledger/ledger-verify.js';
 import { UmaSettlementWorker } from '../../src/uma/uma-settlement.worker.js';
 import { individual } from '../support/customers.js';
-import { recordedEvents } from '../support/events.js';
+import { platformWithEndpoint, recordedEvents } from '../support/events.js';
 import {
   customerAccount,
   fundedAccount,
@@ -16,6 +16,7 @@ import { isolatedDatabase, type IsolatedDatabase } from '../support/isolated-dat
 import type { Json } from '../support/payments.js';
 import { expectError, startTestApp, TestPlatform, type TestApp } from '../support/test-app.js';
 import { FakeCounterparty } from '../support/uma-counterparty.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
  * UMA payments between two deployments (A on the run's database, B on its own; docs/uma.md): the
@@ -33,6 +34,8 @@ describe('UMA payments between deployments', () => {
   let b: TestApp;
   let dbB: IsolatedDatabase;
   let fake: FakeCounterparty;
+  /** B's platform's webhook endpoint (a real local receiver): it answers 200, approving incoming payments. */
+  let hooksB: WebhookReceiver;
   let pa: TestPlatform;
   let pb: TestPlatform;
   let alice: { customerId: string; accountId: string; umaAddress: string };
@@ -60,7 +63,8 @@ describe('UMA payments between deployments', () => {
     b = await startTestApp({}, { databaseUrl: dbB.url });
     fake = await FakeCounterparty.start();
     pa = await TestPlatform.create(a);
-    pb = await TestPlatform.create(b);
+    hooksB = await WebhookReceiver.start();
+    pb = await platformWithEndpoint(b, dbB, hooksB.url);
     await supportCurrencies(pb, ['USD', 'EUR']);
     const customer = await kycApprovedCustomer(pa, individual({ umaAddress: `$alice@${domainOf(a)}` }));
     const { account } = await fundedAccount(pa, 100_000, { customer });
@@ -72,6 +76,7 @@ describe('UMA payments between deployments', () => {
 
   afterAll(async () => {
     await fake?.close();
+    await hooksB?.stop();
     await a?.close();
     await b?.close();
     await dbB?.close();
@@ -119,6 +124,41 @@ describe('UMA payments between deployments', () => {
     expect(await deliver(b)).toBe(0); // no second decision either
     expect(await verifyLedger(b.app.get(DataSource), uuidOf(pb))).toMatchObject({ ok: true });
   }, 120_000);
+
+  it('B refuses tampered, unknown-key and replayed PAYMENT callbacks (nothing moves) and credits a valid one once', async () => {
+    const start = await balance(pb, bob.id, 'EUR');
+    const payment = {
+      reference: `Transaction:${'1'.repeat(8)}-1111-7111-8111-${'1'.repeat(12)}`,
+      sender: `$zed@${fake.domain}`,
+      receiver: bob.umaAddress,
+      currency: 'EUR',
+      amount: '700',
+      payerData: { identifier: `$zed@${fake.domain}` },
+    };
+    const post = (body: unknown) => b.http.post('/.well-known/uma-settlement').send(body as object);
+    const tampered = await fake.settlementCallback('PAYMENT', payment, { tamper: (m) => (m.amount = '70000') });
+    expectError(await post(tampered), 401, 'INVALID_SIGNATURE');
+    expectError(
+      await post(await fake.settlementCallback('PAYMENT', payment, { key: 'other' })),
+      401,
+      'INVALID_SIGNATURE',
+    );
+    expect(await balance(pb, bob.id, 'EUR')).toBe(start);
+
+    const valid = await fake.settlementCallback('PAYMENT', payment);
+    expect((await post(valid)).status).toBe(200);
+    expect(await balance(pb, bob.id, 'EUR')).toBe(start + 700);
+    expectError(await post(valid), 400, 'INVALID_NONCE');
+    expect((await post(await fake.settlementCallback('PAYMENT', payment))).status).toBe(200); // a retry, freshly signed
+    expect(await balance(pb, bob.id, 'EUR')).toBe(start + 700);
+    // B's decision goes back to the sender's domain, once.
+    expect(await deliver(b)).toBe(1);
+    const decisions = fake.settlements.filter((c) => c.kind === 'DECISION' && c.payload.includes(payment.reference));
+    expect(decisions.map((d) => JSON.parse(d.payload) as Json)).toEqual([
+      { reference: payment.reference, outcome: 'COMPLETED' },
+    ]);
+    expect(await verifyLedger(b.app.get(DataSource), uuidOf(pb))).toMatchObject({ ok: true });
+  }, 60_000);
 
   it('B refuses a sender whose customer is not KYC-verified: 400 SENDER_NOT_ACCEPTED, nothing quoted', async () => {
     const unverified = await newCustomer(pa, individual({ umaAddress: `$carl@${domainOf(a)}` }));

@@ -39,7 +39,7 @@ export interface IncomingSettlementHook {
   // Called inside the transaction that decides the payment (same EntityManager), once per payment.
   onDecided(manager: EntityManager, decision: IncomingDecision): Promise<void>;
 }
-export const NOOP_SETTLEMENT_HOOK: IncomingSettlementHook = { onDecided: () => Promise.resolve() };
+export const NO_SETTLEMENT_HOOK: IncomingSettlementHook = { onDecided: () => Promise.resolve() };
 
 const REASON = 'UMA_INCOMING_PAYMENT';
 

@@ -5,6 +5,7 @@ import { PlatformConfigModule } from '../platform-config/platform-config.module.
 import { ScaModule } from '../sca/sca.module.js';
 import { QuoteAuthorizationService } from './quote-authorization.service.js';
 import { ExchangeRatesService } from './exchange-rates.service.js';
+import { INCOMING_SETTLEMENT_HOOK, IncomingPaymentsService, NO_SETTLEMENT_HOOK } from './incoming-payments.service.js';
 import { ConfigRateProvider, FxRatesService, RateProvider } from './fx-rates.service.js';
 import { PaymentsService } from './payments.service.js';
 import {
@@ -19,11 +20,6 @@ import { RailWorker } from './rail/rail-worker.service.js';
 import { SandboxRail } from './rail/sandbox-rail.js';
 import { TransactionsService } from './transactions.service.js';
 import { UmaDestinations } from './uma-destination.js';
-import {
-  IncomingPaymentsService,
-  INCOMING_SETTLEMENT_HOOK,
-  NOOP_SETTLEMENT_HOOK,
-} from './incoming-payments.service.js';
 
 /**
  * Money movement (issue #29): quotes, their execution and outgoing transactions, the rail and its
@@ -43,17 +39,17 @@ import {
     TransactionsService,
     ExchangeRatesService,
     RailWorker,
-    UmaDestinations,
+    { provide: INCOMING_SETTLEMENT_HOOK, useValue: NO_SETTLEMENT_HOOK },
     IncomingPaymentsService,
-    { provide: INCOMING_SETTLEMENT_HOOK, useValue: NOOP_SETTLEMENT_HOOK },
+    UmaDestinations,
   ],
   exports: [
     FxRatesService,
     QuotesService,
     PaymentsService,
     TransactionsService,
-    UmaDestinations,
     IncomingPaymentsService,
+    UmaDestinations,
   ],
 })
 export class QuotesModule {}

@@ -79,6 +79,7 @@ export async function createApp(
       'docs/{*path}',
       '.well-known/lnurlpubkey',
       '.well-known/lnurlp/{*path}',
+      '.well-known/uma-settlement',
       ...(config.CONSOLE
         ? [
             'console/api/session',

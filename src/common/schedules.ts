@@ -263,6 +263,15 @@ export const SCHEDULES: readonly Schedule[] = [
     files: ['src/quotes/incoming-payments.service.ts', 'src/quotes/incoming-payments.worker.ts'],
     test: 'test/e2e/incoming-payments.e2e-spec.ts',
   },
+  {
+    table: 'uma_settlement_messages',
+    column: 'next_attempt_at',
+    clock: 'real',
+    kind: 'due',
+    what: 'UMA settlement callback delivery (the next attempt of a signed callback to the other deployment; retried with backoff)',
+    files: ['src/uma/uma-settlement.worker.ts'],
+    test: 'test/e2e/uma-payments.e2e-spec.ts',
+  },
 ];
 
 /**

@@ -43,6 +43,7 @@ import { LedgerBalancedJournals1767228310000 } from './migrations/1767228310000-
 import { QuoteAuthorization1767228750000 } from './migrations/1767228750000-QuoteAuthorization.js';
 import { ScaResendLimit1767228931000 } from './migrations/1767228931000-ScaResendLimit.js';
 import { Uma1767228800000 } from './migrations/1767228800000-Uma.js';
+import { UmaPayments1767228900000 } from './migrations/1767228900000-UmaPayments.js';
 import { PlatformFeeConfigs1767228910000 } from './migrations/1767228910000-PlatformFeeConfigs.js';
 import { PaymentDocuments1767228920000 } from './migrations/1767228920000-PaymentDocuments.js';
 import { IncomingPayments1767228960000 } from './migrations/1767228960000-IncomingPayments.js';
@@ -108,6 +109,7 @@ export const MIGRATIONS = [
   LedgerBalancedJournals1767228310000,
   QuoteAuthorization1767228750000,
   Uma1767228800000,
+  UmaPayments1767228900000,
   PlatformFeeConfigs1767228910000,
   PaymentDocuments1767228920000,
   IncomingPayments1767228960000,

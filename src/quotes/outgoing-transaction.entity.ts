@@ -69,6 +69,10 @@ export class OutgoingTransactionEntity {
   @Column('uuid', { name: 'destination_account_id' })
   destinationAccountId: string;
 
+  /** The receiver's UMA address (UmaAddress destinations only). */
+  @Column('text', { name: 'destination_uma_address', nullable: true })
+  destinationUmaAddress: string | null;
+
   @Column('text', { name: 'payment_rail', nullable: true })
   paymentRail: string | null;
 

@@ -9,9 +9,13 @@ import { RateDetailsView } from './quote.dto.js';
 export class TransactionEndpointView {
   @ApiPropertyOptional({ enum: ['ACCOUNT', 'UMA_ADDRESS', 'REALTIME_FUNDING'] })
   sourceType?: 'ACCOUNT' | 'UMA_ADDRESS' | 'REALTIME_FUNDING';
-  @ApiPropertyOptional({ enum: ['ACCOUNT'] }) destinationType?: 'ACCOUNT';
+  @ApiPropertyOptional({ enum: ['ACCOUNT', 'UMA_ADDRESS'] }) destinationType?: 'ACCOUNT' | 'UMA_ADDRESS';
   @ApiPropertyOptional() accountId?: string;
-  @ApiPropertyOptional({ description: 'UMA address of the sender (sourceType UMA_ADDRESS)' }) umaAddress?: string;
+  @ApiPropertyOptional({
+    description:
+      'The UMA address: of the sender (sourceType UMA_ADDRESS), of the receiver (destinationType UMA_ADDRESS)',
+  })
+  umaAddress?: string;
   @ApiPropertyOptional({ description: 'The originator of a bank-rail payment (sourceType REALTIME_FUNDING)' })
   accountHolderName?: string;
   @ApiPropertyOptional() currency?: string;
@@ -139,11 +143,18 @@ export function renderOutgoingTransaction(row: OutgoingTransactionEntity, owner:
             currency: row.sendingCurrency,
           }
         : { sourceType: 'REALTIME_FUNDING', currency: row.sendingCurrency },
-    destination: {
-      destinationType: 'ACCOUNT',
-      accountId: formatId(row.destinationKind, row.destinationAccountId),
-      currency: row.receivingCurrency,
-    },
+    destination:
+      row.destinationKind === 'UmaAddress'
+        ? {
+            destinationType: 'UMA_ADDRESS',
+            umaAddress: row.destinationUmaAddress ?? '',
+            currency: row.receivingCurrency,
+          }
+        : {
+            destinationType: 'ACCOUNT',
+            accountId: formatId(row.destinationKind, row.destinationAccountId),
+            currency: row.receivingCurrency,
+          },
     customerId: owner.customerId,
     platformCustomerId: owner.platformCustomerId,
     ...(row.agentId !== null ? { agentId: formatId('Agent', row.agentId) } : {}),

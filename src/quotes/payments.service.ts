@@ -13,6 +13,7 @@ import { OutgoingTransactionView, ownerOf, renderOutgoingTransaction, step } fro
 import { OutgoingPaymentEvent, outgoingPayment } from './payment-events.js';
 import { QuoteEntity } from './quote.entity.js';
 import { Rail, RailStatus } from './rail/rail.js';
+import { UmaDestinations } from './uma-destination.js';
 
 /** An executed quote's transaction, stored and rendered. */
 export interface ExecutedPayment {
@@ -42,7 +43,10 @@ export function movementOf(quote: QuoteEntity): LedgerTransfer {
   const platformFees = BigInt(quote.platformFeesIncluded ?? '0');
   const sc = quote.sendingCurrency;
   const rc = quote.receivingCurrency;
-  const system = (kind: 'FX' | 'FEES_COLLECTED' | 'PLATFORM_REVENUE' | 'RAIL_CLEARING', currency: string) => ({
+  const system = (
+    kind: 'FX' | 'FEES_COLLECTED' | 'PLATFORM_REVENUE' | 'RAIL_CLEARING' | 'UMA_SETTLEMENT',
+    currency: string,
+  ) => ({
     system: kind,
     platformId: quote.platformId,
     currency,
@@ -58,10 +62,11 @@ export function movementOf(quote: QuoteEntity): LedgerTransfer {
     lines.push({ account: system('FX', sc), amount: sending - fees, currency: sc });
     lines.push({ account: system('FX', rc), amount: -receiving, currency: rc });
   }
+  // An UMA address is paid through UMA_SETTLEMENT (the settlement layer moves it to the receiver's deployment).
   const destination =
     quote.destinationKind === 'InternalAccount'
       ? { internalAccountId: quote.destinationAccountId }
-      : system('RAIL_CLEARING', rc);
+      : system(quote.destinationKind === 'UmaAddress' ? 'UMA_SETTLEMENT' : 'RAIL_CLEARING', rc);
   lines.push({ account: destination, amount: receiving, currency: rc });
   return { lines, reason: PAYMENT_LEDGER_REASON, reference: formatId('Transaction', quote.transactionId) };
 }
@@ -84,6 +89,7 @@ export class PaymentsService {
     private readonly ledger: LedgerService,
     private readonly outbox: OutboxService,
     private readonly rail: Rail,
+    private readonly uma: UmaDestinations,
   ) {}
 
   /**
@@ -108,7 +114,21 @@ export class PaymentsService {
     await moveMoney(this.ledger, m, movementOf(quote));
     const internal = quote.destinationKind === 'InternalAccount';
     const row = this.transactionOf(m, quote, internal ? 'COMPLETED' : 'PENDING', null, now);
-    if (!internal) {
+    if (quote.destinationKind === 'UmaAddress') {
+      // Settled over the UMA settlement layer, which answers through `settle`.
+      await this.uma.settlement().submit(
+        m,
+        {
+          transactionId: row.id,
+          quoteId: quote.id,
+          platformId: row.platformId,
+          amount: BigInt(row.receivedAmount),
+          currency: row.receivingCurrency,
+          umaAddress: quote.destinationUmaAddress!,
+        },
+        now,
+      );
+    } else if (!internal) {
       const plan = this.rail.submit(
         {
           transactionId: row.id,
@@ -242,12 +262,37 @@ export class PaymentsService {
   }
 
   /**
+   * The UMA settlement layer's answer for a transaction locked FOR UPDATE by the caller: the
+   * receiver's deployment credited the payment (COMPLETED) or refused it (FAILED: the source is
+   * refunded exactly). Anything but a PENDING / PROCESSING transaction is left as it is (a
+   * repeated answer changes nothing).
+   */
+  async settle(
+    m: EntityManager,
+    row: OutgoingTransactionEntity,
+    outcome: 'COMPLETED' | 'FAILED',
+    now: Date,
+  ): Promise<OutgoingTransactionEntity> {
+    if (row.status !== 'PENDING' && row.status !== 'PROCESSING') return row;
+    row.updatedAt = now;
+    if (outcome === 'FAILED') return this.failAndRefund(m, row, 'ACCOUNT_CANNOT_RECEIVE', now);
+    row.status = 'COMPLETED';
+    row.settledAt = now;
+    row.timeline = [...row.timeline, step('COMPLETED', now)];
+    await this.save(m, row);
+    await this.setQuoteStatus(m, row.quoteId, 'COMPLETED', now);
+    await this.emit(m, row, 'COMPLETED');
+    return row;
+  }
+
+  /**
    * `POST /transactions/{id}/cancel` on a transaction locked by the caller: only before the rail
    * started processing it (PENDING); afterwards 409 TRANSACTION_NOT_CANCELLABLE. The source is
    * refunded exactly.
    */
   async cancel(m: EntityManager, row: OutgoingTransactionEntity, now: Date): Promise<OutgoingTransactionEntity> {
-    if (row.status !== 'PENDING') {
+    // An UMA payment is in the settlement layer's hands from execution on (the receiver decides).
+    if (row.status !== 'PENDING' || row.destinationKind === 'UmaAddress') {
       throw new ApiError(
         'TRANSACTION_NOT_CANCELLABLE',
         `Transaction ${formatId('Transaction', row.id)} is ${row.status}: past the point where it can be cancelled`,
@@ -349,6 +394,7 @@ export class PaymentsService {
       sourceAccountId: quote.sourceAccountId,
       destinationKind: quote.destinationKind,
       destinationAccountId: quote.destinationAccountId,
+      destinationUmaAddress: quote.destinationUmaAddress ?? null,
       paymentRail: quote.paymentRail,
       sentAmount: quote.totalSendingAmount,
       sendingCurrency: quote.sendingCurrency,

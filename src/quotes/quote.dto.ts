@@ -163,16 +163,55 @@ export class PlatformQuoteSourceRequest {
   cryptoNetwork?: string;
 }
 
+/**
+ * The reference's QuoteDestinationOneOf as a platform sends it: ACCOUNT (an internal or external
+ * account) or UMA_ADDRESS (a receiver on another UMA participant, looked up first: `lookupId`).
+ */
+export class PlatformQuoteDestinationRequest {
+  @EnumField(['ACCOUNT', 'UMA_ADDRESS'], { description: 'ACCOUNT or UMA_ADDRESS' })
+  destinationType: 'ACCOUNT' | 'UMA_ADDRESS';
+
+  @ApiPropertyOptional({
+    description: 'ACCOUNT (required): an internal or external account',
+    example: 'ExternalAccount:a12dcbd6-dced-4ec4-b756-3c3a9ea3d123',
+  })
+  @ValidateIf((o: PlatformQuoteDestinationRequest) => o.destinationType !== 'UMA_ADDRESS' || o.accountId !== undefined)
+  @IsDefined({ message: '$property is required when destinationType is ACCOUNT' })
+  @IsString({ message: '$property must be a string' })
+  @Matches(ACCOUNT_ID, { message: '$property must be an InternalAccount or ExternalAccount id' })
+  accountId?: string;
+
+  @EnumField(PAYMENT_RAILS, { required: false })
+  paymentRail?: string;
+
+  @ApiPropertyOptional({ description: 'UMA_ADDRESS (required): the receiver', example: '$receiver@uma.domain.com' })
+  @ValidateIf((o: PlatformQuoteDestinationRequest) => o.destinationType === 'UMA_ADDRESS' || o.umaAddress !== undefined)
+  @IsDefined({ message: '$property is required when destinationType is UMA_ADDRESS' })
+  @IsString({ message: '$property must be a string' })
+  @Matches(/^\$[^@\s]{1,64}@[^@\s]{1,253}$/, { message: '$property must be an UMA address ($user@domain)' })
+  umaAddress?: string;
+
+  @ApiPropertyOptional({ description: 'UMA_ADDRESS: the receiving currency (omitted: the first the receiver offers)' })
+  @ValidateIf((o: PlatformQuoteDestinationRequest) => o.currency !== undefined)
+  @IsString({ message: '$property must be a string' })
+  @Matches(CURRENCY_CODE, { message: '$property must be a currency code' })
+  currency?: string;
+}
+
 /** The reference's QuoteRequest (POST /quotes). */
 export class QuoteRequest {
-  @StringField({ required: false, maxLength: 255, description: 'Receiver lookup (UMA destinations; ignored)' })
+  @StringField({
+    required: false,
+    maxLength: 255,
+    description: 'The receiver lookup (GET /receiver/uma/{address}): required for UMA_ADDRESS destinations',
+  })
   lookupId?: string;
 
   @NestedField(() => PlatformQuoteSourceRequest)
   source: PlatformQuoteSourceRequest;
 
-  @NestedField(() => QuoteDestinationRequest)
-  destination: QuoteDestinationRequest;
+  @NestedField(() => PlatformQuoteDestinationRequest)
+  destination: PlatformQuoteDestinationRequest;
 
   @EnumField(LOCK_SIDES, { description: 'Which side `lockedCurrencyAmount` fixes' })
   lockedCurrencySide: LockSide;
@@ -245,9 +284,11 @@ export class PaymentInstructionsView {
 }
 
 export class QuoteDestinationView {
-  @ApiProperty({ enum: ['ACCOUNT'] }) destinationType: 'ACCOUNT';
-  @ApiProperty() accountId: string;
+  @ApiProperty({ enum: ['ACCOUNT', 'UMA_ADDRESS'] }) destinationType: 'ACCOUNT' | 'UMA_ADDRESS';
+  @ApiPropertyOptional({ description: 'ACCOUNT destinations' }) accountId?: string;
   @ApiPropertyOptional({ enum: PAYMENT_RAILS }) paymentRail?: string;
+  @ApiPropertyOptional({ description: 'UMA_ADDRESS destinations: the receiver' }) umaAddress?: string;
+  @ApiPropertyOptional({ description: 'UMA_ADDRESS destinations: the receiving currency' }) currency?: string;
 }
 
 export class RateDetailsView {

@@ -16,7 +16,7 @@ export type LockSide = (typeof LOCK_SIDES)[number];
 export const QUOTE_SOURCE_TYPES = ['ACCOUNT', 'REALTIME_FUNDING'] as const;
 export type QuoteSourceType = (typeof QUOTE_SOURCE_TYPES)[number];
 /** Which kind of account a quote pays into (the type prefix of its public id). */
-export type DestinationKind = 'InternalAccount' | 'ExternalAccount';
+export type DestinationKind = 'InternalAccount' | 'ExternalAccount' | 'UmaAddress';
 
 /** The spec's `rateDetails` (the reference's OutgoingRateDetails, with the spec's `serviceApi*` names). */
 export interface RateDetails {
@@ -61,8 +61,13 @@ export class QuoteEntity {
   @Column('text', { name: 'destination_kind' })
   destinationKind: DestinationKind;
 
+  /** For an UmaAddress destination: the lookup's uuid (the address is `destinationUmaAddress`). */
   @Column('uuid', { name: 'destination_account_id' })
   destinationAccountId: string;
+
+  /** The receiver's UMA address (UmaAddress destinations only; src/uma/uma-payments.service.ts). */
+  @Column('text', { name: 'destination_uma_address', nullable: true })
+  destinationUmaAddress: string | null;
 
   @Column('text', { name: 'payment_rail', nullable: true })
   paymentRail: string | null;

@@ -24,11 +24,18 @@ export function renderQuote(row: QuoteEntity, now: Date): QuoteView {
             accountId: formatId('InternalAccount', row.sourceAccountId!),
             ...(row.customerId !== null ? { customerId: formatId('Customer', row.customerId) } : {}),
           },
-    destination: {
-      destinationType: 'ACCOUNT',
-      accountId: formatId(row.destinationKind, row.destinationAccountId),
-      ...(row.paymentRail !== null ? { paymentRail: row.paymentRail } : {}),
-    },
+    destination:
+      row.destinationKind === 'UmaAddress'
+        ? {
+            destinationType: 'UMA_ADDRESS',
+            umaAddress: row.destinationUmaAddress ?? '',
+            currency: row.receivingCurrency,
+          }
+        : {
+            destinationType: 'ACCOUNT',
+            accountId: formatId(row.destinationKind, row.destinationAccountId),
+            ...(row.paymentRail !== null ? { paymentRail: row.paymentRail } : {}),
+          },
     sendingCurrency: currencyInfo(row.sendingCurrency),
     receivingCurrency: currencyInfo(row.receivingCurrency),
     totalSendingAmount: Number(row.totalSendingAmount),

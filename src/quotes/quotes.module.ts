@@ -22,6 +22,7 @@ import { Rail } from './rail/rail.js';
 import { RailWorker } from './rail/rail-worker.service.js';
 import { SandboxRail } from './rail/sandbox-rail.js';
 import { TransactionsService } from './transactions.service.js';
+import { UmaDestinations } from './uma-destination.js';
 
 /**
  * Money movement (issue #29): quotes, their execution and outgoing transactions, the rail and its
@@ -45,6 +46,7 @@ import { TransactionsService } from './transactions.service.js';
     { provide: INCOMING_SETTLEMENT_HOOK, useValue: NO_SETTLEMENT_HOOK },
     IncomingPaymentsService,
     IncomingPaymentsWorker,
+    UmaDestinations,
   ],
   exports: [
     FxRatesService,
@@ -53,6 +55,7 @@ import { TransactionsService } from './transactions.service.js';
     TransactionsService,
     IncomingPaymentsService,
     IncomingPaymentsWorker,
+    UmaDestinations,
   ],
 })
 export class QuotesModule {}

@@ -27,6 +27,7 @@ import { DestinationKind, QuoteEntity } from './quote.entity.js';
 import { renderQuote } from './quote.render.js';
 import type { QuotesQuery } from './transactions.dto.js';
 import { noteAuditResource } from '../audit/audit-trail.js';
+import { UmaDestinations, type UmaQuotePlan } from './uma-destination.js';
 
 const accountNotFound = (id: string) => new ApiError('ACCOUNT_NOT_FOUND', `Account ${id} not found`);
 export const quoteNotFound = (id: string) =>
@@ -83,6 +84,7 @@ export class QuotesService {
     private readonly payments: PaymentsService,
     private readonly authorization: QuoteAuthorizationService,
     private readonly paymentDocuments: PaymentDocumentsService,
+    private readonly uma: UmaDestinations,
   ) {}
 
   /**
@@ -90,9 +92,18 @@ export class QuotesService {
    * waits in PENDING_AUTHORIZATION with its challenge (QuoteAuthorizationService); an
    * `immediatelyExecute` of it waits for the authorization.
    */
-  create(scope: QuoteScope, body: QuoteRequest | AgentQuoteRequest, check?: QuoteAccountsCheck): Promise<QuoteView> {
+  async create(
+    scope: QuoteScope,
+    body: QuoteRequest | AgentQuoteRequest,
+    check?: QuoteAccountsCheck,
+  ): Promise<QuoteView> {
+    // An UMA_ADDRESS destination is priced by the pay-request exchange, before the transaction opens.
+    const uma =
+      (body.destination as { destinationType: string }).destinationType === 'UMA_ADDRESS'
+        ? await this.uma.prepare(scope, body)
+        : undefined;
     return this.tx.run(async (m) => {
-      const quote = await this.createIn(m, scope, body, check);
+      const quote = await this.createIn(m, scope, body, check, 'QUOTE', false, uma);
       const now = this.clock.now();
       if (scope.agentId === undefined)
         await this.authorization.gate(m, quote, 'scaFactor' in body ? body.scaFactor : undefined);
@@ -122,6 +133,7 @@ export class QuotesService {
     check?: QuoteAccountsCheck,
     origin: QuoteEntity['origin'] = 'QUOTE',
     sameCurrency = false,
+    uma?: UmaQuotePlan,
   ): Promise<QuoteEntity> {
     if (
       scope.customerId !== undefined &&
@@ -159,8 +171,8 @@ export class QuotesService {
         });
       }
       payer = { id: null, customerId, currency };
-      destination = await this.destination(m, scope, body.destination.accountId);
-      await check?.(m, destination.kind === 'InternalAccount' ? [body.destination.accountId] : []);
+      destination = await this.destination(m, scope, body.destination.accountId!);
+      await check?.(m, destination.kind === 'InternalAccount' ? [body.destination.accountId!] : []);
     } else {
       const accountId = body.source.accountId!;
       if (accountId === body.destination.accountId) {
@@ -179,8 +191,14 @@ export class QuotesService {
         throw accountNotFound(accountId);
       }
       payer = source;
-      destination = await this.destination(m, scope, body.destination.accountId);
-      await check?.(m, [accountId, ...(destination.kind === 'InternalAccount' ? [body.destination.accountId] : [])]);
+      if (uma) {
+        if (source.currency !== uma.sendingCurrency) throw accountNotFound(accountId);
+        destination = { kind: 'UmaAddress', id: uma.lookupId, currency: uma.currency };
+        await check?.(m, [accountId]);
+      } else {
+        destination = await this.destination(m, scope, body.destination.accountId!);
+        await check?.(m, [accountId, ...(destination.kind === 'InternalAccount' ? [body.destination.accountId!] : [])]);
+      }
     }
 
     const sending = currencyInfo(payer.currency);
@@ -205,19 +223,22 @@ export class QuotesService {
     const configured = crossCurrency
       ? platformFeeFor(config.feeConfigs, 'CROSS_CURRENCY_TRANSACTION', sending.code)
       : { fixed: 0, variableRate: 0 };
-    const rate = this.rates.rate(sending.code, receiving.code);
-    const price = priceQuote({
-      side: body.lockedCurrencySide,
-      amount: body.lockedCurrencyAmount,
-      sendingDecimals: sending.decimals,
-      receivingDecimals: receiving.decimals,
-      multiplier: rate.multiplier,
-      crossCurrency,
-      fixedFee: this.config.QUOTE_FIXED_FEE,
-      variableFeeRate: this.config.QUOTE_VARIABLE_FEE_RATE,
-      platformFixedFee: override ? override.platformFixedFee.amount : configured.fixed,
-      platformVariableFeeRate: override ? override.platformVariableFeeBps / 10_000 : configured.variableRate,
-    });
+    // An UMA_ADDRESS destination is priced by the pay-request exchange (the receiver's answer).
+    const rate = uma ? { multiplier: uma.price.exchangeRate } : this.rates.rate(sending.code, receiving.code);
+    const price = uma
+      ? uma.price
+      : priceQuote({
+          side: body.lockedCurrencySide,
+          amount: body.lockedCurrencyAmount,
+          sendingDecimals: sending.decimals,
+          receivingDecimals: receiving.decimals,
+          multiplier: rate.multiplier,
+          crossCurrency,
+          fixedFee: this.config.QUOTE_FIXED_FEE,
+          variableFeeRate: this.config.QUOTE_VARIABLE_FEE_RATE,
+          platformFixedFee: override ? override.platformFixedFee.amount : configured.fixed,
+          platformVariableFeeRate: override ? override.platformVariableFeeBps / 10_000 : configured.variableRate,
+        });
     if (!price) {
       throw new ApiError(
         'INVALID_AMOUNT',
@@ -244,6 +265,7 @@ export class QuotesService {
       sourceAccountId: payer.id,
       destinationKind: destination.kind,
       destinationAccountId: destination.id,
+      destinationUmaAddress: uma?.umaAddress ?? null,
       paymentRail: body.destination.paymentRail ?? null,
       lockedCurrencySide: body.lockedCurrencySide,
       sendingCurrency: sending.code,
@@ -269,6 +291,7 @@ export class QuotesService {
       updatedAt: now,
     });
     await m.insert(QuoteEntity, quote);
+    await uma?.record(m, quote);
     noteAuditResource(formatId('Quote', quote.id));
     return quote;
   }

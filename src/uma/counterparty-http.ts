@@ -17,7 +17,7 @@ const TIMEOUT_MS = 5_000;
 const MAX_BODY = 256 * 1024;
 
 /**
- * GETs from another UMA participant: the same private-address rule as webhook deliveries
+ * Requests to another UMA participant: the same private-address rule as webhook deliveries
  * (`WEBHOOK_ALLOW_PRIVATE_TARGETS`, checked after DNS resolution), a 5 s timeout and a 256 KiB cap.
  */
 @Injectable()
@@ -31,6 +31,15 @@ export class CounterpartyHttp {
   }
 
   get(url: URL): Promise<CounterpartyResponse> {
+    return this.request(url, 'GET');
+  }
+
+  /** POSTs a JSON body (pay requests, settlement callbacks), under the same rules as `get`. */
+  post(url: URL, body: string): Promise<CounterpartyResponse> {
+    return this.request(url, 'POST', body);
+  }
+
+  private request(url: URL, method: 'GET' | 'POST', body?: string): Promise<CounterpartyResponse> {
     return new Promise((resolve, reject) => {
       try {
         assertHostAllowed(url.hostname, this.allowPrivate);
@@ -39,9 +48,14 @@ export class CounterpartyHttp {
         return;
       }
       const req = (url.protocol === 'https:' ? https : http).request(url, {
-        method: 'GET',
+        method,
         lookup: this.lookup,
-        headers: { accept: 'application/json' },
+        headers: {
+          accept: 'application/json',
+          ...(body !== undefined
+            ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }
+            : {}),
+        },
         timeout: TIMEOUT_MS,
       });
       req.on('timeout', () => req.destroy(new CounterpartyUnreachable('timed out')));
@@ -59,7 +73,7 @@ export class CounterpartyHttp {
         res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
         res.on('error', (error) => reject(new CounterpartyUnreachable(error.message)));
       });
-      req.end();
+      req.end(body);
     });
   }
 }

@@ -2,6 +2,9 @@ import { Injectable } from '@nestjs/common';
 import {
   Currency,
   getLnurlpResponse,
+  getPayReqResponse,
+  PayRequest,
+  verifyPayReqSignature,
   isLnurlpRequestForUma,
   KycStatus,
   parseLnurlpRequest,
@@ -14,6 +17,7 @@ import { currencyInfo } from '../customers/currencies.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
 import { UmaRates } from './uma-currencies.js';
+import { isUmaAddress } from './uma-domain.js';
 import { UmaKeysService } from './uma-keys.service.js';
 import { fromUmaError, UmaVerifier } from './uma-verifier.js';
 
@@ -106,6 +110,83 @@ export class UmaReceiverService {
       currencyOptions: currencies,
       receiverKycStatus: KycStatus.Verified,
     });
+    return JSON.parse(response.toJsonString()) as Record<string, unknown>;
+  }
+
+  /**
+   * `POST /.well-known/lnurlp/{user}/payreq` (the callback of the lnurlp response): a sender's
+   * signed pay request, verified as an lnurlp request is (timestamp, keys and chain, nonce,
+   * signature); a sender whose customer is not KYC-verified is refused (SENDER_NOT_ACCEPTED). The
+   * answer is the signed pay-request response: the amount in the receiving currency this
+   * deployment will credit, its conversion rate (millisatoshis per minor unit) and the payee's
+   * compliance data. Nothing is recorded: the payment itself arrives as a settlement callback.
+   */
+  async payreq(username: string, body: unknown): Promise<Record<string, unknown>> {
+    const id = await this.keys.load();
+    let request: PayRequest;
+    try {
+      request = PayRequest.fromJson(JSON.stringify(body ?? null));
+    } catch (error) {
+      throw fromUmaError(error, 'MISSING_REQUIRED_UMA_PARAMETERS', 'Malformed pay request');
+    }
+    const payer = request.payerData?.identifier;
+    const compliance = request.payerData?.compliance;
+    if (!request.isUma() || !payer || !compliance) {
+      throw new ApiError('MISSING_REQUIRED_UMA_PARAMETERS', 'Only signed UMA pay requests are answered');
+    }
+    this.verifier.checkTimestamp(compliance.signatureTimestamp, 'pay request');
+    // The library's getVaspDomainFromUmaAddress refuses a domain with a port (`localhost:8080`).
+    if (!isUmaAddress(payer)) throw new ApiError('INVALID_UMA_ADDRESS', 'The payer identifier is not an UMA address');
+    const senderDomain = payer.split('@')[1].toLowerCase();
+    const senderKeys = await this.verifier.counterpartyKeys(senderDomain);
+    let valid: boolean;
+    try {
+      valid = await verifyPayReqSignature(request, senderKeys, this.verifier.nonces(senderDomain));
+    } catch (error) {
+      throw fromUmaError(error, 'INVALID_SIGNATURE', 'The pay request was refused');
+    }
+    if (!valid) {
+      throw new ApiError(
+        'INVALID_SIGNATURE',
+        `The pay request's signature does not verify with the keys of ${senderDomain}`,
+      );
+    }
+    if (compliance.kycStatus !== KycStatus.Verified) {
+      throw new ApiError('SENDER_NOT_ACCEPTED', `${payer} is not a KYC-verified sender (${compliance.kycStatus})`);
+    }
+    const receiver = await this.receiver(`$${username.replace(/^\$/, '')}@${id.domain}`);
+    const code = request.receivingCurrencyCode;
+    const multiplier = code ? this.rates.msatsPerMinorUnit(code) : null;
+    if (!code || multiplier === null || !receiver.currencies.includes(code)) {
+      throw new ApiError('INVALID_CURRENCY', `${receiver.uma_address} does not receive ${code ?? 'that currency'}`);
+    }
+    const address = receiver.uma_address;
+    const callback = `${this.keys.baseUrl(id.domain)}/.well-known/uma-settlement`;
+    let response;
+    try {
+      response = await getPayReqResponse({
+        request,
+        conversionRate: multiplier,
+        receivingCurrencyCode: code,
+        receivingCurrencyDecimals: currencyInfo(code).decimals,
+        invoiceCreator: {
+          // The sandbox settlement layer needs no Lightning invoice: a reference stands in for it.
+          createUmaInvoice: (amountMsats: number) => Promise.resolve(`sandbox:${address}:${amountMsats}`),
+        },
+        metadata: JSON.stringify([
+          ['text/plain', `Pay to ${address}`],
+          ['text/identifier', address],
+        ]),
+        receiverChannelUtxos: [],
+        receiverFeesMillisats: 0,
+        utxoCallback: callback,
+        payeeData: { identifier: address },
+        receivingVaspPrivateKey: id.signingKey,
+        payeeIdentifier: address,
+      });
+    } catch (error) {
+      throw fromUmaError(error, 'MISSING_REQUIRED_UMA_PARAMETERS', 'The pay request cannot be answered');
+    }
     return JSON.parse(response.toJsonString()) as Record<string, unknown>;
   }
 

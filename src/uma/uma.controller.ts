@@ -28,6 +28,7 @@ import { UmaKeysService } from './uma-keys.service.js';
 import { UmaLookupService } from './uma-lookup.service.js';
 import { UmaProvidersService } from './uma-providers.service.js';
 import { UmaReceiverService } from './uma-receiver.service.js';
+import { UmaSettlementService } from './uma-settlement.service.js';
 
 /**
  * What a deployment publishes to other UMA participants (outside the versioned API, public):
@@ -39,6 +40,7 @@ export class UmaWellKnownController {
   constructor(
     private readonly keys: UmaKeysService,
     private readonly receiver: UmaReceiverService,
+    private readonly settlements: UmaSettlementService,
   ) {}
 
   @Get('lnurlpubkey')
@@ -51,6 +53,20 @@ export class UmaWellKnownController {
   @Public()
   async lnurlp(@Req() req: Request, @Res() res: Response): Promise<void> {
     res.status(200).json(await this.receiver.lnurlp(req.originalUrl));
+  }
+
+  /** The pay request (UMA's payreq callback): answered with the signed pay-request response. */
+  @Post('lnurlp/:username/payreq')
+  @Public()
+  async payreq(@Param('username') username: string, @Body() body: unknown, @Res() res: Response): Promise<void> {
+    res.status(200).json(await this.receiver.payreq(username, body));
+  }
+
+  /** Settlement callbacks from other deployments (the sandbox settlement layer, docs/uma.md). */
+  @Post('uma-settlement')
+  @Public()
+  async settlement(@Body() body: unknown, @Res() res: Response): Promise<void> {
+    res.status(200).json(await this.settlements.accept(body));
   }
 }
 

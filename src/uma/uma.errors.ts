@@ -15,6 +15,12 @@ export const UMA_ERRORS = {
   MISSING_REQUIRED_UMA_PARAMETERS: 400,
   SENDER_NOT_ACCEPTED: 400,
   INVALID_RECEIVER: 400,
+  /** The receiver's pay-request response does not hold (signature, currency, amount, compliance). */
+  INVALID_PAYREQ_RESPONSE: 400,
+  /** The receiver's pay-request response is not a pay-request response. */
+  PARSE_PAYREQ_RESPONSE_ERROR: 400,
+  /** The pay-request exchange failed (the receiver unreachable, or refusing otherwise); retryable. */
+  QUOTE_REQUEST_FAILED: 400,
   INVITATION_ALREADY_CLAIMED: 400,
   INVITATION_CANCELLED: 400,
   /** Not in the spec's list: claiming or cancelling an invitation past its expiresAt. */

@@ -17,8 +17,14 @@ import { UmaLookupService } from './uma-lookup.service.js';
 import { UmaProvidersService } from './uma-providers.service.js';
 import { UmaReceiverService } from './uma-receiver.service.js';
 import { UmaVerifier } from './uma-verifier.js';
+import { UmaPaymentsService } from './uma-payments.service.js';
+import { UmaSettlementService } from './uma-settlement.service.js';
+import { UmaSettlementWorker } from './uma-settlement.worker.js';
 
-/** UMA (docs/uma.md): keys, the well-known endpoints, lookups, invitations and providers. */
+/**
+ * UMA (docs/uma.md): keys, the well-known endpoints, lookups, invitations and providers, payments
+ * to UMA addresses (the pay-request exchange) and the sandbox settlement layer between deployments.
+ */
 @Module({
   imports: [SecretsModule, ExternalAccountsModule, OutboxWriterModule, QuotesModule],
   controllers: [UmaWellKnownController, ReceiverLookupController, InvitationsController, UmaProvidersController],
@@ -31,7 +37,10 @@ import { UmaVerifier } from './uma-verifier.js';
     UmaLookupService,
     InvitationsService,
     UmaProvidersService,
+    UmaSettlementService,
+    UmaPaymentsService,
+    UmaSettlementWorker,
   ],
-  exports: [UmaKeysService, UmaVerifier, UmaLookupService],
+  exports: [UmaKeysService, UmaVerifier, UmaLookupService, UmaSettlementWorker],
 })
 export class UmaModule {}

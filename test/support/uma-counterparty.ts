@@ -1,6 +1,13 @@
 import {
+  createSha256Hash,
+  generateNonce,
   getLnurlpResponse,
+  getPayReqResponse,
   getPubKeyResponse,
+  getSignablePostTransactionCallback,
+  PayRequest,
+  signPayload,
+  type PostTransactionCallback,
   getSignedLnurlpRequestUrl,
   KycStatus,
   LnurlpResponse,
@@ -24,6 +31,9 @@ export type Misbehaviour =
   | 'status-500'
   | 'status-400-invalid-nonce';
 
+/** How the fake answers its next pay request (the payreq callback of its lnurlp response). */
+export type PayreqMode = 'none' | 'sender-not-accepted' | 'garbage' | 'wrong-amount' | 'tampered' | 'status-500';
+
 /** How its /.well-known/lnurlpubkey answers. */
 export type KeyMode = 'valid' | 'expired' | 'broken-chain' | 'missing' | 'malformed';
 
@@ -34,6 +44,9 @@ export type KeyMode = 'valid' | 'expired' | 'broken-chain' | 'missing' | 'malfor
 export class FakeCounterparty {
   misbehave: Misbehaviour = 'none';
   keyMode: KeyMode = 'valid';
+  payreqMode: PayreqMode = 'none';
+  /** Settlement callbacks it received (as posted), oldest first. */
+  readonly settlements: Array<{ kind: string; payload: string; callback: PostTransactionCallback }> = [];
   private lastResponse: string | null = null;
 
   private constructor(
@@ -72,6 +85,38 @@ export class FakeCounterparty {
     });
   }
 
+  /**
+   * A settlement callback signed by this counterparty (as UmaSettlementService signs them), with
+   * its message in `message`. `key: 'other'` signs with a key it does not publish; `staleBy`
+   * back-dates the timestamp (seconds); `tamper` changes the message after signing.
+   */
+  async settlementCallback(
+    kind: 'PAYMENT' | 'DECISION',
+    message: Record<string, unknown>,
+    options: { key?: 'own' | 'other'; staleBy?: number; tamper?: (m: Record<string, unknown>) => void } = {},
+  ): Promise<{ kind: string; payload: string; callback: PostTransactionCallback }> {
+    const payload = JSON.stringify(message);
+    const hash = await createSha256Hash(new TextEncoder().encode(payload), true);
+    const callback: PostTransactionCallback = {
+      utxos: [{ utxo: String(message.reference), amountMsats: 0 }],
+      vaspDomain: this.domain,
+      signature: '',
+      signatureNonce: `${generateNonce()}.${hash}`,
+      signatureTimestamp: Math.floor(Date.now() / 1000) - (options.staleBy ?? 0),
+    };
+    const key = options.key === 'other' ? this.other : this.key;
+    callback.signature = await signPayload(
+      getSignablePostTransactionCallback(callback),
+      Buffer.from(key.privateKeyHex, 'hex'),
+    );
+    if (options.tamper) {
+      const changed = { ...message };
+      options.tamper(changed);
+      return { kind, payload: JSON.stringify(changed), callback };
+    }
+    return { kind, payload, callback };
+  }
+
   close(): Promise<void> {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
@@ -93,6 +138,17 @@ export class FakeCounterparty {
             : this.key.certChainPem;
       const body = getPubKeyResponse({ signingCertChainPem: chain, encryptionCertChainPem: chain });
       return json(200, body.toJsonString());
+    }
+    if (req.method === 'POST') {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const text = Buffer.concat(chunks).toString('utf8');
+      if (url.pathname === '/.well-known/uma-settlement') {
+        this.settlements.push(JSON.parse(text) as FakeCounterparty['settlements'][number]);
+        return json(200, { ok: true });
+      }
+      if (url.pathname.startsWith('/payreq/'))
+        return this.payreq(decodeURIComponent(url.pathname.slice(8)), text, json);
     }
     if (!url.pathname.startsWith('/.well-known/lnurlp/'))
       return json(404, { code: 'NOT_FOUND', reason: 'nothing here' });
@@ -121,7 +177,7 @@ export class FakeCounterparty {
       request,
       privateKeyBytes: Buffer.from(this.key.privateKeyHex, 'hex'),
       requiresTravelRuleInfo: false,
-      callback: `http://${this.domain}/payreq`,
+      callback: `http://${this.domain}/payreq/${encodeURIComponent(address)}`,
       encodedMetadata: JSON.stringify([['text/plain', `Pay to ${address}`]]),
       minSendableSats: 1,
       maxSendableSats: 1_000_000,
@@ -145,5 +201,54 @@ export class FakeCounterparty {
     LnurlpResponse.parse(body); // still well-formed for the library
     this.lastResponse = JSON.stringify(body);
     return json(200, this.lastResponse);
+  }
+
+  /** The pay-request response (signed with @uma-sdk/core), or the misbehaviour `payreqMode` asks for. */
+  private async payreq(receiver: string, text: string, json: (status: number, body: unknown) => void): Promise<void> {
+    switch (this.payreqMode) {
+      case 'sender-not-accepted':
+        return json(400, { code: 'SENDER_NOT_ACCEPTED', reason: 'not this sender' });
+      case 'status-500':
+        return json(500, { code: 'INTERNAL_ERROR', reason: 'down' });
+      case 'garbage':
+        return json(200, '{"pr": 42, "routes": "no"}');
+      case 'none':
+      case 'wrong-amount':
+      case 'tampered':
+        break;
+    }
+    const request = PayRequest.fromJson(text);
+    const amount = this.payreqMode === 'wrong-amount' ? request.amount + 1 : request.amount;
+    const changed = new PayRequest(
+      amount,
+      request.receivingCurrencyCode,
+      request.sendingAmountCurrencyCode,
+      request.umaMajorVersion,
+      request.payerData,
+      request.requestedPayeeData,
+      request.comment,
+      request.invoiceUUID,
+      request.settlement,
+    );
+    const response = await getPayReqResponse({
+      request: changed,
+      conversionRate: 11956.52,
+      receivingCurrencyCode: 'EUR',
+      receivingCurrencyDecimals: 2,
+      invoiceCreator: { createUmaInvoice: (msats: number) => Promise.resolve(`fake:${msats}`) },
+      metadata: JSON.stringify([['text/plain', `Pay to ${receiver}`]]),
+      receiverChannelUtxos: [],
+      receiverFeesMillisats: 0,
+      utxoCallback: `http://${this.domain}/.well-known/uma-settlement`,
+      payeeData: { identifier: receiver },
+      receivingVaspPrivateKey: Buffer.from(this.key.privateKeyHex, 'hex'),
+      payeeIdentifier: receiver,
+    });
+    const body = JSON.parse(response.toJsonString()) as { payeeData: { compliance: { signature: string } } };
+    if (this.payreqMode === 'tampered') {
+      const s = body.payeeData.compliance.signature;
+      body.payeeData.compliance.signature = s.slice(0, -4) + (s.endsWith('0000') ? '1111' : '0000');
+    }
+    return json(200, body);
   }
 }

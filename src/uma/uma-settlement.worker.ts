@@ -1,0 +1,146 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { later, RealClock } from '../common/clock.js';
+import { parseId } from '../common/ids.js';
+import { Runtime } from '../config/config.module.js';
+import { TransactionService } from '../database/transaction.service.js';
+import { CounterpartyHttp } from './counterparty-http.js';
+import { UmaKeysService } from './uma-keys.service.js';
+import { SETTLEMENT_PATH, UmaSettlementService, type SettlementKind } from './uma-settlement.service.js';
+
+/** How often a worker process looks for due settlement callbacks. */
+export const SETTLEMENT_POLL_MS = 500;
+/** A claimed callback is someone else's again after this long (a worker that died mid-delivery). */
+const LEASE_MS = 30_000;
+/** Attempts before a callback is given up (FAILED, left to an operator). */
+export const SETTLEMENT_MAX_ATTEMPTS = 20;
+const BATCH = 20;
+
+interface ClaimedMessage {
+  id: string;
+  kind: SettlementKind;
+  reference: string;
+  target_domain: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+}
+
+/** Backoff before attempt n+1: 1 s, 2 s, 4 s ... at most a minute. */
+export function settlementBackoffMs(attempts: number): number {
+  return Math.min(60_000, 1000 * 2 ** Math.max(0, attempts - 1));
+}
+
+/**
+ * Delivers the UMA area's outbox (`uma_settlement_messages`) on worker processes (ROLE `worker`
+ * or `all`): claims due callbacks under a lease (FOR UPDATE SKIP LOCKED, so workers share them and
+ * none delivers one twice at once), signs each afresh (UmaSettlementService.sign), POSTs it to the
+ * target deployment's SETTLEMENT_PATH and records the outcome. 2xx: delivered. A refusal (4xx but
+ * 408/429): given up, and a PAYMENT refused at its first attempt fails the sender's transaction and
+ * refunds it (a later refusal may follow a lost answer to a credited attempt: left to an operator). Anything
+ * else (unreachable, 5xx): retried with backoff, up to SETTLEMENT_MAX_ATTEMPTS. `next_attempt_at`
+ * is infrastructure time (RealClock, src/common/schedules.ts). Tests drive it with `runOnce`.
+ */
+@Injectable()
+export class UmaSettlementWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('UmaSettlement');
+  private timer: NodeJS.Timeout | null = null;
+  private inFlight: Promise<unknown> | null = null;
+
+  constructor(
+    private readonly tx: TransactionService,
+    private readonly http: CounterpartyHttp,
+    private readonly keys: UmaKeysService,
+    private readonly settlement: UmaSettlementService,
+    private readonly realClock: RealClock,
+    private readonly runtime: Runtime,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.runtime.runWorker) return;
+    this.timer = setInterval(() => this.tick(), SETTLEMENT_POLL_MS);
+    this.timer.unref();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.inFlight;
+  }
+
+  private tick(): void {
+    if (this.inFlight) return;
+    this.inFlight = this.runOnce()
+      .catch((error: unknown) => this.logger.error({ err: error }, 'settlement delivery failed'))
+      .finally(() => {
+        this.inFlight = null;
+      });
+  }
+
+  /** One pass: delivers every due callback (up to a batch); answers how many were attempted. */
+  async runOnce(): Promise<number> {
+    const now = this.realClock.now();
+    const claimed = await this.tx.query<ClaimedMessage[]>(
+      `WITH due AS (
+         SELECT id FROM uma_settlement_messages
+          WHERE status = 'PENDING' AND next_attempt_at <= $1
+          ORDER BY next_attempt_at, id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED
+       ), claimed AS (
+         UPDATE uma_settlement_messages s SET next_attempt_at = $2, attempts = s.attempts + 1, updated_at = $1
+           FROM due WHERE s.id = due.id
+         RETURNING s.id, s.kind, s.reference, s.target_domain, s.payload, s.attempts
+       )
+       SELECT * FROM claimed`,
+      [now, later(now, LEASE_MS)],
+    );
+    for (const message of claimed) await this.deliver(message);
+    return claimed.length;
+  }
+
+  private async deliver(message: ClaimedMessage): Promise<void> {
+    let status: number | null = null;
+    let error: string | null = null;
+    try {
+      const envelope = await this.settlement.sign(message.kind, message.payload);
+      const url = new URL(`${this.keys.baseUrl(message.target_domain)}${SETTLEMENT_PATH}`);
+      const answer = await this.http.post(url, JSON.stringify(envelope));
+      status = answer.status;
+      if (status < 200 || status >= 300) error = `${status}: ${answer.body.slice(0, 500)}`;
+    } catch (e) {
+      error = (e as Error).message.slice(0, 500);
+    }
+    const now = this.realClock.now();
+    if (status !== null && status >= 200 && status < 300) {
+      await this.tx.query(
+        `UPDATE uma_settlement_messages SET status = 'DELIVERED', next_attempt_at = NULL, last_error = NULL,
+                updated_at = $2 WHERE id = $1`,
+        [message.id, now],
+      );
+      return;
+    }
+    const refused = status !== null && status >= 400 && status < 500 && status !== 408 && status !== 429;
+    if (refused || message.attempts >= SETTLEMENT_MAX_ATTEMPTS) {
+      this.logger.warn(
+        { id: message.id, kind: message.kind, reference: message.reference, error },
+        'settlement callback given up',
+      );
+      await this.tx.run(async (m) => {
+        await m.query(
+          `UPDATE uma_settlement_messages SET status = 'FAILED', next_attempt_at = NULL, last_error = $2,
+                  updated_at = $3 WHERE id = $1`,
+          [message.id, error, now],
+        );
+        // Refused at the first attempt: the receiver never took the payment, the sender is refunded.
+        // A refusal after an attempt whose answer was lost may follow a credit there: left PENDING
+        // for an operator, never refunded on a guess.
+        const uuid = parseId('Transaction', message.reference);
+        if (refused && message.attempts === 1 && message.kind === 'PAYMENT' && uuid) {
+          await this.settlement.decide(m, uuid, 'FAILED', null);
+        }
+      });
+      return;
+    }
+    await this.tx.query(
+      `UPDATE uma_settlement_messages SET next_attempt_at = $2, last_error = $3, updated_at = $4 WHERE id = $1`,
+      [message.id, later(now, settlementBackoffMs(message.attempts)), error, now],
+    );
+  }
+}

@@ -1,6 +1,6 @@
 /**
  * The audit trail's costs (issue 28), same run: `node dist/bench/audit.js [--seconds S] [--rounds R]
- * [--only patch|post|flood]` (build first; with DATABASE_URL on scratch PostgreSQL databases,
+ * [--only patch|post|flood|spread]` (build first; with DATABASE_URL on scratch PostgreSQL databases,
  * else on the embedded engine). Prints a Markdown table; docs/performance.md keeps the figures.
  *
  * - `PATCH /cards/{id}` freeze/unfreeze over 64 cards and `POST /platform/external-accounts`, at c=8
@@ -10,6 +10,8 @@
  * - A bad-credential flood (a real platform's client id, a wrong secret) at 400 requests/s beside
  *   another platform's PATCH load, against the same PATCH load beside an equal flood of
  *   `GET /healthz`; and the audit rows the bad-credential flood wrote (refusal windows flushed).
+ * - `spread`: 32 PATCH writers on one platform (64 cards) against 32 writers spread over 32
+ *   platforms (2 cards each), both on the audited app, interleaved.
  */
 import http from 'node:http';
 import { DataSource } from 'typeorm';
@@ -49,7 +51,11 @@ async function setup(audit: boolean): Promise<Setup> {
   const setup: Setup = { app, ctx, cards, drop: scratch?.drop };
   if (audit) {
     const sealer = app.app.get(AuditSealer);
-    setup.sealer = setInterval(() => void sealer.sealOnce(), 1000);
+    // As the worker does: a failed round (e.g. its connection lost on the loaded machine) is logged, not fatal.
+    setup.sealer = setInterval(
+      () => void sealer.sealOnce().catch((e: unknown) => console.error(`sealing failed: ${(e as Error).message}`)),
+      1000,
+    );
   }
   return setup;
 }
@@ -142,7 +148,7 @@ const print = (...more: string[]) => {
   process.stdout.write(`${more.join('\n')}\n`);
 };
 const on = await setup(true);
-const off = only === 'flood' ? null : await setup(false);
+const off = only === 'flood' || only === 'spread' ? null : await setup(false);
 try {
   print(`engine: ${on.app.engine}; ${seconds} s x ${rounds} rounds, interleaved`, '');
   print('| path | audit on | audit off | on/off (rounds) | p99 on/off |', '|---|---|---|---|---|');
@@ -150,6 +156,32 @@ try {
     for (const c of [8, 32]) print(await pair(`PATCH /cards/{id}, c=${c}`, patch(on, c), patch(off, c)));
   if (off && (only === 'all' || only === 'post'))
     for (const c of [8, 32]) print(await pair(`POST /platform/external-accounts, c=${c}`, post(on, c), post(off, c)));
+  if (only === 'all' || only === 'spread') {
+    // 32 platforms, 2 cards each, each card with its own platform's credential.
+    const cardAuthorizations: Record<string, string> = {};
+    const spreadCards: string[] = [];
+    for (let i = 0; i < 32; i++) {
+      const platform = await benchPlatform(on.app);
+      for (const id of await benchCards({ app: on.app, platform } as BenchContext, 2)) {
+        spreadCards.push(id);
+        cardAuthorizations[id] = platform.authorization;
+      }
+    }
+    const spread = (secs: number) =>
+      autocannonRun({
+        url: `${on.app.baseUrl}/cards`,
+        toggleCards: spreadCards,
+        cardAuthorizations,
+        connections: 32,
+        seconds: secs,
+      });
+    print(
+      '',
+      '| 32 PATCH writers | one platform (64 cards) | 32 platforms (2 cards each) | one/spread (rounds) | p99 one/spread |',
+      '|---|---|---|---|---|',
+    );
+    print(await pair('audit on, c=32', patch(on, 32), spread));
+  }
   if (only === 'all' || only === 'flood') {
     // Another platform's client id, a wrong secret: the flood; the PATCH load is on.ctx.platform.
     const victim = await benchPlatform(on.app);

@@ -10,6 +10,7 @@
  * - A bad-credential flood (a real platform's client id, a wrong secret) at 400 requests/s beside
  *   another platform's PATCH load, against the same PATCH load beside an equal flood of
  *   `GET /healthz`; and the audit rows the bad-credential flood wrote (refusal windows flushed).
+ * - `--no-seal`: the audited app runs no sealer (its events stay unsealed): the append's cost alone.
  * - `spread`: 32 PATCH writers on one platform (64 cards) against 32 writers spread over 32
  *   platforms (2 cards each), both on the audited app, interleaved.
  */
@@ -50,7 +51,7 @@ async function setup(audit: boolean): Promise<Setup> {
   const ctx = { app, platform } as BenchContext;
   const cards = await benchCards(ctx, CARDS);
   const setup: Setup = { app, ctx, cards, drop: scratch?.drop };
-  if (audit) {
+  if (audit && !args.includes('--no-seal')) {
     const sealer = app.app.get(AuditSealer);
     // As the worker does: a failed round (e.g. its connection lost on the loaded machine) is logged, not fatal.
     setup.sealer = setInterval(

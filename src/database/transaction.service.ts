@@ -181,12 +181,13 @@ export class TransactionService {
     const client = (await runner.connect()) as pg.PoolClient;
     for (const rider of riders) this.dataSource.logger.logQuery(rider.logged.sql, rider.logged.parameters, runner);
     this.dataSource.logger.logQuery('COMMIT', undefined, runner);
-    const sql = `${riders.map((r) => r.sql).join(';\n')};\nCOMMIT`;
     try {
-      await client.query(sql);
+      await client.query(`${riders.map((r) => r.sql).join(';\n')};\nCOMMIT`);
     } catch (err) {
-      this.dataSource.logger.logQueryError(err as Error, sql, [], runner);
-      throw new QueryFailedError(sql, [], err as Error);
+      // Named by the parameterised texts: the inlined values stay out of logs and error messages.
+      const named = `${riders.map((r) => r.logged.sql).join(';\n')};\nCOMMIT`;
+      this.dataSource.logger.logQueryError(err as Error, named, [], runner);
+      throw new QueryFailedError(named, [], err as Error);
     }
     // What QueryRunner.commitTransaction does after its COMMIT (this service opened no savepoint).
     const state = runner as unknown as { isTransactionActive: boolean; transactionDepth: number };

@@ -17,6 +17,8 @@ export interface LoadJob {
    * collection URL; each card is toggled by one request at a time (see load-worker.ts).
    */
   toggleCards?: string[];
+  /** With `toggleCards`: each card's own Authorization header (cards of several platforms); else `authorization`. */
+  cardAuthorizations?: Record<string, string>;
   /**
    * Instead of one request: a sequence per iteration, `POST` the quote body to `url`, then
    * `POST <url>/<the quote's id>/execute` (an agent's quote-and-execute pair; `authorization` is

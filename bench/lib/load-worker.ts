@@ -31,13 +31,15 @@ const headers = {
  * so every request is a valid transition.
  */
 const cards = job.toggleCards ?? [];
+const headersOf = (id: string) =>
+  job.cardAuthorizations?.[id] ? { ...headers, authorization: job.cardAuthorizations[id] } : headers;
 const statusOf = new Map<string, string>();
 const busy = new Set<string>();
 let next = 0;
 for (let i = 0; i < cards.length; i += 32)
   await Promise.all(
     cards.slice(i, i + 32).map(async (id) => {
-      const res = await fetch(`${job.url}/${id}`, { headers });
+      const res = await fetch(`${job.url}/${id}`, { headers: headersOf(id) });
       statusOf.set(id, ((await res.json()) as { status: string }).status);
     }),
   );
@@ -53,6 +55,7 @@ const toggleRequest: Request = {
     return {
       ...req,
       path: `${new URL(job.url).pathname}/${id}`,
+      headers: headersOf(id),
       body: JSON.stringify({ status, substatus: 'OTHER', reason: 'bench toggle' }),
     };
   },

@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { AuditRecord, canonical, contentDigest, NIL_CHAIN, recordValues } from './audit-record.js';
 
 /** The appended columns, in the order of `auditParameters`, with each parameter's type. */
@@ -41,4 +42,24 @@ export function auditRiderCte(source: string, first: number): string {
 /** The insert's parameters for a record (APPEND_COLUMNS). */
 export function auditParameters(r: AuditRecord): unknown[] {
   return [...recordValues(r), r.platformId ?? NIL_CHAIN, contentDigest(canonical(r)), r.count ?? 1, r.lastSeen ?? null];
+}
+
+/** A value as an SQL literal (pg's escaping: quotes doubled, backslashes in an E'' string). */
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (value instanceof Date) return pg.escapeLiteral(value.toISOString());
+  if (typeof value === 'string') return pg.escapeLiteral(value);
+  if (typeof value === 'number' && Number.isSafeInteger(value)) return String(value);
+  if (Array.isArray(value)) return `ARRAY[${value.map(literal).join(', ')}]`;
+  throw new TypeError(`an audit value of type ${typeof value} has no literal form`);
+}
+
+/**
+ * The append with its values inlined as literals (from `auditParameters`), for a statement that
+ * shares COMMIT's simple-protocol message (BeforeCommitHook.atCommit), where no parameter can be
+ * bound. Every value is an id, a name, a number, a date or a cleaned, bounded string.
+ */
+export function auditLiteralInsert(parameters: unknown[]): string {
+  const list = APPEND_COLUMNS.map(([, type], i) => `${literal(parameters[i])}::${type}`).join(', ');
+  return `${INSERT_INTO} VALUES (${list})`;
 }

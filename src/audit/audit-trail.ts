@@ -3,9 +3,9 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { EntityManager } from 'typeorm';
 import { RealClock } from '../common/clock.js';
-import { StatementRider, TransactionService } from '../database/transaction.service.js';
+import { CommitRider, StatementRider, TransactionService } from '../database/transaction.service.js';
 import { AuditRefusals } from './audit-refusals.js';
-import { AUDIT_INSERT_SQL, auditParameters, auditRiderCte } from './audit-insert.js';
+import { AUDIT_INSERT_SQL, auditLiteralInsert, auditParameters, auditRiderCte } from './audit-insert.js';
 import { clientAddress } from '../common/client-address.js';
 import { requestContext } from '../logging/logger.js';
 import {
@@ -92,8 +92,8 @@ export function noteAuditActor(actor: { platformId: string; agentId?: string }):
 /**
  * The audit trail's writer. A state-changing call's event is appended with its change: in the
  * change's own statement when the change is one (`TransactionService.change`, a CTE, in
- * autocommit), else by the TransactionService's before-commit hook inside the change's
- * transaction (no change without its event, no event for a change rolled back). A refused call
+ * autocommit), else by the TransactionService's before-commit hook in the change's transaction,
+ * in the same message as its COMMIT (no change without its event, no event for a change rolled back). A refused call
  * (401, 403, 429) is counted (`AuditRefusals`: one row per window and source), any other failed
  * change is appended in a statement of its own before the error is sent. CLI commands record
  * themselves (`system`). Appends are unlinked; `AuditSealer` links them into the chains.
@@ -114,6 +114,7 @@ export class AuditTrail {
       pending: () => this.pending() !== undefined,
       run: (m) => this.beforeCommit(m),
       rider: (source, first) => this.rider(source, first),
+      atCommit: () => this.atCommit(),
     });
   }
 
@@ -170,6 +171,24 @@ export class AuditTrail {
     if (!req) return;
     await m.query(AUDIT_INSERT_SQL, auditParameters(this.successRecord(req)));
     req[AUDIT]!.recorded = true;
+  }
+
+  /**
+   * The success event of a multi-statement change, sent in its COMMIT's message (see
+   * BeforeCommitHook.atCommit): written with every resource the transaction named, at no round
+   * trip of its own.
+   */
+  private atCommit(): CommitRider | undefined {
+    const req = this.pending();
+    if (!req) return undefined;
+    const parameters = auditParameters(this.successRecord(req));
+    return {
+      sql: auditLiteralInsert(parameters),
+      logged: { sql: AUDIT_INSERT_SQL, parameters },
+      written: () => {
+        req[AUDIT]!.recorded = true;
+      },
+    };
   }
 
   /** The success event as a CTE of the change's own statement (see BeforeCommitHook.rider). */

@@ -3,7 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
 import { isEmbeddedUrl } from './embedded-url.js';
 import pg from 'pg';
-import { DataSource, EntityManager, QueryFailedError } from 'typeorm';
+import { DataSource, EntityManager, QueryFailedError, QueryRunner } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 
 const current = new AsyncLocalStorage<EntityManager>();
@@ -24,18 +24,35 @@ export function preparesStatements(
 
 /**
  * Work that must commit with a request's changes (the audit trail's event): `run` calls it inside
- * the transaction, after the work and before COMMIT; `pending` says whether the current request
- * still has any (so a one-statement change knows it needs a transaction).
+ * the transaction, after the work and before COMMIT (as `atCommit`'s text in COMMIT's own message
+ * when the hook has one); `pending` says whether the current request still has any (so a
+ * one-statement change knows it needs a transaction).
  */
 export interface BeforeCommitHook {
   pending(): boolean;
   run(manager: EntityManager): Promise<void>;
+  /**
+   * The same work as one statement without parameters (values inlined as literals), which `run`
+   * sends in the same message as its COMMIT (simple query protocol: `<statement>; COMMIT`), so a
+   * multi-statement transaction's hook work costs no round trip of its own. Undefined: nothing pending.
+   */
+  atCommit?(): CommitRider | undefined;
   /**
    * The same work as a CTE of a one-statement change (`change`), written only when the CTE
    * `source` returns a row, its parameters numbered from `first`: so the change stays one
    * statement (in autocommit, or one the open transaction sends anyway). Undefined: nothing pending.
    */
   rider?(source: string, first: number): StatementRider | undefined;
+}
+
+/** A hook's work sent with the COMMIT (BeforeCommitHook.atCommit). */
+export interface CommitRider {
+  /** the statement, values inlined (no parameters: it shares COMMIT's simple-protocol message) */
+  sql: string;
+  /** what the query logger is shown: the statement's parameterised text and its values */
+  logged: { sql: string; parameters: unknown[] };
+  /** called once the COMMIT succeeded */
+  written(): void;
 }
 
 /** A hook's work riding in a change's statement (BeforeCommitHook.rider). */
@@ -126,24 +143,66 @@ export class TransactionService {
     return current.exit(() => this.run(work));
   }
 
-  run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` in a transaction (or in the open one, joined). The before-commit hooks run after
+   * the work; a hook's `atCommit` statement goes out in COMMIT's own message (no round trip of its
+   * own), so a transaction's statements are its work's plus START TRANSACTION and COMMIT, audited
+   * or not.
+   */
+  async run<T>(work: (manager: EntityManager) => Promise<T>): Promise<T> {
     const open = current.getStore();
     if (open) return work(open);
-    let tx: EntityManager | undefined;
-    return this.dataSource
-      .transaction((manager) => {
-        tx = manager;
-        return current.run(manager, async () => {
-          const result = await work(manager);
-          for (const hook of this.hooks) await hook.run(manager);
-          return result;
-        });
-      })
-      .then((value) => {
-        const after = this.committed.get(tx!);
-        if (after) for (const callback of after) callback();
+    const runner = this.dataSource.createQueryRunner();
+    const manager = runner.manager;
+    let result: T;
+    try {
+      await runner.startTransaction();
+      result = await current.run(manager, async () => {
+        const value = await work(manager);
+        for (const hook of this.hooks) if (!hook.atCommit) await hook.run(manager);
         return value;
       });
+      const riders: CommitRider[] = [];
+      for (const hook of this.hooks) {
+        const rider = hook.atCommit?.();
+        if (rider) riders.push(rider);
+      }
+      if (riders.length) await this.commitWith(runner, riders);
+      else await runner.commitTransaction();
+    } catch (error) {
+      // A failed statement leaves the transaction open (aborted): roll it back. After a failed
+      // COMMIT there is none left, and PostgreSQL answers ROLLBACK with a warning only.
+      if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+      throw error;
+    } finally {
+      await runner.release();
+    }
+    const after = this.committed.get(manager);
+    if (after) for (const callback of after) callback();
+    return result;
+  }
+
+  /**
+   * COMMIT with the riders' statements before it, in one simple-protocol message: one round trip.
+   * The query logger sees each statement as its own (the riders' parameterised texts, then COMMIT).
+   */
+  private async commitWith(runner: QueryRunner, riders: CommitRider[]): Promise<void> {
+    const client = (await runner.connect()) as pg.PoolClient;
+    for (const rider of riders) this.dataSource.logger.logQuery(rider.logged.sql, rider.logged.parameters, runner);
+    this.dataSource.logger.logQuery('COMMIT', undefined, runner);
+    try {
+      await client.query(`${riders.map((r) => r.sql).join(';\n')};\nCOMMIT`);
+    } catch (err) {
+      // Named by the parameterised texts: the inlined values stay out of logs and error messages.
+      const named = `${riders.map((r) => r.logged.sql).join(';\n')};\nCOMMIT`;
+      this.dataSource.logger.logQueryError(err as Error, named, [], runner);
+      throw new QueryFailedError(named, [], err as Error);
+    }
+    // What QueryRunner.commitTransaction does after its COMMIT (this service opened no savepoint).
+    const state = runner as unknown as { isTransactionActive: boolean; transactionDepth: number };
+    state.isTransactionActive = false;
+    state.transactionDepth -= 1;
+    for (const rider of riders) rider.written();
   }
 
   /**

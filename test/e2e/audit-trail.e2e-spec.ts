@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import pg from 'pg';
 import { DataSource } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 import { AuditRetention } from '../../src/audit/audit-retention.js';
 import { AuditRefusals } from '../../src/audit/audit-refusals.js';
 import { AuditSealer } from '../../src/audit/audit-sealer.js';
@@ -11,6 +13,7 @@ import { MetricsService } from '../../src/metrics/metrics.service.js';
 import { activeCard, statusChange, THREE_DS } from '../support/cards.js';
 import { recordedEvents } from '../support/events.js';
 import { FakeClock } from '../support/fake-clock.js';
+import { individual } from '../support/customers.js';
 import { newCustomer, usdAccountBody } from '../support/fixtures.js';
 import { isolatedDatabase } from '../support/isolated-database.js';
 import { basicAuth, expectError, startTestApp, TestApp, TestPlatform, V } from '../support/test-app.js';
@@ -204,6 +207,75 @@ describe('one transaction', () => {
       (e) => e.outcome.status,
     );
     expect(outcomes.sort()).toEqual([200, 409, 409]);
+  });
+});
+
+/**
+ * What the app's pool sends during `work`, one entry per round trip (each `pg` client `query` call
+ * is one message and its answer). Nothing else may run queries on the app meanwhile.
+ */
+async function roundTrips(work: () => Promise<unknown>): Promise<string[]> {
+  const pool = (db().driver as PostgresDriver).master as pg.Pool & { Client: typeof pg.Client };
+  const proto = pool.Client.prototype as unknown as { query: (...args: unknown[]) => unknown };
+  const original = proto.query;
+  const sent: string[] = [];
+  proto.query = function (this: unknown, ...args: unknown[]) {
+    const config = args[0] as string | { text?: string };
+    sent.push((typeof config === 'string' ? config : (config.text ?? '')).replace(/\s+/g, ' ').trim());
+    return original.apply(this, args);
+  };
+  try {
+    await work();
+    return sent;
+  } finally {
+    proto.query = original;
+  }
+}
+
+describe('no round trip of its own', () => {
+  it("a multi-statement change sends its event in its COMMIT's message, with every resource it named", async () => {
+    const p = await TestPlatform.create(t);
+    await p.get('/config').expect(200); // the token cached
+    let customerId = '';
+    const sent = await roundTrips(async () => {
+      customerId = (await newCustomer(p)).id;
+    });
+    expect(sent[0]).toBe('START TRANSACTION');
+    // The event and COMMIT share one message; neither goes alone.
+    expect(sent[sent.length - 1]).toMatch(/^INSERT INTO audit_events \(.*\) VALUES \(.*\); COMMIT$/);
+    expect(sent.filter((s) => s.includes('audit_events'))).toHaveLength(1);
+    expect(sent).not.toContain('COMMIT');
+    const [event] = await auditEvents(p, `&resourceId=${customerId}`);
+    expect(event).toMatchObject({ action: 'createCustomer', outcome: { status: 201, code: null } });
+    await seal();
+    expect((await verifyChains(db(), uuidOf(p))).ok).toBe(true); // its digest is the one computed in the app
+  });
+
+  it('values that need quoting are written as sent (an inlined literal is escaped)', async () => {
+    const p = await TestPlatform.create(t);
+    const agent = "O'Brien \\ back\\slash; COMMIT; --";
+    const res = await p.post('/customers', individual()).set('user-agent', agent);
+    expect(res.status).toBe(201);
+    const [event] = await auditEvents(p, '&action=createCustomer');
+    expect(event.userAgent).toBe(agent);
+    await seal();
+    expect((await verifyChains(db(), uuidOf(p))).ok).toBe(true);
+  });
+
+  it('when the event cannot be written, the whole transaction rolls back', async () => {
+    const p = await TestPlatform.create(t);
+    const trail: { successRecord: (req: unknown) => Record<string, unknown> } = t.app.get<unknown>(AuditTrail) as never;
+    const original = trail.successRecord;
+    trail.successRecord = (req) => ({ ...original.call(trail, req), action: null });
+    try {
+      expectError(await p.post('/customers', individual()), 500, 'INTERNAL_ERROR');
+    } finally {
+      trail.successRecord = original;
+    }
+    const customers = await p.get('/customers').expect(200);
+    expect((customers.body as { data: unknown[] }).data).toEqual([]);
+    // The pool's connection is usable again (the aborted transaction was rolled back).
+    await newCustomer(p);
   });
 });
 

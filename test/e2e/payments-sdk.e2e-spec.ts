@@ -15,7 +15,8 @@ import { startTestApp, TestApp, TestPlatform, V } from '../support/test-app.js';
  * the list, transfer-out and transfer-in; and receives it: a sandbox sender's payment the platform
  * approves or rejects.
  */
-const REFERENCE = '/work/shared/reference/grid-openapi-2026-08-21.yaml';
+// `../shared` beside the checkout, as CI lays it out (the suite runs from the project's root).
+const REFERENCE = path.resolve('..', 'shared', 'reference', 'grid-openapi-2026-08-21.yaml');
 
 type Call = (...args: unknown[]) => Promise<{ status: number; data: Record<string, unknown> }>;
 type Client = Record<string, Record<string, Call>>;

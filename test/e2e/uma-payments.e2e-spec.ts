@@ -209,10 +209,12 @@ describe('UMA payments between deployments', () => {
     expect(await verifyLedger(b.app.get(DataSource), uuidOf(pb))).toMatchObject({ ok: true });
 
     // The PAYMENT callback delivered again (a retry after a lost answer): Bob is credited once.
+    // Due at once by the worker's clock (the app's RealClock, not the database server's now()).
     await a.app
       .get(DataSource)
-      .query(`UPDATE uma_settlement_messages SET status = 'PENDING', next_attempt_at = now() WHERE reference = $1`, [
+      .query(`UPDATE uma_settlement_messages SET status = 'PENDING', next_attempt_at = $2 WHERE reference = $1`, [
         quote.transactionId,
+        new Date(0),
       ]);
     expect(await deliver(a)).toBe(1);
     expect(await balance(pb, bob.id, 'EUR')).toBe(quote.totalReceivingAmount);

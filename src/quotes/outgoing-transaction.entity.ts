@@ -14,7 +14,12 @@ export const OUTGOING_STATUSES = [
 export type OutgoingTransactionStatus = (typeof OUTGOING_STATUSES)[number];
 /** The reference's OutgoingTransactionFailureReason values this service records. */
 export type OutgoingFailureReason =
-  'QUOTE_EXPIRED' | 'QUOTE_EXECUTION_FAILED' | 'LIMIT_EXCEEDED' | 'PAYOUT_RETURNED' | 'ACCOUNT_CANNOT_RECEIVE';
+  | 'QUOTE_EXPIRED'
+  | 'QUOTE_EXECUTION_FAILED'
+  | 'LIMIT_EXCEEDED'
+  | 'PAYOUT_RETURNED'
+  | 'ACCOUNT_CANNOT_RECEIVE'
+  | 'COMPLIANCE_REJECTED';
 
 /** The reference's Refund. */
 export interface RefundRecord {

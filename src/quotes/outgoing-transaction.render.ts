@@ -60,7 +60,14 @@ export class OutgoingTransactionView {
   @ApiProperty({ type: RateDetailsView }) rateDetails: RateDetailsView;
   @ApiPropertyOptional({ type: RefundView }) refund?: RefundView;
   @ApiPropertyOptional({
-    enum: ['QUOTE_EXPIRED', 'QUOTE_EXECUTION_FAILED', 'LIMIT_EXCEEDED', 'PAYOUT_RETURNED', 'ACCOUNT_CANNOT_RECEIVE'],
+    enum: [
+      'QUOTE_EXPIRED',
+      'QUOTE_EXECUTION_FAILED',
+      'LIMIT_EXCEEDED',
+      'PAYOUT_RETURNED',
+      'ACCOUNT_CANNOT_RECEIVE',
+      'COMPLIANCE_REJECTED',
+    ],
   })
   failureReason?: string;
   @ApiProperty({ nullable: true, type: String }) paymentRail: string | null;

@@ -264,7 +264,8 @@ export class PaymentsService {
   /**
    * The UMA settlement layer's answer for a transaction locked FOR UPDATE by the caller: the
    * receiver's deployment credited the payment (COMPLETED) or refused it (FAILED: the source is
-   * refunded exactly). Anything but a PENDING / PROCESSING transaction is left as it is (a
+   * refunded exactly; `failure` says why, as the receiver reported it: the reason, and a note for
+   * the status timeline). Anything but a PENDING / PROCESSING transaction is left as it is (a
    * repeated answer changes nothing).
    */
   async settle(
@@ -272,10 +273,12 @@ export class PaymentsService {
     row: OutgoingTransactionEntity,
     outcome: 'COMPLETED' | 'FAILED',
     now: Date,
+    failure: { reason?: OutgoingFailureReason; note?: string } = {},
   ): Promise<OutgoingTransactionEntity> {
     if (row.status !== 'PENDING' && row.status !== 'PROCESSING') return row;
     row.updatedAt = now;
-    if (outcome === 'FAILED') return this.failAndRefund(m, row, 'ACCOUNT_CANNOT_RECEIVE', now);
+    if (outcome === 'FAILED')
+      return this.failAndRefund(m, row, failure.reason ?? 'ACCOUNT_CANNOT_RECEIVE', now, undefined, failure.note);
     row.status = 'COMPLETED';
     row.settledAt = now;
     row.timeline = [...row.timeline, step('COMPLETED', now)];
@@ -310,6 +313,7 @@ export class PaymentsService {
     reason: OutgoingFailureReason | null,
     now: Date,
     refundReason: 'TRANSACTION_FAILED' | 'USER_CANCELLATION' = 'TRANSACTION_FAILED',
+    note?: string,
   ): Promise<OutgoingTransactionEntity> {
     const quote = await m.findOneByOrFail(QuoteEntity, { id: row.quoteId });
     row.status = 'FAILED';
@@ -322,7 +326,8 @@ export class PaymentsService {
       status: 'PENDING',
       reason: refundReason,
     };
-    row.timeline = [...row.timeline, step('FAILED', now, reason ?? refundReason)];
+    const why = reason ?? refundReason;
+    row.timeline = [...row.timeline, step('FAILED', now, note ? `${why}: ${note}` : why)];
     await this.save(m, row);
     await this.setQuoteStatus(m, row.quoteId, 'FAILED', now);
     await this.emit(m, row, 'FAILED');

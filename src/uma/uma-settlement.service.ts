@@ -19,7 +19,7 @@ import {
   type IncomingDecision,
   type IncomingSettlementHook,
 } from '../quotes/incoming-payments.service.js';
-import { OutgoingTransactionEntity } from '../quotes/outgoing-transaction.entity.js';
+import { type OutgoingFailureReason, OutgoingTransactionEntity } from '../quotes/outgoing-transaction.entity.js';
 import { PaymentsService } from '../quotes/payments.service.js';
 import { SettlementLayer, type SettlementPayment } from '../quotes/uma-destination.js';
 import { UmaKeysService } from './uma-keys.service.js';
@@ -41,7 +41,10 @@ export interface PaymentMessage {
 export interface DecisionMessage {
   reference: string;
   outcome: 'COMPLETED' | 'FAILED';
+  /** Why the receiving side failed it (its incoming transaction's failureReason). */
   failureReason?: string;
+  /** When the receiving platform answered 422: the payer data fields it asked for. */
+  receiverFields?: string[];
 }
 
 /**
@@ -118,6 +121,7 @@ export class UmaSettlementService extends SettlementLayer implements OnModuleIni
       reference,
       outcome: decision.outcome,
       ...(decision.failureReason ? { failureReason: decision.failureReason } : {}),
+      ...(decision.receiverFields?.length ? { receiverFields: decision.receiverFields } : {}),
     };
     await this.enqueue(m, decision.platformId, 'DECISION', `${senderDomain}/${reference}`, senderDomain, message);
   }
@@ -233,7 +237,7 @@ export class UmaSettlementService extends SettlementLayer implements OnModuleIni
       throw new ApiError('MISSING_REQUIRED_UMA_PARAMETERS', 'The decision callback is incomplete');
     }
     return this.tx.run(async (m) => {
-      const status = await this.decide(m, uuid, message.outcome, senderDomain);
+      const status = await this.decide(m, uuid, message.outcome, senderDomain, failureOf(message));
       return { reference: message.reference, status };
     });
   }
@@ -247,6 +251,7 @@ export class UmaSettlementService extends SettlementLayer implements OnModuleIni
     transactionUuid: string,
     outcome: 'COMPLETED' | 'FAILED',
     fromDomain: string | null,
+    failure: { reason?: OutgoingFailureReason; note?: string } = {},
   ): Promise<string> {
     const found = await m.query<Array<{ quote_id: string; receiver_domain: string }>>(
       `SELECT quote_id, receiver_domain FROM uma_payments WHERE transaction_id = $1 FOR UPDATE`,
@@ -264,7 +269,7 @@ export class UmaSettlementService extends SettlementLayer implements OnModuleIni
       throw new ApiError('TRANSACTION_NOT_FOUND', `Transaction ${formatId('Transaction', transactionUuid)} not found`);
     noteAuditResource(formatId('Transaction', row.id));
     const now = this.clock.now();
-    const after = await this.payments.settle(m, row, outcome, now);
+    const after = await this.payments.settle(m, row, outcome, now, failure);
     if (after.status === 'COMPLETED' || after.status === 'FAILED') {
       await m.query(`UPDATE uma_payments SET status = $2, updated_at = $3 WHERE quote_id = $1 AND status <> $2`, [
         payment.quote_id,
@@ -292,4 +297,25 @@ export class UmaSettlementService extends SettlementLayer implements OnModuleIni
       [newUuid(), platformId, kind, reference, targetDomain, JSON.stringify(message), now],
     );
   }
+}
+
+/**
+ * How a FAILED decision shows on the sender's transaction: the receiving platform's refusal (403)
+ * is COMPLIANCE_REJECTED, anything else ACCOUNT_CANNOT_RECEIVE; the status timeline notes the
+ * receiver's reason and, after a 422, the payer data fields it asked for.
+ */
+function failureOf(message: DecisionMessage): { reason?: OutgoingFailureReason; note?: string } {
+  if (message.outcome !== 'FAILED') return {};
+  const reason = typeof message.failureReason === 'string' ? message.failureReason.slice(0, 100) : undefined;
+  const fields = Array.isArray(message.receiverFields)
+    ? message.receiverFields.filter((f): f is string => typeof f === 'string').slice(0, 50)
+    : [];
+  const note = [
+    ...(reason ? [`the receiver reported ${reason}`] : []),
+    ...(fields.length > 0 ? [`it asks for ${fields.map((f) => f.slice(0, 100)).join(', ')}`] : []),
+  ].join('; ');
+  return {
+    ...(reason === 'COMPLIANCE_REJECTED' ? { reason: 'COMPLIANCE_REJECTED' as const } : {}),
+    ...(note ? { note } : {}),
+  };
 }

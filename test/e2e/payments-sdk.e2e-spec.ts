@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { generateApi } from 'swagger-typescript-api';
-import { customerAccount, kycApprovedCustomer } from '../support/fixtures.js';
+import { individual } from '../support/customers.js';
+import { customerAccount, kycApprovedCustomer, supportCurrencies } from '../support/fixtures.js';
 import { payer } from '../support/payments.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { startTestApp, TestApp, TestPlatform, V } from '../support/test-app.js';
@@ -12,8 +13,8 @@ import { startTestApp, TestApp, TestPlatform, V } from '../support/test-app.js';
  * The stand-in for "works with the official Grid SDK" (not in this registry): a client generated
  * from the REFERENCE OpenAPI document (not ours), so its paths, bodies and response shapes are the
  * reference's, moves money end to end: exchange rates, a quote, its execution, the transaction,
- * the list, transfer-out and transfer-in; and receives it: a sandbox sender's payment the platform
- * approves or rejects.
+ * the list, transfer-out and transfer-in; receives it: a sandbox sender's payment the platform
+ * approves or rejects; and speaks UMA: a lookup, the providers, invitations.
  */
 // `../shared` beside the checkout, as CI lays it out (the suite runs from the project's root).
 const REFERENCE = path.resolve('..', 'shared', 'reference', 'grid-openapi-2026-08-21.yaml');
@@ -175,4 +176,53 @@ it('receives money with the reference’s operations: sandboxReceive (sandbox.um
   } finally {
     await receiver.stop();
   }
+});
+
+it('speaks UMA with the reference’s operations: lookupUma (receiver.lookupUma), getAvailableUmaProviders (umaProviders.list), createInvitation, getInvitation, claimInvitation, cancelInvitation', async () => {
+  const address = t.app.getHttpServer().address() as { port: number };
+  const domain = `localhost:${address.port}`;
+  const p = await TestPlatform.create(t);
+  // The receiver: a customer of another platform of this deployment, reached over UMA like any other.
+  const q = await TestPlatform.create(t);
+  await supportCurrencies(q, ['USD', 'EUR']);
+  const suffix = Math.random().toString(36).slice(2, 10);
+  const receiver = await kycApprovedCustomer(q, individual({ umaAddress: `$sdkbob${suffix}@${domain}` }));
+  const sender = await kycApprovedCustomer(p, individual({ umaAddress: `$sdkalice${suffix}@${domain}` }));
+  const api = new Api({
+    baseUrl: `http://127.0.0.1:${address.port}${V}`,
+    baseApiParams: { headers: { Authorization: p.authorization } },
+  });
+
+  const lookup = await operation(api, 'lookupUma')(receiver.umaAddress, { customerId: sender.id });
+  expect(lookup.status).toBe(200);
+  expect(lookup.data).toMatchObject({
+    receiverUmaAddress: receiver.umaAddress,
+    lookupId: expect.stringMatching(/^Lookup:/) as unknown,
+  });
+  const codes = (lookup.data.supportedCurrencies as Array<{ currency: { code: string } }>).map((c) => c.currency.code);
+  expect(codes.sort()).toEqual(['EUR', 'USD']);
+
+  const providers = await operation(api, 'getAvailableUmaProviders')({});
+  expect(providers.status).toBe(200);
+  expect((providers.data.data as Array<{ domain: string }>).map((x) => x.domain)).toContain(domain);
+
+  const created = await operation(api, 'createInvitation')({ inviterUma: sender.umaAddress, amountToSend: 500 });
+  expect(created.status).toBe(201);
+  expect(created.data).toMatchObject({ status: 'PENDING', inviterUma: sender.umaAddress });
+  const code = created.data.code as string;
+  const read = await operation(api, 'getInvitation')(code);
+  expect([read.status, read.data]).toEqual([200, created.data]);
+  const claimed = await operation(api, 'claimInvitation')(code, { inviteeUma: receiver.umaAddress });
+  expect(claimed.status).toBe(200);
+  expect(claimed.data).toMatchObject({ code, status: 'CLAIMED', inviteeUma: receiver.umaAddress });
+
+  const other = await operation(api, 'createInvitation')({ inviterUma: sender.umaAddress });
+  const cancelled = await operation(api, 'cancelInvitation')(other.data.code);
+  expect(cancelled.status).toBe(200);
+  expect(cancelled.data).toMatchObject({ code: other.data.code, status: 'CANCELLED' });
+  // The generated client throws on a non-2xx answer: the spec's error body reaches it.
+  const refused = (await operation(api, 'claimInvitation')(other.data.code, { inviteeUma: receiver.umaAddress }).catch(
+    (e: unknown) => e,
+  )) as { status: number; error: { code: string } };
+  expect({ status: refused.status, code: refused.error.code }).toEqual({ status: 400, code: 'INVITATION_CANCELLED' });
 });

@@ -1,7 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import { DataSource } from 'typeorm';
 import { parseId } from '../../src/common/ids.js';
+import { AppConfig } from '../../src/config/app-config.js';
+import { ConsoleTransactionsService } from '../../src/console/console-transactions.service.js';
 import { verifyLedger } from '../../src/ledger/ledger-verify.js';
+import { OutboxDispatcher } from '../../src/outbox/outbox.dispatcher.js';
+import { IncomingPaymentsWorker } from '../../src/quotes/incoming-payments.worker.js';
 import { UmaSettlementWorker } from '../../src/uma/uma-settlement.worker.js';
 import { individual } from '../support/customers.js';
 import { platformWithEndpoint, recordedEvents } from '../support/events.js';
@@ -16,13 +20,15 @@ import { isolatedDatabase, type IsolatedDatabase } from '../support/isolated-dat
 import type { Json } from '../support/payments.js';
 import { expectError, startTestApp, TestPlatform, type TestApp } from '../support/test-app.js';
 import { FakeCounterparty } from '../support/uma-counterparty.js';
-import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { WebhookReceiver, type ScriptedResponse } from '../support/webhook-receiver.js';
 
 /**
  * UMA payments between two deployments (A on the run's database, B on its own; docs/uma.md): the
  * pay-request exchange prices a quote to `$bob@<B>`, executing it moves the sender's money into
  * A's UMA_SETTLEMENT, the sandbox settlement layer carries a signed callback to B (which credits
- * Bob through IncomingPaymentsService) and B's decision back to A. The settlement workers run as
+ * Bob through IncomingPaymentsService once B's platform's webhook, a real local receiver, decides:
+ * 200, 202 then approve, 403, 422, or nothing within B's window on B's clock) and B's decision
+ * back to A (completed, or failed and refunded exactly). The settlement workers run as
  * the tests drive them (`runOnce`). A fake counterparty built on @uma-sdk/core provokes each
  * failure of the exchange and of the callbacks.
  */
@@ -34,7 +40,10 @@ describe('UMA payments between deployments', () => {
   let b: TestApp;
   let dbB: IsolatedDatabase;
   let fake: FakeCounterparty;
-  /** B's platform's webhook endpoint (a real local receiver): it answers 200, approving incoming payments. */
+  /**
+   * B's platform's webhook endpoint (a real local receiver): it answers 200 (approving incoming
+   * payments) unless a test scripts another answer.
+   */
   let hooksB: WebhookReceiver;
   let pa: TestPlatform;
   let pb: TestPlatform;
@@ -56,6 +65,92 @@ describe('UMA payments between deployments', () => {
     lockedCurrencySide: 'SENDING',
     lockedCurrencyAmount: amount,
   });
+
+  /**
+   * A customer on A pays `amount` USD to `$bob@B` (looked up, quoted in EUR, executed) and the
+   * PAYMENT callback reaches B, whose platform's webhook gets INCOMING_PAYMENT.PENDING and answers
+   * `answer`. Answers the two transactions and the balances before.
+   */
+  const payBob = async (amount: number, answer: ScriptedResponse) => {
+    hooksB.reset().respondWith(answer);
+    const lookupId = await lookup(bob.umaAddress);
+    const created = await pa.post('/quotes', quoteBody(lookupId, bob.umaAddress, amount));
+    expect([created.status, JSON.stringify(created.body)]).toEqual([201, expect.any(String)]);
+    const quote = created.body as Json;
+    const aBefore = await balance(pa, alice.customerId, 'USD');
+    const bBefore = await balance(pb, bob.id, 'EUR');
+    expect((await pa.post(`/quotes/${quote.id as string}/execute`)).status).toBe(200);
+    expect(await balance(pa, alice.customerId, 'USD')).toBe(aBefore - amount);
+    expect(await deliver(a)).toBeGreaterThanOrEqual(1); // the PAYMENT callback: B asks its platform
+    const [pending] = await hooksB.waitFor(1);
+    expect(pending.body.type).toBe('INCOMING_PAYMENT.PENDING');
+    expect(pending.body.data).toMatchObject({
+      type: 'INCOMING',
+      status: 'PENDING',
+      receivedAmount: { amount: quote.totalReceivingAmount, currency: expect.objectContaining({ code: 'EUR' }) },
+    });
+    return {
+      outgoingId: quote.transactionId as string,
+      incomingId: pending.body.data.id as string,
+      received: quote.totalReceivingAmount as number,
+      aBefore,
+      bBefore,
+    };
+  };
+
+  /** B's webhooks about `incomingId` once B's outbox is drained (the PENDING one went at once). */
+  const webhooksOfB = async (incomingId: string) => {
+    await b.app.get(OutboxDispatcher).drain();
+    return hooksB.received.filter((w) => w.body.data.id === incomingId).map((w) => w.body.type);
+  };
+  const eventsOfA = async (outgoingId: string) =>
+    (await recordedEvents(pa)).filter((e) => (e.data as Json).id === outgoingId).map((e) => e.type);
+  const statusOf = async (p: TestPlatform, id: string) => (await p.get(`/transactions/${id}`)).body as Json;
+  const ledgersClean = async () => {
+    expect(await verifyLedger(a.app.get(DataSource), uuidOf(pa))).toMatchObject({ ok: true });
+    expect(await verifyLedger(b.app.get(DataSource), uuidOf(pb))).toMatchObject({ ok: true });
+  };
+
+  /** The payment completed on both sides: Bob credited exactly, Alice debited exactly, both told. */
+  const expectCompleted = async (pay: Awaited<ReturnType<typeof payBob>>, amount: number) => {
+    expect(await statusOf(pa, pay.outgoingId)).toMatchObject({ status: 'COMPLETED' });
+    expect(await statusOf(pb, pay.incomingId)).toMatchObject({ status: 'COMPLETED' });
+    expect(await balance(pa, alice.customerId, 'USD')).toBe(pay.aBefore - amount);
+    expect(await balance(pb, bob.id, 'EUR')).toBe(pay.bBefore + pay.received);
+    const aTypes = await eventsOfA(pay.outgoingId);
+    expect(aTypes).toContain('OUTGOING_PAYMENT.COMPLETED');
+    expect(aTypes).not.toContain('OUTGOING_PAYMENT.FAILED');
+    expect(await webhooksOfB(pay.incomingId)).toEqual(['INCOMING_PAYMENT.PENDING', 'INCOMING_PAYMENT.COMPLETED']);
+    await ledgersClean();
+  };
+
+  /** The payment failed on both sides: Alice refunded exactly, Bob not credited, both told. */
+  const expectRefunded = async (pay: Awaited<ReturnType<typeof payBob>>, bReason: string) => {
+    const outgoing = await statusOf(pa, pay.outgoingId);
+    expect(outgoing).toMatchObject({ status: 'FAILED', refund: expect.objectContaining({ status: 'COMPLETED' }) });
+    expect(await statusOf(pb, pay.incomingId)).toMatchObject({ status: 'FAILED', failureReason: bReason });
+    expect(await balance(pa, alice.customerId, 'USD')).toBe(pay.aBefore);
+    expect(await balance(pb, bob.id, 'EUR')).toBe(pay.bBefore);
+    const aTypes = await eventsOfA(pay.outgoingId);
+    expect(aTypes).toEqual(
+      expect.arrayContaining([
+        'OUTGOING_PAYMENT.FAILED',
+        'OUTGOING_PAYMENT.REFUND_PENDING',
+        'OUTGOING_PAYMENT.REFUND_COMPLETED',
+      ]),
+    );
+    expect(aTypes).not.toContain('OUTGOING_PAYMENT.COMPLETED');
+    expect(await webhooksOfB(pay.incomingId)).toEqual(['INCOMING_PAYMENT.PENDING', 'INCOMING_PAYMENT.FAILED']);
+    await ledgersClean();
+    return outgoing;
+  };
+  /** The FAILED step of the sender's status timeline (what the console shows). */
+  const failedStepOnA = async (outgoingId: string) => {
+    const history = await a.app
+      .get(ConsoleTransactionsService)
+      .history(uuidOf(pa), parseId('Transaction', outgoingId)!);
+    return history.timeline.find((step) => step.status === 'FAILED')!;
+  };
 
   beforeAll(async () => {
     dbB = await isolatedDatabase();
@@ -114,15 +209,90 @@ describe('UMA payments between deployments', () => {
     expect(await verifyLedger(b.app.get(DataSource), uuidOf(pb))).toMatchObject({ ok: true });
 
     // The PAYMENT callback delivered again (a retry after a lost answer): Bob is credited once.
+    // Due at once by the worker's clock (the app's RealClock, not the database server's now()).
     await a.app
       .get(DataSource)
-      .query(`UPDATE uma_settlement_messages SET status = 'PENDING', next_attempt_at = now() WHERE reference = $1`, [
+      .query(`UPDATE uma_settlement_messages SET status = 'PENDING', next_attempt_at = $2 WHERE reference = $1`, [
         quote.transactionId,
+        new Date(0),
       ]);
     expect(await deliver(a)).toBe(1);
     expect(await balance(pb, bob.id, 'EUR')).toBe(quote.totalReceivingAmount);
     expect(await deliver(b)).toBe(0); // no second decision either
     expect(await verifyLedger(b.app.get(DataSource), uuidOf(pb))).toMatchObject({ ok: true });
+  }, 120_000);
+
+  it("B's platform answers 202 and approves through POST /transactions/{id}/approve: completed on both sides", async () => {
+    const pay = await payBob(4_000, { status: 202 });
+    // B waits for its platform: nothing decided, nothing goes back to A.
+    expect(await statusOf(pb, pay.incomingId)).toMatchObject({ status: 'PENDING' });
+    expect(await statusOf(pa, pay.outgoingId)).toMatchObject({ status: 'PENDING' });
+    expect(await balance(pb, bob.id, 'EUR')).toBe(pay.bBefore);
+    expect(await deliver(b)).toBe(0);
+
+    const approved = await pb.post(`/transactions/${pay.incomingId}/approve`, {
+      receiverCustomerInfo: { FULL_NAME: 'Bob' },
+    });
+    expect([approved.status, (approved.body as Json).status]).toEqual([200, 'COMPLETED']);
+    expect(await deliver(b)).toBe(1); // B's DECISION back to A
+    await expectCompleted(pay, 4_000);
+    expectError(
+      await pb.post(`/transactions/${pay.incomingId}/approve`),
+      409,
+      'TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL',
+    );
+  }, 120_000);
+
+  it("B's platform answers 200: approved at once, completed on both sides", async () => {
+    const pay = await payBob(2_500, { status: 200, body: '{"receiverCustomerInfo": {"FULL_NAME": "Bob"}}' });
+    expect(await statusOf(pb, pay.incomingId)).toMatchObject({ status: 'COMPLETED' });
+    expect(await deliver(b)).toBe(1);
+    await expectCompleted(pay, 2_500);
+  }, 120_000);
+
+  it("B's platform answers 403: A fails the payment COMPLIANCE_REJECTED and refunds it exactly", async () => {
+    const pay = await payBob(1_500, {
+      status: 403,
+      body: '{"code": "FORBIDDEN", "reason": "RESTRICTED_JURISDICTION"}',
+    });
+    expect(await deliver(b)).toBe(1);
+    const outgoing = await expectRefunded(pay, 'COMPLIANCE_REJECTED');
+    expect(outgoing.failureReason).toBe('COMPLIANCE_REJECTED');
+    expect((await failedStepOnA(pay.outgoingId)).note).toContain('COMPLIANCE_REJECTED');
+  }, 120_000);
+
+  it("B's platform answers 422: A fails the payment with the fields B's platform asked for, refunded exactly", async () => {
+    const pay = await payBob(1_200, {
+      status: 422,
+      body: '{"code": "UNPROCESSABLE", "requiredFields": ["TAX_ID", "BIRTH_DATE"]}',
+    });
+    expect(await statusOf(pb, pay.incomingId)).toMatchObject({ status: 'FAILED' });
+    expect(await deliver(b)).toBe(1);
+    const outgoing = await expectRefunded(pay, 'MISSING_MANDATORY_PAYEE_DATA');
+    expect(outgoing.failureReason).toBe('ACCOUNT_CANNOT_RECEIVE');
+    const step = await failedStepOnA(pay.outgoingId);
+    expect(step.note).toContain('MISSING_MANDATORY_PAYEE_DATA');
+    expect(step.note).toContain('TAX_ID, BIRTH_DATE');
+  }, 120_000);
+
+  it("B's platform decides nothing: B's window passes on B's clock, B fails it, A refunds exactly", async () => {
+    const pay = await payBob(1_100, { status: 202 });
+    const worker = b.app.get(IncomingPaymentsWorker);
+    expect(await worker.runOnce({ platformId: uuidOf(pb) })).toBe(0); // the window is still open
+    expect(await deliver(b)).toBe(0);
+    const window = b.app.get(AppConfig).INCOMING_PAYMENT_APPROVAL_WINDOW_SECONDS;
+    expect((await pb.post('/sandbox/clock/advance', { seconds: window + 1 })).status).toBe(200);
+    expect(await worker.runOnce({ platformId: uuidOf(pb) })).toBe(1);
+    expect(await deliver(b)).toBe(1);
+    const outgoing = await expectRefunded(pay, 'PAYMENT_APPROVAL_TIMED_OUT');
+    expect(outgoing.failureReason).toBe('ACCOUNT_CANNOT_RECEIVE');
+    expect((await failedStepOnA(pay.outgoingId)).note).toContain('PAYMENT_APPROVAL_TIMED_OUT');
+    // The platform's call comes too late.
+    expectError(
+      await pb.post(`/transactions/${pay.incomingId}/approve`),
+      409,
+      'TRANSACTION_NOT_PENDING_PLATFORM_APPROVAL',
+    );
   }, 120_000);
 
   it('B refuses tampered, unknown-key and replayed PAYMENT callbacks (nothing moves) and credits a valid one once', async () => {

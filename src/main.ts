@@ -51,6 +51,28 @@ async function main(): Promise<void> {
     logger.info({ applied }, applied.length ? 'migrations applied' : 'no pending migrations');
   }
   const app = await createApp(config, db.url, logger);
+  // The handlers go in before the port opens: a SIGTERM at any moment after (even while the
+  // banner's platform is being created) shuts down cleanly instead of killing the process.
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    logger.info({ signal, graceMs: config.SHUTDOWN_GRACE_MS }, 'shutting down');
+    gracefulShutdown(app, config, logger, () => db.stop()).then(
+      (clean) => {
+        logger.info({ clean }, 'stopped');
+        logger.flush();
+        process.exit(clean ? 0 : 1);
+      },
+      (error: unknown) => {
+        logger.error({ err: error }, 'shutdown failed');
+        logger.flush();
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
   await app.listen(config.PORT);
   const address = (app.getHttpServer() as import('node:http').Server).address() as { port: number };
   const base = `http://localhost:${address.port}`;
@@ -77,26 +99,6 @@ async function main(): Promise<void> {
     );
   }
 
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    logger.info({ signal, graceMs: config.SHUTDOWN_GRACE_MS }, 'shutting down');
-    gracefulShutdown(app, config, logger, () => db.stop()).then(
-      (clean) => {
-        logger.info({ clean }, 'stopped');
-        logger.flush();
-        process.exit(clean ? 0 : 1);
-      },
-      (error: unknown) => {
-        logger.error({ err: error }, 'shutdown failed');
-        logger.flush();
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
-  process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
 main().catch((error: unknown) => {

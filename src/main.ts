@@ -98,7 +98,6 @@ async function main(): Promise<void> {
       ].join('\n') + '\n',
     );
   }
-
 }
 
 main().catch((error: unknown) => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,8 +16,13 @@ import { startTestApp, TestApp, TestPlatform, V } from '../support/test-app.js';
  * the list, transfer-out and transfer-in; receives it: a sandbox sender's payment the platform
  * approves or rejects; and speaks UMA: a lookup, the providers, invitations.
  */
-// `../shared` beside the checkout, as CI lays it out (the suite runs from the project's root).
-const REFERENCE = path.resolve('..', 'shared', 'reference', 'grid-openapi-2026-08-21.yaml');
+// `../shared` beside the checkout, as CI lays it out (the suite runs from the project's root); a
+// git worktree a level deeper finds it one more level up.
+const REFERENCE =
+  ['..', '../..']
+    .map((up) => path.resolve(up, 'shared', 'reference', 'grid-openapi-2026-08-21.yaml'))
+    .find((file) => existsSync(file)) ??
+  'the reference document is missing: ../shared/reference/grid-openapi-2026-08-21.yaml';
 
 type Call = (...args: unknown[]) => Promise<{ status: number; data: Record<string, unknown> }>;
 type Client = Record<string, Record<string, Call>>;

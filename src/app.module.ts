@@ -43,7 +43,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config, options),
         EventEmitterModule.forRoot(),
-        DatabaseModule.forRoot(databaseUrl, config.DB_POOL_SIZE),
+        DatabaseModule.forRoot(databaseUrl, config.DB_POOL_SIZE, config.DB_ACQUIRE_TIMEOUT_MS),
         MetricsModule,
         HealthModule,
         IdempotencyModule,

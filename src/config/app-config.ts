@@ -121,6 +121,15 @@ export class AppConfig {
   @Max(200)
   DB_POOL_SIZE = 10;
 
+  @Doc(
+    'How long a request waits for a free pool connection before it is answered 503 `SERVICE_UNAVAILABLE` (retryable), in milliseconds.',
+  )
+  @Transform(toInt)
+  @IsInt()
+  @Min(100)
+  @Max(600000)
+  DB_ACQUIRE_TIMEOUT_MS = 5000;
+
   /**
    * Hot-path statements (fixed SQL through `TransactionService.query`) are prepared by name once
    * per connection, so PostgreSQL parses and plans them once rather than on every request. Unset:

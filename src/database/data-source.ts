@@ -2,7 +2,7 @@ import { DataSource, DataSourceOptions } from 'typeorm';
 import { ENTITIES, MIGRATIONS } from './schema.js';
 
 /** The one DataSource definition: PostgreSQL, or the embedded engine served over a socket. */
-export function dataSourceOptions(url: string, poolSize: number): DataSourceOptions {
+export function dataSourceOptions(url: string, poolSize: number, acquireTimeoutMs = 5000): DataSourceOptions {
   return {
     type: 'postgres',
     url,
@@ -12,7 +12,7 @@ export function dataSourceOptions(url: string, poolSize: number): DataSourceOpti
     synchronize: false,
     migrationsRun: false,
     logging: false,
-    extra: { max: poolSize, connectionTimeoutMillis: 5000 },
+    extra: { max: poolSize, connectionTimeoutMillis: acquireTimeoutMs },
   };
 }
 

@@ -6,10 +6,10 @@ import { TransactionService } from './transaction.service.js';
 @Global()
 @Module({})
 export class DatabaseModule {
-  static forRoot(url: string, poolSize: number): DynamicModule {
+  static forRoot(url: string, poolSize: number, acquireTimeoutMs?: number): DynamicModule {
     return {
       module: DatabaseModule,
-      imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(url, poolSize), retryAttempts: 0 })],
+      imports: [TypeOrmModule.forRoot({ ...dataSourceOptions(url, poolSize, acquireTimeoutMs), retryAttempts: 0 })],
       providers: [TransactionService],
       exports: [TransactionService],
     };

@@ -89,7 +89,7 @@ describe('double-entry movements', () => {
 
 describe('races', () => {
   // A pool with a connection per request: 50 requests queue on the row locks inside the database,
-  // not for a pool connection (a busy shared machine can hold one past its 5 s connect timeout: 503).
+  // not for a pool connection.
   it('50 parallel executes against a balance that covers 20: exactly 20 succeed, 30 INSUFFICIENT_FUNDS, balance exact', async () => {
     const own = await startTestApp({ DB_POOL_SIZE: '50' });
     try {

@@ -38,6 +38,9 @@ export async function startTestApp(
     DATABASE_URL: url,
     LOG_LEVEL: 'silent',
     DB_POOL_SIZE: '5',
+    // The race tests send 50 requests at a pool of 5 on a machine running two shards: a request
+    // waits for its connection rather than answering 503 after the default 5 s.
+    DB_ACQUIRE_TIMEOUT_MS: '60000',
     ROLE: 'api',
     WEBHOOK_KEY_ENCRYPTION_KEY: TEST_WEBHOOK_KEY,
     // Test apps always pass DATABASE_URL, where private targets are refused by default; the

@@ -20,6 +20,12 @@ const SANDBOX_PATHS = [
   '/sandbox/customers/{customerId}/kyc',
   '/sandbox/external-accounts/{externalAccountId}/status',
   '/sandbox/internal-accounts/{accountId}/fund',
+  '/sandbox/kyc/{token}',
+  '/sandbox/kyc/{token}/approve',
+  '/sandbox/kyc/{token}/reject',
+  '/sandbox/send',
+  '/sandbox/uma/receive',
+  '/sandbox/verifications/{verificationId}/complete',
   '/sandbox/webhooks/test',
   '/webhooks/test',
 ];
@@ -38,7 +44,7 @@ describe('SANDBOX=true', () => {
   it("mounts every area's sandbox routes, POST /webhooks/test included", async () => {
     const doc = (await t.http.get(`${V}/openapi.json`)).body;
     expect(sandboxPaths(doc)).toEqual(SANDBOX_PATHS);
-    const reads = new Set(['/sandbox/clock', '/sandbox/clock/advances']);
+    const reads = new Set(['/sandbox/clock', '/sandbox/clock/advances', '/sandbox/kyc/{token}']);
     for (const path of SANDBOX_PATHS) expect(Object.keys(doc.paths[path])).toEqual([reads.has(path) ? 'get' : 'post']);
   });
 });
@@ -66,6 +72,9 @@ describe('SANDBOX=false', () => {
       ['/sandbox/webhooks/test', {}],
       ['/webhooks/test', {}],
       ['/sandbox/clock/advance', { seconds: 60 }],
+      ['/sandbox/send', {}],
+      ['/sandbox/uma/receive', {}],
+      ['/sandbox/verifications/Verification:01900000-0000-7000-8000-000000000001/complete', {}],
     ];
     for (const [path, body] of calls) expectError(await p.post(path, body), 404, 'NOT_FOUND');
     for (const path of ['/sandbox/clock', '/sandbox/clock/advances']) expectError(await p.get(path), 404, 'NOT_FOUND');

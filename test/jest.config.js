@@ -16,6 +16,8 @@ const common = {
 export default {
   rootDir: root,
   testTimeout: 120000,
+  // `npm test` runs two shards side by side (test/run.js); this splits them by measured weight.
+  testSequencer: '<rootDir>/test/support/sequencer.js',
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/test/unit/**/*.spec.ts'] },
     {

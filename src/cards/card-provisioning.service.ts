@@ -1,4 +1,5 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { PollingWorker } from '../common/polling-worker.js';
 import { EntityManager } from 'typeorm';
 import { RealClock } from '../common/clock.js';
 import { Runtime } from '../config/config.module.js';
@@ -31,10 +32,8 @@ const REASONS = {
  * with `SYSTEM` as the actor and writes its CARD.STATUS_CHANGE.
  */
 @Injectable()
-export class CardProvisioningService implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class CardProvisioningService extends PollingWorker {
   private readonly logger = new Logger('CardProvisioning');
-  private timer: NodeJS.Timeout | null = null;
-  private inFlight: Promise<void> | null = null;
 
   constructor(
     private readonly tx: TransactionService,
@@ -43,28 +42,13 @@ export class CardProvisioningService implements OnApplicationBootstrap, BeforeAp
     private readonly issuer: CardIssuer,
     private readonly clock: RealClock,
     private readonly runtime: Runtime,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    if (!this.runtime.runWorker) return;
-    this.timer = setInterval(() => this.tick(), PROVISIONING_POLL_MS);
-    this.timer.unref();
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.inFlight;
-  }
-
-  private tick(): void {
-    if (this.inFlight) return;
-    this.inFlight = this.runOnce()
-      .then(() => undefined)
-      .catch((error: unknown) => this.logger.error({ err: error }, 'card provisioning run failed'))
-      .finally(() => {
-        this.inFlight = null;
-      });
+  ) {
+    super({
+      runtime,
+      intervalMs: PROVISIONING_POLL_MS,
+      logger: new Logger('CardProvisioning'),
+      failure: 'card provisioning run failed',
+    });
   }
 
   /**

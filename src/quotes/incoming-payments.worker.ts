@@ -1,4 +1,5 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { PollingWorker } from '../common/polling-worker.js';
 import { type BusinessTime, RealClock } from '../common/clock.js';
 import { AppConfig } from '../config/app-config.js';
 import { Runtime } from '../config/config.module.js';
@@ -20,10 +21,8 @@ const BATCH = 50;
  * decided by approve/reject waits for nobody and is decided once.
  */
 @Injectable()
-export class IncomingPaymentsWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class IncomingPaymentsWorker extends PollingWorker {
   private readonly logger = new Logger('IncomingPaymentsWorker');
-  private timer: NodeJS.Timeout | null = null;
-  private inFlight: Promise<void> | null = null;
 
   constructor(
     private readonly tx: TransactionService,
@@ -31,28 +30,13 @@ export class IncomingPaymentsWorker implements OnApplicationBootstrap, BeforeApp
     private readonly realClock: RealClock,
     private readonly runtime: Runtime,
     private readonly config: AppConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    if (!this.runtime.runWorker) return;
-    this.timer = setInterval(() => this.tick(), INCOMING_POLL_MS);
-    this.timer.unref();
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.inFlight;
-  }
-
-  private tick(): void {
-    if (this.inFlight) return;
-    this.inFlight = this.runOnce()
-      .then(() => undefined)
-      .catch((error: unknown) => this.logger.error({ err: error }, 'incoming payments run failed'))
-      .finally(() => {
-        this.inFlight = null;
-      });
+  ) {
+    super({
+      runtime,
+      intervalMs: INCOMING_POLL_MS,
+      logger: new Logger('IncomingPaymentsWorker'),
+      failure: 'incoming payments run failed',
+    });
   }
 
   /** One pass over the due payments (up to a batch); answers how many it decided. `platformId` limits it (tests). */

@@ -1,4 +1,5 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { PollingWorker } from '../common/polling-worker.js';
 import { later, RealClock } from '../common/clock.js';
 import { parseId } from '../common/ids.js';
 import { Runtime } from '../config/config.module.js';
@@ -40,10 +41,8 @@ export function settlementBackoffMs(attempts: number): number {
  * is infrastructure time (RealClock, src/common/schedules.ts). Tests drive it with `runOnce`.
  */
 @Injectable()
-export class UmaSettlementWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class UmaSettlementWorker extends PollingWorker {
   private readonly logger = new Logger('UmaSettlement');
-  private timer: NodeJS.Timeout | null = null;
-  private inFlight: Promise<unknown> | null = null;
 
   constructor(
     private readonly tx: TransactionService,
@@ -52,27 +51,13 @@ export class UmaSettlementWorker implements OnApplicationBootstrap, BeforeApplic
     private readonly settlement: UmaSettlementService,
     private readonly realClock: RealClock,
     private readonly runtime: Runtime,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    if (!this.runtime.runWorker) return;
-    this.timer = setInterval(() => this.tick(), SETTLEMENT_POLL_MS);
-    this.timer.unref();
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.inFlight;
-  }
-
-  private tick(): void {
-    if (this.inFlight) return;
-    this.inFlight = this.runOnce()
-      .catch((error: unknown) => this.logger.error({ err: error }, 'settlement delivery failed'))
-      .finally(() => {
-        this.inFlight = null;
-      });
+  ) {
+    super({
+      runtime,
+      intervalMs: SETTLEMENT_POLL_MS,
+      logger: new Logger('UmaSettlement'),
+      failure: 'settlement delivery failed',
+    });
   }
 
   /** One pass: delivers every due callback (up to a batch); answers how many were attempted. */

@@ -1,4 +1,5 @@
-import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { PollingWorker } from '../../common/polling-worker.js';
 import { type BusinessTime, RealClock } from '../../common/clock.js';
 import { AppConfig } from '../../config/app-config.js';
 import { Runtime } from '../../config/config.module.js';
@@ -25,10 +26,8 @@ const BATCH = 50;
  * not yet due is never claimed, so it cannot crowd due ones out of the batch).
  */
 @Injectable()
-export class RailWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class RailWorker extends PollingWorker {
   private readonly logger = new Logger('RailWorker');
-  private timer: NodeJS.Timeout | null = null;
-  private inFlight: Promise<void> | null = null;
 
   constructor(
     private readonly tx: TransactionService,
@@ -37,28 +36,8 @@ export class RailWorker implements OnApplicationBootstrap, BeforeApplicationShut
     private readonly realClock: RealClock,
     private readonly runtime: Runtime,
     private readonly config: AppConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    if (!this.runtime.runWorker) return;
-    this.timer = setInterval(() => this.tick(), RAIL_POLL_MS);
-    this.timer.unref();
-  }
-
-  async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    await this.inFlight;
-  }
-
-  private tick(): void {
-    if (this.inFlight) return;
-    this.inFlight = this.runOnce()
-      .then(() => undefined)
-      .catch((error: unknown) => this.logger.error({ err: error }, 'rail run failed'))
-      .finally(() => {
-        this.inFlight = null;
-      });
+  ) {
+    super({ runtime, intervalMs: RAIL_POLL_MS, logger: new Logger('RailWorker'), failure: 'rail run failed' });
   }
 
   /**

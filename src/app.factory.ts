@@ -103,6 +103,8 @@ export async function createApp(
     }),
   );
   audit.useOperations(setupOpenApi(app, API_VERSION), API_VERSION);
+  // Another deployment's signed settlement callback moves money here: audited like an API call.
+  audit.usePublicOperation('POST', '/.well-known/uma-settlement', 'receiveUmaSettlement', 200);
   await app.init();
   await app.get(MetricsServer).start();
   // Literal segments before parameters, whatever the module import order: reorders Express 5's

@@ -102,6 +102,7 @@ export function noteAuditActor(actor: { platformId: string; agentId?: string }):
 export class AuditTrail {
   private readonly logger = new Logger('audit');
   private operations = new Map<string, Operation>();
+  private readonly publicOperations = new Map<string, Operation>();
   /** Off only for the bench's comparison run (AppOptions.audit = false). */
   enabled = true;
 
@@ -142,9 +143,20 @@ export class AuditTrail {
     this.operations = operations;
   }
 
+  /**
+   * A state-changing route outside the API's OpenAPI document that is audited all the same (a
+   * counterparty's signed callback): `path` as Express has it. Its area names the platform with
+   * `noteAuditActor` once it knows it.
+   */
+  usePublicOperation(method: 'POST', path: string, action: string, status: number): void {
+    this.publicOperations.set(`${method} ${path}`, { action, status });
+  }
+
   private operation(req: AuditedRequest): Operation | undefined {
     const path = (req.route as { path?: unknown } | undefined)?.path;
-    return typeof path === 'string' ? this.operations.get(`${req.method} ${path}`) : undefined;
+    if (typeof path !== 'string') return undefined;
+    const key = `${req.method} ${path}`;
+    return this.operations.get(key) ?? this.publicOperations.get(key);
   }
 
   /** The current request, when it is a change whose success event is still to be written. */

@@ -9,7 +9,7 @@ import {
   type PostTransactionCallback,
 } from '@uma-sdk/core';
 import type { EntityManager } from 'typeorm';
-import { noteAuditResource } from '../audit/audit-trail.js';
+import { noteAuditActor, noteAuditResource } from '../audit/audit-trail.js';
 import { type BusinessTime, Clock, RealClock } from '../common/clock.js';
 import { formatId, newUuid, parseId } from '../common/ids.js';
 import { TransactionService } from '../database/transaction.service.js';
@@ -215,6 +215,7 @@ export class UmaSettlementService extends SettlementLayer implements OnModuleIni
     if (!account) {
       throw new ApiError('UMA_NOT_FOUND', `No receiver ${message.receiver} with a ${message.currency} account`);
     }
+    noteAuditActor({ platformId: account.platform_id }); // the callback's event goes on the receiving platform
     const result = await this.incoming.receive({
       platformId: account.platform_id,
       accountId: formatId('InternalAccount', account.id),
@@ -268,6 +269,7 @@ export class UmaSettlementService extends SettlementLayer implements OnModuleIni
     if (!row)
       throw new ApiError('TRANSACTION_NOT_FOUND', `Transaction ${formatId('Transaction', transactionUuid)} not found`);
     noteAuditResource(formatId('Transaction', row.id));
+    noteAuditActor({ platformId: row.platformId }); // a decision callback: on the paying platform
     const now = this.clock.now();
     const after = await this.payments.settle(m, row, outcome, now, failure);
     if (after.status === 'COMPLETED' || after.status === 'FAILED') {

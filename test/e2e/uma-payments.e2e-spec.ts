@@ -248,6 +248,20 @@ describe('UMA payments between deployments', () => {
     expect(await statusOf(pb, pay.incomingId)).toMatchObject({ status: 'COMPLETED' });
     expect(await deliver(b)).toBe(1);
     await expectCompleted(pay, 2_500);
+    // Both callbacks moved money: each is in its receiving platform's audit trail, by the transaction.
+    const auditOf = async (p: TestPlatform, id: string) =>
+      ((await p.get(`/audit-events?resourceId=${encodeURIComponent(id)}`)).body as { data: Json[] }).data.filter(
+        (e) => e.action === 'receiveUmaSettlement',
+      );
+    for (const [p, id] of [
+      [pb, pay.incomingId],
+      [pa, pay.outgoingId],
+    ] as const) {
+      const events = await auditOf(p, id);
+      expect(events).toHaveLength(1);
+      expect(events[0]).toMatchObject({ actor: { type: 'anonymous' }, outcome: { status: 200 } });
+      expect(events[0].resourceIds).toContain(id);
+    }
   }, 120_000);
 
   it("B's platform answers 403: A fails the payment COMPLIANCE_REJECTED and refunds it exactly", async () => {

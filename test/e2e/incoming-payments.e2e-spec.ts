@@ -285,7 +285,10 @@ describe('the approval window (the platform clock)', () => {
       runWorker(r.p),
     ]);
     expect([a.status, b.status]).toEqual([409, 409]);
-    expect(worked).toBe(1);
+    // The worker skips a row that approve or reject holds locked at that instant (SKIP LOCKED): the
+    // next pass decides it then. Either way, one pass in all decides it.
+    const again = await runWorker(r.p);
+    expect(worked + again).toBe(1);
     expect(await runWorker(r.p)).toBe(0);
     expect(decisionsOf(late.id)).toEqual([expect.objectContaining({ failureReason: 'PAYMENT_APPROVAL_TIMED_OUT' })]);
     // The platform approves while its webhook's answer (200) is still on its way: one decision.

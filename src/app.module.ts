@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { EventEmitterModule } from '@nestjs/event-emitter';
 import { AgentActionsModule } from './agents/actions/agent-actions.module.js';
-import { QuotesModule } from './quotes/quotes.module.js';
+import { PaymentsModule } from './payments/payments.module.js';
 import { AgentsModule } from './agents/agents.module.js';
 import { AuditModule } from './audit/audit.module.js';
 import { AuthModule } from './auth/auth.module.js';
@@ -15,6 +15,7 @@ import { AppConfig } from './config/app-config.js';
 import { AppOptions, ConfigModule } from './config/config.module.js';
 import { ConsoleModule } from './console/console.module.js';
 import { CustomersSandboxModule } from './customers/customers-sandbox.module.js';
+import { LedgerSandboxModule } from './ledger/ledger-sandbox.module.js';
 import { CustomersModule } from './customers/customers.module.js';
 import { DatabaseModule } from './database/database.module.js';
 import './error-catalogue.js'; // installs the one error catalogue (every area's codes) before any error is answered
@@ -28,7 +29,7 @@ import { PlatformConfigModule } from './platform-config/platform-config.module.j
 import { OutboxSandboxModule } from './outbox/outbox-sandbox.module.js';
 import { OutboxModule } from './outbox/outbox.module.js';
 import { PlatformsModule } from './platforms/platforms.module.js';
-import { QuotesSandboxModule } from './quotes/quotes-sandbox.module.js';
+import { PaymentsSandboxModule } from './payments/payments-sandbox.module.js';
 import { SandboxClockModule } from './sandbox-clock/sandbox-clock.module.js';
 import { UmaModule } from './uma/uma.module.js';
 import { VerificationsSandboxModule } from './verifications/verifications-sandbox.module.js';
@@ -65,19 +66,20 @@ export class AppModule {
         DocumentsModule,
         VerificationsModule,
         BulkImportModule,
-        QuotesModule,
+        PaymentsModule,
         // The operator console (its sign-in routes; its pages are served by createApp).
         ...(config.CONSOLE ? [ConsoleModule] : []),
         // Each area's sandbox-only routes (its <area>-sandbox.module.ts): with SANDBOX=false they do not exist (404).
         ...(config.SANDBOX
           ? [
               CustomersSandboxModule,
+              LedgerSandboxModule,
               ExternalAccountsSandboxModule,
               OutboxSandboxModule,
               CardsSandboxModule,
               SandboxClockModule,
               VerificationsSandboxModule,
-              QuotesSandboxModule,
+              PaymentsSandboxModule,
             ]
           : []),
       ],

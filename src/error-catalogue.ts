@@ -9,7 +9,7 @@ import { CORE_ERRORS, registerErrorCatalogue } from './errors/api-error.js';
 import { EXTERNAL_ACCOUNTS_ERRORS } from './external-accounts/external-accounts.errors.js';
 import { OUTBOX_ERRORS } from './outbox/outbox.errors.js';
 import { PAYMENT_DOCUMENTS_ERRORS } from './payment-documents/payment-documents.errors.js';
-import { QUOTES_ERRORS } from './quotes/quotes.errors.js';
+import { PAYMENTS_ERRORS } from './payments/payments.errors.js';
 import { SCA_ERRORS } from './sca/sca.errors.js';
 import { UMA_ERRORS } from './uma/uma.errors.js';
 import { VERIFICATIONS_ERRORS } from './verifications/verifications.errors.js';
@@ -28,7 +28,7 @@ export const AREA_ERRORS = [
   OUTBOX_ERRORS,
   CARDS_ERRORS,
   AGENTS_ERRORS,
-  QUOTES_ERRORS,
+  PAYMENTS_ERRORS,
   SCA_ERRORS,
   UMA_ERRORS,
   DOCUMENTS_ERRORS,
@@ -47,7 +47,7 @@ export const ERROR_STATUS = {
   ...OUTBOX_ERRORS,
   ...CARDS_ERRORS,
   ...AGENTS_ERRORS,
-  ...QUOTES_ERRORS,
+  ...PAYMENTS_ERRORS,
   ...SCA_ERRORS,
   ...UMA_ERRORS,
   ...DOCUMENTS_ERRORS,

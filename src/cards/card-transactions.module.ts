@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CustomersModule } from '../customers/customers.module.js';
+import { LedgerModule } from '../ledger/ledger.module.js';
 import { OutboxModule } from '../outbox/outbox.module.js';
 import { PlatformConfigModule } from '../platform-config/platform-config.module.js';
 import { CardTransactionsController } from './card-transactions.controller.js';
@@ -12,7 +13,7 @@ import { CardsModule } from './cards.module.js';
  * simulations), and `GET /cards/{id}/transactions`.
  */
 @Module({
-  imports: [CardsModule, CustomersModule, PlatformConfigModule, OutboxModule],
+  imports: [CardsModule, CustomersModule, LedgerModule, PlatformConfigModule, OutboxModule],
   controllers: [CardTransactionsController],
   providers: [CardTransactionsService],
   exports: [CardTransactionsService],

@@ -4,7 +4,7 @@ import { Clock } from '../common/clock.js';
 import { formatId, newUuid, parseId } from '../common/ids.js';
 import { Page, paginate } from '../common/pagination.js';
 import { currencyInfo } from '../customers/currencies.js';
-import { LedgerService, systemAccount } from '../customers/ledger.service.js';
+import { LedgerService, systemAccount } from '../ledger/ledger.service.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
 import { fieldError } from '../errors/field-error.js';

@@ -49,9 +49,9 @@ export const SCHEDULES: readonly Schedule[] = [
     kind: 'due',
     what: 'quote expiry (QUOTE_EXPIRED; an action pending approval whose quote expired fails on approval; a transaction left PENDING_AUTHORIZATION is EXPIRED by the worker)',
     files: [
-      'src/quotes/quotes.service.ts',
+      'src/payments/quotes/quotes.service.ts',
       'src/agents/actions/agent-actions.service.ts',
-      'src/quotes/rail/rail-worker.service.ts',
+      'src/payments/rail/rail-worker.service.ts',
     ],
     test: 'test/e2e/sandbox-clock.e2e-spec.ts',
   },
@@ -143,7 +143,7 @@ export const SCHEDULES: readonly Schedule[] = [
     clock: 'real',
     kind: 'due',
     what: "the sandbox rail's next fast step (PENDING, PROCESSING, COMPLETED about a second apart; a return after completion)",
-    files: ['src/quotes/payments.service.ts', 'src/quotes/rail/rail-worker.service.ts'],
+    files: ['src/payments/quotes/quote-execution.service.ts', 'src/payments/rail/rail-worker.service.ts'],
     test: 'test/e2e/payments.e2e-spec.ts',
   },
   {
@@ -152,7 +152,7 @@ export const SCHEDULES: readonly Schedule[] = [
     clock: 'business',
     kind: 'due',
     what: "the slow rail's settlement (PROCESSING to COMPLETED 3 days of the platform's time after execution)",
-    files: ['src/quotes/payments.service.ts', 'src/quotes/rail/rail-worker.service.ts'],
+    files: ['src/payments/quotes/quote-execution.service.ts', 'src/payments/rail/rail-worker.service.ts'],
     test: 'test/e2e/payments.e2e-spec.ts',
   },
   {
@@ -251,7 +251,7 @@ export const SCHEDULES: readonly Schedule[] = [
     clock: 'business',
     kind: 'due',
     what: "the platform's approval window of an incoming payment (INCOMING_PAYMENT_APPROVAL_WINDOW_SECONDS; FAILED with PAYMENT_APPROVAL_TIMED_OUT after it)",
-    files: ['src/quotes/incoming-payments.service.ts', 'src/quotes/incoming-payments.worker.ts'],
+    files: ['src/payments/incoming/incoming-payments.service.ts', 'src/payments/incoming/incoming-payments.worker.ts'],
     test: 'test/e2e/incoming-payments.e2e-spec.ts',
   },
   {
@@ -260,7 +260,7 @@ export const SCHEDULES: readonly Schedule[] = [
     clock: 'business',
     kind: 'due',
     what: "a slow sandbox sender's settlement (PROCESSING to COMPLETED an hour of the platform's time after approval)",
-    files: ['src/quotes/incoming-payments.service.ts', 'src/quotes/incoming-payments.worker.ts'],
+    files: ['src/payments/incoming/incoming-payments.service.ts', 'src/payments/incoming/incoming-payments.worker.ts'],
     test: 'test/e2e/incoming-payments.e2e-spec.ts',
   },
   {

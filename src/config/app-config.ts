@@ -21,7 +21,7 @@ import {
   parsePaymentDocumentRequirements,
   type PaymentDocumentRequirements,
   paymentDocumentRequirementsProblem,
-} from '../payment-documents/payment-document.types.js';
+} from './payment-document-requirements.js';
 
 const toBool = ({ value }: { value: unknown }): unknown =>
   value === 'true' ? true : value === 'false' ? false : value;

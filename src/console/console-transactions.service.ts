@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { formatId } from '../common/ids.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
-import type { TimelineStep } from '../quotes/outgoing-transaction.entity.js';
+import type { TimelineStep } from '../payments/transactions/outgoing-transaction.entity.js';
 
 /** One posting of a journal the transaction moved money with (docs/ledger.md). */
 export interface PostingView {

@@ -8,17 +8,17 @@ import { CustomersService } from './customers.service.js';
 import { IdentifierSeal } from './identifier-seal.js';
 import { InternalAccountsController } from './internal-accounts.controller.js';
 import { InternalAccountsService } from './internal-accounts.service.js';
-import { LedgerService } from './ledger.service.js';
 
 /**
- * Customers, internal accounts and the ledger. Other modules (cards, agents) import it for
- * `CustomersService.requireActive`, `InternalAccountsService.find` and `LedgerService` (src/ledger/).
+ * Customers and their internal accounts. Other modules (cards, agents, payments, the ledger) import
+ * it for `CustomersService.requireActive` and `InternalAccountsService.find`; the ledger
+ * (src/ledger/, LedgerModule) posts to these accounts, and nothing here imports it.
  */
 @Module({
   imports: [PlatformConfigModule, OutboxModule, SecretsModule],
   // InternalAccountsController first: its `customers/internal-accounts` must be matched before `customers/:customerId`.
   controllers: [InternalAccountsController, CustomersController],
-  providers: [CustomersService, InternalAccountsService, LedgerService, IdentifierSeal, UmaDomain],
-  exports: [CustomersService, InternalAccountsService, LedgerService],
+  providers: [CustomersService, InternalAccountsService, IdentifierSeal, UmaDomain],
+  exports: [CustomersService, InternalAccountsService],
 })
 export class CustomersModule {}

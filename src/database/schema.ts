@@ -8,15 +8,20 @@ import { ApiTokenEntity } from '../auth/api-token.entity.js';
 import { CardTransactionEntity } from '../cards/card-transaction.entity.js';
 import { CardEntity, CardStatusHistoryEntity } from '../cards/card.entity.js';
 import { CustomerEntity } from '../customers/customer.entity.js';
-import { InternalAccountEntity, LedgerEntryEntity, LedgerHoldEntity } from '../customers/internal-account.entity.js';
+import { InternalAccountEntity } from '../customers/internal-account.entity.js';
+import { LedgerEntryEntity } from '../ledger/ledger-entry.entity.js';
+import { LedgerHoldEntity } from '../ledger/ledger-hold.entity.js';
 import { ExternalAccountEntity } from '../external-accounts/external-account.entity.js';
 import { IdempotencyKeyEntity } from '../idempotency/idempotency-key.entity.js';
 import { OutboxAggregateEntity, OutboxAttemptEntity, OutboxEventEntity } from '../outbox/outbox.entities.js';
 import { PlatformConfigEntity, WebhookSigningKeysEntity } from '../platform-config/platform-config.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
-import { OutgoingTransactionEntity } from '../quotes/outgoing-transaction.entity.js';
-import { QuoteEntity } from '../quotes/quote.entity.js';
-import { IncomingTransactionEntity, PaymentTransactionIndexEntity } from '../quotes/incoming-transaction.entity.js';
+import { OutgoingTransactionEntity } from '../payments/transactions/outgoing-transaction.entity.js';
+import { QuoteEntity } from '../payments/quotes/quote.entity.js';
+import {
+  IncomingTransactionEntity,
+  PaymentTransactionIndexEntity,
+} from '../payments/transactions/incoming-transaction.entity.js';
 import { Foundation1767225600000 } from './migrations/1767225600000-Foundation.js';
 import { PlatformConfig1767225700000 } from './migrations/1767225700000-PlatformConfig.js';
 import { Customers1767225800000 } from './migrations/1767225800000-Customers.js';

@@ -4,16 +4,13 @@ import { Clock } from '../common/clock.js';
 import { formatId, newUuid } from '../common/ids.js';
 import { MAX_SAFE_MINOR_UNITS } from '../common/validation.js';
 import { balanceUpdated } from '../customers/customer-events.js';
-import {
-  InternalAccountEntity,
-  LedgerEntryEntity,
-  LedgerHoldEntity,
-  SYSTEM_ACCOUNT_KINDS,
-  type SystemAccountKind,
-} from '../customers/internal-account.entity.js';
+import { InternalAccountEntity } from '../customers/internal-account.entity.js';
 import { renderInternalAccount } from '../customers/internal-accounts.service.js';
 import { ApiError } from '../errors/api-error.js';
 import { OutboxService } from '../outbox/outbox.service.js';
+import { LedgerEntryEntity } from './ledger-entry.entity.js';
+import { LedgerHoldEntity } from './ledger-hold.entity.js';
+import { SYSTEM_ACCOUNT_KINDS, type SystemAccountKind } from './system-accounts.js';
 
 export { SYSTEM_ACCOUNT_KINDS, type SystemAccountKind };
 

@@ -4,7 +4,7 @@ import { ArrayMaxSize, IsArray, Matches } from 'class-validator';
 import { idPattern } from '../common/ids.js';
 import { EnumField, IdField, presence } from '../common/validation.js';
 import { ACCEPTED_CONTENT_TYPES } from '../documents/document.types.js';
-import { PAYMENT_DOCUMENT_TYPES } from './payment-document.types.js';
+import { PAYMENT_DOCUMENT_TYPES } from '../config/payment-document-requirements.js';
 
 /** At most this many documents on one quote. */
 export const MAX_QUOTE_DOCUMENTS = 20;

@@ -1,5 +1,5 @@
 import { currencyInfo } from '../customers/currencies.js';
-import { parseRateTable } from '../quotes/fx-rates.service.js';
+import { parseRateTable } from '../payments/exchange-rates/fx-rates.service.js';
 
 /** UMA's settlement unit: millisatoshis (1 BTC = 10^11 msats). */
 const MSATS_PER_BTC = 1e11;

@@ -9,7 +9,7 @@ import { ApiError, errorCatalogue, type ErrorCode } from '../errors/api-error.js
 import { fieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
 import { ExternalAccountsService } from '../external-accounts/external-accounts.service.js';
-import { FxRatesService } from '../quotes/fx-rates.service.js';
+import { FxRatesService } from '../payments/exchange-rates/fx-rates.service.js';
 import { CounterpartyHttp, type CounterpartyResponse } from './counterparty-http.js';
 import { PAYER_DATA_FIELDS, UmaRates } from './uma-currencies.js';
 import { isUmaAddress } from './uma-domain.js';

@@ -15,10 +15,15 @@ import { TransactionService } from '../database/transaction.service.js';
 import { ApiError, errorCatalogue, type ErrorCode } from '../errors/api-error.js';
 import { fieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
-import type { QuoteRequest } from '../quotes/quote.dto.js';
-import type { QuoteEntity } from '../quotes/quote.entity.js';
-import { priceQuote, type Pricing } from '../quotes/quote-pricing.js';
-import { UmaDestinations, type UmaQuotePlan, type UmaQuoteScope, type UmaQuoting } from '../quotes/uma-destination.js';
+import type { QuoteRequest } from '../payments/quotes/quote.dto.js';
+import type { QuoteEntity } from '../payments/quotes/quote.entity.js';
+import { priceQuote, type Pricing } from '../payments/exchange-rates/quote-pricing.js';
+import {
+  UmaDestinations,
+  type UmaQuotePlan,
+  type UmaQuoteScope,
+  type UmaQuoting,
+} from '../payments/quotes/uma-destination.js';
 import { CounterpartyHttp, type CounterpartyResponse } from './counterparty-http.js';
 import { UmaRates } from './uma-currencies.js';
 import { UmaKeysService } from './uma-keys.service.js';

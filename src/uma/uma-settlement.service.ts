@@ -18,10 +18,13 @@ import {
   IncomingPaymentsService,
   type IncomingDecision,
   type IncomingSettlementHook,
-} from '../quotes/incoming-payments.service.js';
-import { type OutgoingFailureReason, OutgoingTransactionEntity } from '../quotes/outgoing-transaction.entity.js';
-import { PaymentsService } from '../quotes/payments.service.js';
-import { SettlementLayer, type SettlementPayment } from '../quotes/uma-destination.js';
+} from '../payments/incoming/incoming-payments.service.js';
+import {
+  type OutgoingFailureReason,
+  OutgoingTransactionEntity,
+} from '../payments/transactions/outgoing-transaction.entity.js';
+import { QuoteExecutionService } from '../payments/quotes/quote-execution.service.js';
+import { SettlementLayer, type SettlementPayment } from '../payments/quotes/uma-destination.js';
 import { UmaKeysService } from './uma-keys.service.js';
 import { fromUmaError, UmaVerifier } from './uma-verifier.js';
 
@@ -69,7 +72,7 @@ export const SETTLEMENT_PATH = '/.well-known/uma-settlement';
  * `IncomingPaymentsService.receive` (idempotent per reference: a repeat never credits twice); the
  * receiving platform's decision comes back the same way as a DECISION callback, written by the
  * settlement hook inside the decision's transaction; the sender then completes its transaction,
- * or fails and refunds it exactly (`PaymentsService.settle`).
+ * or fails and refunds it exactly (`QuoteExecutionService.settle`).
  */
 @Injectable()
 export class UmaSettlementService extends SettlementLayer implements OnModuleInit {
@@ -80,7 +83,7 @@ export class UmaSettlementService extends SettlementLayer implements OnModuleIni
     private readonly clock: Clock,
     private readonly realClock: RealClock,
     private readonly incoming: IncomingPaymentsService,
-    private readonly payments: PaymentsService,
+    private readonly payments: QuoteExecutionService,
   ) {
     super();
   }

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ExternalAccountsModule } from '../external-accounts/external-accounts.module.js';
 import { OutboxWriterModule } from '../outbox/outbox-writer.module.js';
-import { QuotesModule } from '../quotes/quotes.module.js';
+import { PaymentsModule } from '../payments/payments.module.js';
 import { SecretsModule } from '../secrets/secrets.module.js';
 import { CounterpartyHttp } from './counterparty-http.js';
 import { InvitationsService } from './invitations.service.js';
@@ -26,7 +26,7 @@ import { UmaSettlementWorker } from './uma-settlement.worker.js';
  * to UMA addresses (the pay-request exchange) and the sandbox settlement layer between deployments.
  */
 @Module({
-  imports: [SecretsModule, ExternalAccountsModule, OutboxWriterModule, QuotesModule],
+  imports: [SecretsModule, ExternalAccountsModule, OutboxWriterModule, PaymentsModule],
   controllers: [UmaWellKnownController, ReceiverLookupController, InvitationsController, UmaProvidersController],
   providers: [
     CounterpartyHttp,

@@ -1,5 +1,5 @@
 import { parseId } from '../../src/common/ids.js';
-import { LedgerService } from '../../src/customers/ledger.service.js';
+import { LedgerService } from '../../src/ledger/ledger.service.js';
 import { TransactionService } from '../../src/database/transaction.service.js';
 import { MetricsService } from '../../src/metrics/metrics.service.js';
 import { authorization, cardWithFunds } from '../support/card-transactions.js';

@@ -1,6 +1,6 @@
 import { EntityManager } from 'typeorm';
 import { parseId } from '../../src/common/ids.js';
-import { LedgerService, systemAccount } from '../../src/customers/ledger.service.js';
+import { LedgerService, systemAccount } from '../../src/ledger/ledger.service.js';
 import { TransactionService } from '../../src/database/transaction.service.js';
 import { exampleAccountInfo, exampleCurrency } from '../../src/external-accounts/variants/index.js';
 import { business } from '../support/customers.js';

@@ -1,13 +1,13 @@
 import type { EntityManager } from 'typeorm';
 import { parseId } from '../../src/common/ids.js';
-import { LedgerService } from '../../src/customers/ledger.service.js';
+import { LedgerService } from '../../src/ledger/ledger.service.js';
 import { TransactionService } from '../../src/database/transaction.service.js';
 import {
   type IncomingDecision,
   IncomingPaymentsService,
   SANDBOX_SLOW_SETTLEMENT_MS,
-} from '../../src/quotes/incoming-payments.service.js';
-import { IncomingPaymentsWorker } from '../../src/quotes/incoming-payments.worker.js';
+} from '../../src/payments/incoming/incoming-payments.service.js';
+import { IncomingPaymentsWorker } from '../../src/payments/incoming/incoming-payments.worker.js';
 import { recordedEvents } from '../support/events.js';
 import { customerAccount, kycApprovedCustomer } from '../support/fixtures.js';
 import type { Customer } from '../support/fixtures.js';

@@ -2,7 +2,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { parseId } from '../../src/common/ids.js';
 import { CustomersService } from '../../src/customers/customers.service.js';
 import { InternalAccountsService } from '../../src/customers/internal-accounts.service.js';
-import { LedgerService, systemAccount } from '../../src/customers/ledger.service.js';
+import { LedgerService, systemAccount } from '../../src/ledger/ledger.service.js';
 import { TransactionService } from '../../src/database/transaction.service.js';
 import { ApiError } from '../../src/errors/api-error.js';
 import { individual } from '../support/customers.js';

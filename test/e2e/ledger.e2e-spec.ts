@@ -3,7 +3,7 @@ import http from 'node:http';
 import { promisify } from 'node:util';
 import { DataSource } from 'typeorm';
 import { parseId } from '../../src/common/ids.js';
-import { LedgerService } from '../../src/customers/ledger.service.js';
+import { LedgerService } from '../../src/ledger/ledger.service.js';
 import { MIGRATIONS } from '../../src/database/schema.js';
 import { DoubleEntryLedger1767228300000 } from '../../src/database/migrations/1767228300000-DoubleEntryLedger.js';
 import { TransactionService } from '../../src/database/transaction.service.js';

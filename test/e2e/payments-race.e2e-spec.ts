@@ -3,7 +3,7 @@ import http from 'node:http';
 import { promisify } from 'node:util';
 import { DataSource } from 'typeorm';
 import { parseId } from '../../src/common/ids.js';
-import { LedgerService } from '../../src/customers/ledger.service.js';
+import { LedgerService } from '../../src/ledger/ledger.service.js';
 import { TransactionService } from '../../src/database/transaction.service.js';
 import { verifyLedger } from '../../src/ledger/ledger-verify.js';
 import { FakeClock } from '../support/fake-clock.js';

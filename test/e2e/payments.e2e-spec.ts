@@ -1,6 +1,6 @@
 import { parseId } from '../../src/common/ids.js';
-import { RailWorker } from '../../src/quotes/rail/rail-worker.service.js';
-import { SANDBOX_RAIL_STEP_MS } from '../../src/quotes/rail/sandbox-rail.js';
+import { RailWorker } from '../../src/payments/rail/rail-worker.service.js';
+import { SANDBOX_RAIL_STEP_MS } from '../../src/payments/rail/sandbox-rail.js';
 import { recordedEvents } from '../support/events.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { customerAccount, kycApprovedCustomer, supportCurrencies } from '../support/fixtures.js';

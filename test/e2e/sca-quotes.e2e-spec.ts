@@ -1,5 +1,5 @@
 import { parseId } from '../../src/common/ids.js';
-import { RailWorker } from '../../src/quotes/rail/rail-worker.service.js';
+import { RailWorker } from '../../src/payments/rail/rail-worker.service.js';
 import { individual } from '../support/customers.js';
 import { recordedEvents } from '../support/events.js';
 import { kycApprovedCustomer, type Customer } from '../support/fixtures.js';

@@ -5,7 +5,7 @@ import { AppConfig } from '../../src/config/app-config.js';
 import { ConsoleTransactionsService } from '../../src/console/console-transactions.service.js';
 import { verifyLedger } from '../../src/ledger/ledger-verify.js';
 import { OutboxDispatcher } from '../../src/outbox/outbox.dispatcher.js';
-import { IncomingPaymentsWorker } from '../../src/quotes/incoming-payments.worker.js';
+import { IncomingPaymentsWorker } from '../../src/payments/incoming/incoming-payments.worker.js';
 import { UmaSettlementWorker } from '../../src/uma/uma-settlement.worker.js';
 import { individual } from '../support/customers.js';
 import { platformWithEndpoint, recordedEvents } from '../support/events.js';

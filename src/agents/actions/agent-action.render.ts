@@ -1,10 +1,10 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { formatId } from '../../common/ids.js';
-import type { OutgoingTransactionEntity } from '../../quotes/outgoing-transaction.entity.js';
-import { OutgoingTransactionView, renderOutgoingTransaction } from '../../quotes/outgoing-transaction.render.js';
-import { QuoteView } from '../../quotes/quote.dto.js';
-import type { QuoteEntity } from '../../quotes/quote.entity.js';
-import { renderQuote } from '../../quotes/quote.render.js';
+import type { OutgoingTransactionEntity } from '../../payments/transactions/outgoing-transaction.entity.js';
+import { OutgoingTransactionView, renderOutgoingTransaction } from '../../payments/transactions/transaction.render.js';
+import { QuoteView } from '../../payments/quotes/quote.dto.js';
+import type { QuoteEntity } from '../../payments/quotes/quote.entity.js';
+import { renderQuote } from '../../payments/quotes/quote.render.js';
 import { AGENT_ACTION_STATUSES, AGENT_ACTION_TYPES } from './agent-action.entity.js';
 import type { AgentActionEntity, AgentActionStatus, AgentActionType } from './agent-action.entity.js';
 

@@ -6,10 +6,10 @@ import { IdPipe } from '../../common/id.pipe.js';
 import { PageOf } from '../../common/pagination.js';
 import type { Page } from '../../common/pagination.js';
 import { Idempotent } from '../../idempotency/idempotent.decorator.js';
-import { OutgoingTransactionView } from '../../quotes/outgoing-transaction.render.js';
-import type { TransactionView } from '../../quotes/outgoing-transaction.render.js';
-import { AgentQuoteRequest, QuoteView } from '../../quotes/quote.dto.js';
-import { QuotesService } from '../../quotes/quotes.service.js';
+import { OutgoingTransactionView } from '../../payments/transactions/transaction.render.js';
+import type { TransactionView } from '../../payments/transactions/transaction.render.js';
+import { AgentQuoteRequest, QuoteView } from '../../payments/quotes/quote.dto.js';
+import { QuotesService } from '../../payments/quotes/quotes.service.js';
 import {
   AgentActionRejectRequest,
   AgentActionsQuery,

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { OutboxWriterModule } from '../../outbox/outbox-writer.module.js';
-import { QuotesModule } from '../../quotes/quotes.module.js';
+import { PaymentsModule } from '../../payments/payments.module.js';
 import { AgentActionsService } from './agent-actions.service.js';
 import { AgentApprovalsController, AgentOperationsController } from './agent-actions.controller.js';
 import { AgentPolicyCheck } from './agent-policy-check.js';
@@ -10,7 +10,7 @@ import { AgentPolicyCheck } from './agent-policy-check.js';
  * them, the platform's approvals, and the agent's views of its actions and transactions.
  */
 @Module({
-  imports: [QuotesModule, OutboxWriterModule],
+  imports: [PaymentsModule, OutboxWriterModule],
   controllers: [AgentOperationsController, AgentApprovalsController],
   providers: [AgentActionsService, AgentPolicyCheck],
 })

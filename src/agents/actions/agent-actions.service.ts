@@ -10,13 +10,16 @@ import { TransactionService } from '../../database/transaction.service.js';
 import { ApiError } from '../../errors/api-error.js';
 import { MetricsService } from '../../metrics/metrics.service.js';
 import { OutboxService } from '../../outbox/outbox.service.js';
-import { FxRatesService } from '../../quotes/fx-rates.service.js';
-import { OutgoingFailureReason, OutgoingTransactionEntity } from '../../quotes/outgoing-transaction.entity.js';
-import type { TransactionView } from '../../quotes/outgoing-transaction.render.js';
-import { ExecutedPayment, PaymentsService } from '../../quotes/payments.service.js';
-import { QuoteEntity } from '../../quotes/quote.entity.js';
-import { QuoteScope, QuotesService } from '../../quotes/quotes.service.js';
-import { TransactionsService } from '../../quotes/transactions.service.js';
+import { FxRatesService } from '../../payments/exchange-rates/fx-rates.service.js';
+import {
+  OutgoingFailureReason,
+  OutgoingTransactionEntity,
+} from '../../payments/transactions/outgoing-transaction.entity.js';
+import type { TransactionView } from '../../payments/transactions/transaction.render.js';
+import { ExecutedPayment, QuoteExecutionService } from '../../payments/quotes/quote-execution.service.js';
+import { QuoteEntity } from '../../payments/quotes/quote.entity.js';
+import { QuoteScope, QuotesService } from '../../payments/quotes/quotes.service.js';
+import { TransactionsService } from '../../payments/transactions/transactions.service.js';
 import { renderPolicy } from '../agent-policy.js';
 import { AgentEntity } from '../agent.entity.js';
 import { evaluatePolicy, PolicyDecision, PolicyDenial } from '../policy-evaluator.js';
@@ -63,7 +66,7 @@ export class AgentActionsService {
     private readonly clock: Clock,
     private readonly outbox: OutboxService,
     private readonly quotes: QuotesService,
-    private readonly payments: PaymentsService,
+    private readonly payments: QuoteExecutionService,
     private readonly transactions: TransactionsService,
     private readonly rates: FxRatesService,
     private readonly metrics: MetricsService,

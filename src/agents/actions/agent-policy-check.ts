@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import type { AgentPrincipal } from '../../auth/auth.decorators.js';
 import { ApiError } from '../../errors/api-error.js';
-import type { QuoteAccountsCheck } from '../../quotes/quotes.service.js';
+import type { QuoteAccountsCheck } from '../../payments/quotes/quotes.service.js';
 import { renderPolicy } from '../agent-policy.js';
 import { AgentEntity } from '../agent.entity.js';
 import { accountOutsidePolicy } from '../policy-evaluator.js';

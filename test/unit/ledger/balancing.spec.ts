@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { unbalancedCurrency } from '../../../src/ledger/ledger.service.js';
-import { movementOf } from '../../../src/quotes/payments.service.js';
-import type { QuoteEntity } from '../../../src/quotes/quote.entity.js';
-import { priceQuote } from '../../../src/quotes/quote-pricing.js';
+import { movementOf } from '../../../src/payments/quotes/quote-execution.service.js';
+import type { QuoteEntity } from '../../../src/payments/quotes/quote.entity.js';
+import { priceQuote } from '../../../src/payments/exchange-rates/quote-pricing.js';
 
 const PLATFORM = '01900000-0000-7000-8000-000000000001';
 const currency = fc.constantFrom('USD', 'EUR', 'MXN');

@@ -1,0 +1,441 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager, In } from 'typeorm';
+import { type BusinessTime, Clock, later, RealClock } from '../../common/clock.js';
+import { formatId } from '../../common/ids.js';
+import { noteAuditResource } from '../../audit/audit-trail.js';
+import { CustomerEntity } from '../../customers/customer.entity.js';
+import { LedgerService } from '../../ledger/ledger.service.js';
+import { ApiError } from '../../errors/api-error.js';
+import { OutboxService } from '../../outbox/outbox.service.js';
+import { LedgerLine, LedgerTransfer, moveMoney, reversed } from '../money-movement.js';
+import { OutgoingFailureReason, OutgoingTransactionEntity } from '../transactions/outgoing-transaction.entity.js';
+import {
+  OutgoingTransactionView,
+  ownerOf,
+  renderOutgoingTransaction,
+  step,
+} from '../transactions/transaction.render.js';
+import { OutgoingPaymentEvent, outgoingPayment } from '../payment-events.js';
+import { QuoteEntity } from './quote.entity.js';
+import { Rail, RailStatus } from '../rail/rail.js';
+import { UmaDestinations } from './uma-destination.js';
+
+/** An executed quote's transaction, stored and rendered. */
+export interface ExecutedPayment {
+  row: OutgoingTransactionEntity;
+  view: OutgoingTransactionView;
+}
+
+/** Ledger reasons of a quote's movements (the reference is the transaction's id). */
+export const PAYMENT_LEDGER_REASON = 'QUOTE_EXECUTION';
+export const REFUND_LEDGER_REASON = 'OUTGOING_PAYMENT_REFUND';
+
+export const quoteAlreadyExecuted = (quote: QuoteEntity) =>
+  new ApiError('CONFLICT', `Quote ${formatId('Quote', quote.id)} has already been confirmed (status ${quote.status})`, {
+    details: { status: quote.status },
+  });
+
+/**
+ * The balanced movement of a quote: the source pays the sending amount; the service's fees go to
+ * FEES_COLLECTED and the platform's to PLATFORM_REVENUE; across currencies the FX desk takes the
+ * rest in the sending currency and gives the receiving amount in the other; an internal
+ * destination is credited, an external one is paid through RAIL_CLEARING.
+ */
+export function movementOf(quote: QuoteEntity): LedgerTransfer {
+  const sending = BigInt(quote.totalSendingAmount);
+  const receiving = BigInt(quote.totalReceivingAmount);
+  const fees = BigInt(quote.feesIncluded);
+  const platformFees = BigInt(quote.platformFeesIncluded ?? '0');
+  const sc = quote.sendingCurrency;
+  const rc = quote.receivingCurrency;
+  const system = (
+    kind: 'FX' | 'FEES_COLLECTED' | 'PLATFORM_REVENUE' | 'RAIL_CLEARING' | 'UMA_SETTLEMENT',
+    currency: string,
+  ) => ({
+    system: kind,
+    platformId: quote.platformId,
+    currency,
+  });
+  // A REALTIME_FUNDING quote is paid by funds arriving from outside: through RAIL_CLEARING.
+  const source =
+    quote.sourceAccountId !== null ? { internalAccountId: quote.sourceAccountId } : system('RAIL_CLEARING', sc);
+  const lines: LedgerLine[] = [{ account: source, amount: -sending, currency: sc }];
+  if (fees - platformFees > 0n)
+    lines.push({ account: system('FEES_COLLECTED', sc), amount: fees - platformFees, currency: sc });
+  if (platformFees > 0n) lines.push({ account: system('PLATFORM_REVENUE', sc), amount: platformFees, currency: sc });
+  if (sc !== rc) {
+    lines.push({ account: system('FX', sc), amount: sending - fees, currency: sc });
+    lines.push({ account: system('FX', rc), amount: -receiving, currency: rc });
+  }
+  // An UMA address is paid through UMA_SETTLEMENT (the settlement layer moves it to the receiver's deployment).
+  const destination =
+    quote.destinationKind === 'InternalAccount'
+      ? { internalAccountId: quote.destinationAccountId }
+      : system(quote.destinationKind === 'UmaAddress' ? 'UMA_SETTLEMENT' : 'RAIL_CLEARING', rc);
+  lines.push({ account: destination, amount: receiving, currency: rc });
+  return { lines, reason: PAYMENT_LEDGER_REASON, reference: formatId('Transaction', quote.transactionId) };
+}
+
+/**
+ * Executes quotes and carries their outgoing transactions through the rail's lifecycle, for
+ * platforms and agents alike (an agent's policy check runs beside it, in the agent's area).
+ *
+ * An internal destination settles at once (COMPLETED). An external one is PENDING, handed to the
+ * Rail, then PROCESSING and COMPLETED or FAILED as the rail reports (`railUpdate`, the status
+ * callback); a failure, or a return after completion, refunds the source exactly (the movement
+ * reversed) with OUTGOING_PAYMENT.REFUND_* events. Every change writes its OUTGOING_PAYMENT.* event
+ * in the same transaction.
+ */
+@Injectable()
+export class QuoteExecutionService {
+  constructor(
+    private readonly clock: Clock,
+    private readonly realClock: RealClock,
+    private readonly ledger: LedgerService,
+    private readonly outbox: OutboxService,
+    private readonly rail: Rail,
+    private readonly uma: UmaDestinations,
+  ) {}
+
+  /**
+   * Executes a quote locked FOR UPDATE by the caller, in its transaction: 409 once executed, 400
+   * QUOTE_EXPIRED after `expiresAt` (the platform's clock), 400 INSUFFICIENT_FUNDS with nothing
+   * written when the source cannot pay. `awaiting`: the transaction recorded PENDING_AUTHORIZATION
+   * before the quote's SCA authorization (it carries on from there).
+   */
+  async execute(
+    m: EntityManager,
+    quote: QuoteEntity,
+    now: BusinessTime,
+    awaiting?: OutgoingTransactionEntity,
+  ): Promise<ExecutedPayment> {
+    if (quote.status !== 'PENDING') throw quoteAlreadyExecuted(quote);
+    if (now >= quote.expiresAt) {
+      throw new ApiError(
+        'QUOTE_EXPIRED',
+        `Quote ${formatId('Quote', quote.id)} expired at ${quote.expiresAt.toISOString()}; request a new quote`,
+      );
+    }
+    await moveMoney(this.ledger, m, movementOf(quote));
+    const internal = quote.destinationKind === 'InternalAccount';
+    const row = this.transactionOf(m, quote, internal ? 'COMPLETED' : 'PENDING', null, now);
+    if (quote.destinationKind === 'UmaAddress') {
+      // Settled over the UMA settlement layer, which answers through `settle`.
+      await this.uma.settlement().submit(
+        m,
+        {
+          transactionId: row.id,
+          quoteId: quote.id,
+          platformId: row.platformId,
+          amount: BigInt(row.receivedAmount),
+          currency: row.receivingCurrency,
+          umaAddress: quote.destinationUmaAddress!,
+        },
+        now,
+      );
+    } else if (!internal) {
+      const plan = this.rail.submit(
+        {
+          transactionId: row.id,
+          platformId: row.platformId,
+          amount: BigInt(row.receivedAmount),
+          currency: row.receivingCurrency,
+          paymentRail: row.paymentRail,
+          destinationAccountId: row.destinationAccountId,
+          sendingAmount: BigInt(row.sentAmount),
+        },
+        { real: this.realClock.now(), business: now },
+      );
+      row.railOutcome = plan.outcome;
+      row.railDueRealAt = plan.processingDueRealAt;
+      row.railSettlesBusinessAt = plan.settlesBusinessAt;
+      row.expectedSettlementAt = plan.settlesBusinessAt;
+    }
+    if (awaiting) {
+      row.timeline = [...awaiting.timeline, ...row.timeline];
+      row.createdAt = awaiting.createdAt;
+      await m.update(
+        OutgoingTransactionEntity,
+        { id: row.id },
+        {
+          status: row.status,
+          timeline: row.timeline,
+          railOutcome: row.railOutcome,
+          railDueRealAt: row.railDueRealAt,
+          railSettlesBusinessAt: row.railSettlesBusinessAt,
+          expectedSettlementAt: row.expectedSettlementAt,
+          settledAt: row.settledAt,
+          updatedAt: now,
+        },
+      );
+    } else await m.insert(OutgoingTransactionEntity, row);
+    noteAuditResource(formatId('Transaction', row.id));
+    quote.status = internal ? 'COMPLETED' : 'PROCESSING';
+    quote.updatedAt = now;
+    await m.update(QuoteEntity, { id: quote.id }, { status: quote.status, updatedAt: now });
+    const view = await this.emit(m, row, internal ? 'COMPLETED' : 'PENDING');
+    return { row, view };
+  }
+
+  /**
+   * Records the transaction of a quote waiting for its SCA authorization: PENDING_AUTHORIZATION,
+   * no money moved, with the OUTGOING_PAYMENT.PENDING_AUTHORIZATION event.
+   */
+  async awaitAuthorization(m: EntityManager, quote: QuoteEntity, now: Date): Promise<OutgoingTransactionEntity> {
+    const row = this.transactionOf(m, quote, 'PENDING_AUTHORIZATION', null, now);
+    await m.insert(OutgoingTransactionEntity, row);
+    noteAuditResource(formatId('Transaction', row.id));
+    await this.emit(m, row, 'PENDING_AUTHORIZATION');
+    return row;
+  }
+
+  /**
+   * A transaction left PENDING_AUTHORIZATION (an execution asked for before the SCA authorization)
+   * whose quote expired, locked by the caller: EXPIRED (the reference's "Quote has expired"; no
+   * money had moved, so nothing is refunded), its quote EXPIRED, with OUTGOING_PAYMENT.EXPIRED.
+   * `now` is the platform's business time. Anything else is left as it is.
+   */
+  async expireAwaiting(m: EntityManager, row: OutgoingTransactionEntity, now: Date): Promise<boolean> {
+    if (row.status !== 'PENDING_AUTHORIZATION') return false;
+    row.status = 'EXPIRED';
+    row.failureReason = 'QUOTE_EXPIRED';
+    row.timeline = [...row.timeline, step('EXPIRED', now, 'QUOTE_EXPIRED')];
+    row.updatedAt = now;
+    await this.save(m, row);
+    await m.update(QuoteEntity, { id: row.quoteId }, { status: 'EXPIRED', scaChallenge: null, updatedAt: now });
+    await this.emit(m, row, 'EXPIRED');
+    return true;
+  }
+
+  /** Records a transaction that failed before any money moved (an agent's approval that could not run). */
+  async recordFailure(
+    m: EntityManager,
+    quote: QuoteEntity,
+    reason: OutgoingFailureReason,
+    now: Date,
+  ): Promise<OutgoingTransactionEntity> {
+    const row = this.transactionOf(m, quote, 'FAILED', reason, now);
+    await m.insert(OutgoingTransactionEntity, row);
+    noteAuditResource(formatId('Transaction', row.id));
+    const status = reason === 'QUOTE_EXPIRED' ? 'EXPIRED' : 'FAILED';
+    quote.status = status;
+    await m.update(QuoteEntity, { id: quote.id }, { status, updatedAt: now });
+    await this.emit(m, row, 'FAILED');
+    return row;
+  }
+
+  /**
+   * The rail's status callback for a transaction locked FOR UPDATE by the caller. `now` is the
+   * platform's business time. Answers the transaction after the change (unchanged when the status
+   * does not apply to its current state).
+   */
+  async railUpdate(
+    m: EntityManager,
+    row: OutgoingTransactionEntity,
+    status: RailStatus,
+    now: Date,
+  ): Promise<OutgoingTransactionEntity> {
+    const real = this.realClock.now();
+    row.updatedAt = now;
+    switch (status) {
+      case 'PROCESSING':
+        if (row.status !== 'PENDING') return row;
+        row.status = 'PROCESSING';
+        row.railDueRealAt = row.railOutcome === 'SLOW' ? null : later(real, 1000);
+        row.timeline = [...row.timeline, step('PROCESSING', now)];
+        await this.save(m, row);
+        await this.emit(m, row, 'PROCESSING');
+        return row;
+      case 'COMPLETED':
+        if (row.status !== 'PROCESSING') return row;
+        row.status = 'COMPLETED';
+        row.settledAt = now;
+        row.railSettlesBusinessAt = null;
+        row.railDueRealAt = row.railOutcome === 'RETURN' ? later(real, 1000) : null;
+        row.timeline = [...row.timeline, step('COMPLETED', now)];
+        await this.save(m, row);
+        await this.setQuoteStatus(m, row.quoteId, 'COMPLETED', now);
+        await this.emit(m, row, 'COMPLETED');
+        return row;
+      case 'FAILED':
+        if (row.status !== 'PROCESSING' && row.status !== 'PENDING') return row;
+        return this.failAndRefund(m, row, 'ACCOUNT_CANNOT_RECEIVE', now);
+      case 'RETURNED':
+        if (row.status !== 'COMPLETED' || row.refund) return row;
+        return this.failAndRefund(m, row, 'PAYOUT_RETURNED', now);
+    }
+  }
+
+  /**
+   * The UMA settlement layer's answer for a transaction locked FOR UPDATE by the caller: the
+   * receiver's deployment credited the payment (COMPLETED) or refused it (FAILED: the source is
+   * refunded exactly; `failure` says why, as the receiver reported it: the reason, and a note for
+   * the status timeline). Anything but a PENDING / PROCESSING transaction is left as it is (a
+   * repeated answer changes nothing).
+   */
+  async settle(
+    m: EntityManager,
+    row: OutgoingTransactionEntity,
+    outcome: 'COMPLETED' | 'FAILED',
+    now: Date,
+    failure: { reason?: OutgoingFailureReason; note?: string } = {},
+  ): Promise<OutgoingTransactionEntity> {
+    if (row.status !== 'PENDING' && row.status !== 'PROCESSING') return row;
+    row.updatedAt = now;
+    if (outcome === 'FAILED')
+      return this.failAndRefund(m, row, failure.reason ?? 'ACCOUNT_CANNOT_RECEIVE', now, undefined, failure.note);
+    row.status = 'COMPLETED';
+    row.settledAt = now;
+    row.timeline = [...row.timeline, step('COMPLETED', now)];
+    await this.save(m, row);
+    await this.setQuoteStatus(m, row.quoteId, 'COMPLETED', now);
+    await this.emit(m, row, 'COMPLETED');
+    return row;
+  }
+
+  /**
+   * `POST /transactions/{id}/cancel` on a transaction locked by the caller: only before the rail
+   * started processing it (PENDING); afterwards 409 TRANSACTION_NOT_CANCELLABLE. The source is
+   * refunded exactly.
+   */
+  async cancel(m: EntityManager, row: OutgoingTransactionEntity, now: Date): Promise<OutgoingTransactionEntity> {
+    // An UMA payment is in the settlement layer's hands from execution on (the receiver decides).
+    if (row.status !== 'PENDING' || row.destinationKind === 'UmaAddress') {
+      throw new ApiError(
+        'TRANSACTION_NOT_CANCELLABLE',
+        `Transaction ${formatId('Transaction', row.id)} is ${row.status}: past the point where it can be cancelled`,
+        { details: { status: row.status } },
+      );
+    }
+    row.updatedAt = now;
+    return this.failAndRefund(m, row, null, now, 'USER_CANCELLATION');
+  }
+
+  /** FAILED (or returned, or cancelled): the source gets back exactly what it paid, fees included. */
+  private async failAndRefund(
+    m: EntityManager,
+    row: OutgoingTransactionEntity,
+    reason: OutgoingFailureReason | null,
+    now: Date,
+    refundReason: 'TRANSACTION_FAILED' | 'USER_CANCELLATION' = 'TRANSACTION_FAILED',
+    note?: string,
+  ): Promise<OutgoingTransactionEntity> {
+    const quote = await m.findOneByOrFail(QuoteEntity, { id: row.quoteId });
+    row.status = 'FAILED';
+    row.failureReason = reason;
+    row.railDueRealAt = null;
+    row.railSettlesBusinessAt = null;
+    row.refund = {
+      reference: formatId('Transaction', row.id),
+      initiatedAt: now.toISOString(),
+      status: 'PENDING',
+      reason: refundReason,
+    };
+    const why = reason ?? refundReason;
+    row.timeline = [...row.timeline, step('FAILED', now, note ? `${why}: ${note}` : why)];
+    await this.save(m, row);
+    await this.setQuoteStatus(m, row.quoteId, 'FAILED', now);
+    await this.emit(m, row, 'FAILED');
+    await this.emit(m, row, 'REFUND_PENDING');
+    await moveMoney(this.ledger, m, reversed(movementOf(quote), REFUND_LEDGER_REASON));
+    row.refund = { ...row.refund, status: 'COMPLETED', settledAt: now.toISOString() };
+    row.timeline = [...row.timeline, step('REFUNDED', now)];
+    await this.save(m, row);
+    await this.emit(m, row, 'REFUND_COMPLETED');
+    return row;
+  }
+
+  /** Renders transactions with their owners (one lookup for the lot). */
+  async render(m: EntityManager, rows: OutgoingTransactionEntity[]): Promise<OutgoingTransactionView[]> {
+    const ids = await platformCustomerIds(
+      m,
+      rows.map((r) => r.customerId),
+    );
+    return rows.map((r) => renderOutgoingTransaction(r, ownerOf(r.platformId, r.customerId, ids)));
+  }
+
+  /** Writes the event; answers the transaction as rendered for it (callers reuse it: no second read). */
+  private async emit(
+    m: EntityManager,
+    row: OutgoingTransactionEntity,
+    event: OutgoingPaymentEvent,
+  ): Promise<OutgoingTransactionView> {
+    const [view] = await this.render(m, [row]);
+    await this.outbox.write(m, outgoingPayment(row.platformId, event, view));
+    return view;
+  }
+
+  private async save(m: EntityManager, row: OutgoingTransactionEntity): Promise<void> {
+    await m.update(
+      OutgoingTransactionEntity,
+      { id: row.id },
+      {
+        status: row.status,
+        failureReason: row.failureReason,
+        refund: row.refund,
+        timeline: row.timeline,
+        railDueRealAt: row.railDueRealAt,
+        railSettlesBusinessAt: row.railSettlesBusinessAt,
+        settledAt: row.settledAt,
+        updatedAt: row.updatedAt,
+      },
+    );
+  }
+
+  private async setQuoteStatus(m: EntityManager, quoteId: string, status: 'COMPLETED' | 'FAILED', now: Date) {
+    await m.update(QuoteEntity, { id: quoteId }, { status, updatedAt: now });
+  }
+
+  private transactionOf(
+    m: EntityManager,
+    quote: QuoteEntity,
+    status: OutgoingTransactionEntity['status'],
+    failureReason: OutgoingFailureReason | null,
+    now: Date,
+  ): OutgoingTransactionEntity {
+    return m.create(OutgoingTransactionEntity, {
+      id: quote.transactionId,
+      platformId: quote.platformId,
+      customerId: quote.customerId,
+      agentId: quote.agentId,
+      quoteId: quote.id,
+      status,
+      failureReason,
+      sourceAccountId: quote.sourceAccountId,
+      destinationKind: quote.destinationKind,
+      destinationAccountId: quote.destinationAccountId,
+      destinationUmaAddress: quote.destinationUmaAddress ?? null,
+      paymentRail: quote.paymentRail,
+      sentAmount: quote.totalSendingAmount,
+      sendingCurrency: quote.sendingCurrency,
+      receivedAmount: quote.totalReceivingAmount,
+      receivingCurrency: quote.receivingCurrency,
+      exchangeRate: quote.exchangeRate,
+      fees: quote.feesIncluded,
+      platformFees: quote.platformFeesIncluded ?? '0',
+      rateDetails: quote.rateDetails,
+      description: quote.description,
+      refund: null,
+      timeline: [step(status, now, failureReason ?? undefined)],
+      railOutcome: null,
+      railDueRealAt: null,
+      railSettlesBusinessAt: null,
+      expectedSettlementAt: null,
+      receiptDeliveryConfirmedAt: null,
+      settledAt: status === 'COMPLETED' ? now : null,
+      createdAt: now,
+      updatedAt: now,
+    });
+  }
+}
+
+/** `platformCustomerId` by customer uuid, for rendering transactions. */
+export async function platformCustomerIds(
+  m: EntityManager,
+  customerIds: (string | null)[],
+): Promise<Map<string, string>> {
+  const ids = [...new Set(customerIds.filter((id): id is string => id !== null))];
+  if (ids.length === 0) return new Map();
+  const rows = await m.find(CustomerEntity, { where: { id: In(ids) }, select: { id: true, platformCustomerId: true } });
+  return new Map(rows.map((c) => [c.id, c.platformCustomerId]));
+}

@@ -1,0 +1,144 @@
+import { Injectable } from '@nestjs/common';
+import { IsNull } from 'typeorm';
+import { noteAuditResource } from '../../audit/audit-trail.js';
+import { Clock } from '../../common/clock.js';
+import { formatId, newUuid, parseId } from '../../common/ids.js';
+import { InternalAccountEntity } from '../../customers/internal-account.entity.js';
+import { TransactionService } from '../../database/transaction.service.js';
+import { ApiError } from '../../errors/api-error.js';
+import { ExternalAccountEntity } from '../../external-accounts/external-account.entity.js';
+import { LedgerService } from '../../ledger/ledger.service.js';
+import { OutboxService } from '../../outbox/outbox.service.js';
+import { moveMoney } from '../money-movement.js';
+import { incomingPayment } from '../payment-events.js';
+import { platformCustomerIds, QuoteExecutionService } from '../quotes/quote-execution.service.js';
+import { QuotesService } from '../quotes/quotes.service.js';
+import { IncomingTransactionEntity } from '../transactions/incoming-transaction.entity.js';
+import { ownerOf, renderIncomingTransaction, step, TransactionView } from '../transactions/transaction.render.js';
+import type { TransferInRequest, TransferOutRequest } from './transfers.dto.js';
+
+const accountNotFound = (id: string) => new ApiError('ACCOUNT_NOT_FOUND', `Account ${id} not found`);
+
+export const TRANSFER_IN_LEDGER_REASON = 'TRANSFER_IN';
+
+/**
+ * The deprecated same-currency transfers: transfer-out is a same-currency quote executed at once;
+ * transfer-in pulls from an external account of the same owner (the sandbox pull settles at once).
+ */
+@Injectable()
+export class TransfersService {
+  constructor(
+    private readonly tx: TransactionService,
+    private readonly clock: Clock,
+    private readonly ledger: LedgerService,
+    private readonly outbox: OutboxService,
+    private readonly payments: QuoteExecutionService,
+    private readonly quotes: QuotesService,
+  ) {}
+
+  /** `POST /transfer-out` (deprecated): a same-currency quote to an external account, executed at once. */
+  transferOut(platformId: string, body: TransferOutRequest): Promise<TransactionView> {
+    return this.tx.run(async (m) => {
+      const quote = await this.quotes.createIn(
+        m,
+        { platformId },
+        {
+          source: { sourceType: 'ACCOUNT', accountId: body.source.accountId },
+          destination: {
+            destinationType: 'ACCOUNT',
+            accountId: body.destination.accountId,
+            paymentRail: body.destination.paymentRail,
+          },
+          lockedCurrencySide: 'SENDING',
+          lockedCurrencyAmount: body.amount,
+          remittanceInformation: body.remittanceInformation,
+          purposeOfPayment: body.purposeOfPayment,
+        },
+        undefined,
+        'TRANSFER_OUT',
+        true,
+      );
+      const { view } = await this.payments.execute(m, quote, this.clock.now());
+      return view;
+    });
+  }
+
+  /**
+   * `POST /transfer-in` (deprecated): pulls from an ACTIVE external account into an internal account
+   * of the same owner and currency; the sandbox pull settles at once (INCOMING_PAYMENT.COMPLETED).
+   */
+  transferIn(platformId: string, body: TransferInRequest): Promise<TransactionView> {
+    return this.tx.run(async (m) => {
+      const sourceId = parseId('ExternalAccount', body.source.accountId)!;
+      const destinationId = parseId('InternalAccount', body.destination.accountId)!;
+      const source = await m.findOne(ExternalAccountEntity, {
+        where: { id: sourceId, platformId, deletedAt: IsNull() },
+      });
+      if (!source) throw accountNotFound(body.source.accountId);
+      const destination = await m.findOne(InternalAccountEntity, { where: { id: destinationId, platformId } });
+      if (!destination) throw accountNotFound(body.destination.accountId);
+      if (source.customerId !== destination.customerId) {
+        throw new ApiError('INVALID_INPUT', 'The external and internal accounts must belong to the same owner', {
+          details: {
+            errors: [{ field: 'destination.accountId', reason: 'must belong to the source account’s owner' }],
+          },
+        });
+      }
+      if (source.currency !== destination.currency) {
+        throw new ApiError(
+          'INVALID_CURRENCY',
+          `transfer-in moves one currency: ${source.currency} cannot arrive in a ${destination.currency} account`,
+          { details: { sourceCurrency: source.currency, destinationCurrency: destination.currency } },
+        );
+      }
+      if (source.status !== 'ACTIVE') {
+        throw new ApiError(
+          'EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED',
+          `External account ${body.source.accountId} is ${source.status}: it must be ACTIVE`,
+          { details: { accountId: body.source.accountId, status: source.status } },
+        );
+      }
+      const now = this.clock.now();
+      const row = m.create(IncomingTransactionEntity, {
+        id: newUuid(),
+        platformId,
+        customerId: destination.customerId,
+        status: 'COMPLETED',
+        sourceKind: 'ExternalAccount',
+        sourceAccountId: source.id,
+        destinationAccountId: destination.id,
+        receivedAmount: String(body.amount),
+        currency: destination.currency,
+        quoteId: null,
+        description: null,
+        receiptDeliveryConfirmedAt: null,
+        timeline: [step('COMPLETED', now)],
+        settledAt: now,
+        createdAt: now,
+        updatedAt: now,
+      });
+      await moveMoney(this.ledger, m, {
+        reason: TRANSFER_IN_LEDGER_REASON,
+        reference: formatId('Transaction', row.id),
+        lines: [
+          {
+            account: { system: 'RAIL_CLEARING', platformId, currency: destination.currency },
+            amount: -BigInt(body.amount),
+            currency: destination.currency,
+          },
+          {
+            account: { internalAccountId: destination.id },
+            amount: BigInt(body.amount),
+            currency: destination.currency,
+          },
+        ],
+      });
+      await m.insert(IncomingTransactionEntity, row);
+      noteAuditResource(formatId('Transaction', row.id));
+      const ids = await platformCustomerIds(m, [row.customerId]);
+      const view = renderIncomingTransaction(row, ownerOf(platformId, row.customerId, ids));
+      await this.outbox.write(m, incomingPayment(platformId, 'COMPLETED', view));
+      return view;
+    });
+  }
+}

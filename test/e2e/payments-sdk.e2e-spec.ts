@@ -1,7 +1,7 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { generateApi } from 'swagger-typescript-api';
 import { individual } from '../support/customers.js';
 import { customerAccount, kycApprovedCustomer, supportCurrencies } from '../support/fixtures.js';
@@ -11,18 +11,17 @@ import { startTestApp, TestApp, TestPlatform, V } from '../support/test-app.js';
 
 /**
  * The stand-in for "works with the official Grid SDK" (not in this registry): a client generated
- * from the REFERENCE OpenAPI document (not ours), so its paths, bodies and response shapes are the
- * reference's, moves money end to end: exchange rates, a quote, its execution, the transaction,
- * the list, transfer-out and transfer-in; receives it: a sandbox sender's payment the platform
- * approves or rejects; and speaks UMA: a lookup, the providers, invitations.
+ * from the REFERENCE OpenAPI document (not ours; its committed subset, see REFERENCE below), so its
+ * paths, bodies and response shapes are the reference's, moves money end to end: exchange rates, a
+ * quote, its execution, the transaction, the list, transfer-out and transfer-in; receives it: a
+ * sandbox sender's payment the platform approves or rejects; and speaks UMA: a lookup, the
+ * providers, invitations.
  */
-// `../shared` beside the checkout, as CI lays it out (the suite runs from the project's root); a
-// git worktree a level deeper finds it one more level up.
-const REFERENCE =
-  ['..', '../..']
-    .map((up) => path.resolve(up, 'shared', 'reference', 'grid-openapi-2026-08-21.yaml'))
-    .find((file) => existsSync(file)) ??
-  'the reference document is missing: ../shared/reference/grid-openapi-2026-08-21.yaml';
+// The reference's operations this file calls, committed as data (test/fixtures/reference/): the
+// subset extract.mjs there cuts from the full reference document, which lives outside the
+// repository and is never read by a test. test/unit/foundation/reference-subset.spec.ts keeps it
+// honest: it re-extracts the subset when REFERENCE_DIR names the reference's directory (CI does).
+const REFERENCE = fileURLToPath(new URL('../fixtures/reference/grid-openapi-subset.json', import.meta.url));
 
 type Call = (...args: unknown[]) => Promise<{ status: number; data: Record<string, unknown> }>;
 type Client = Record<string, Record<string, Call>>;

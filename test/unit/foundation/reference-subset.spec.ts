@@ -1,0 +1,81 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  extractFile,
+  extractSubset,
+  OPERATION_IDS,
+  problems,
+  REFERENCE_FILE,
+  serialize,
+  SUBSET_PATH,
+  type Subset,
+} from '../../fixtures/reference/extract.mjs';
+
+/**
+ * test/e2e/payments-sdk.e2e-spec.ts generates its client from a committed subset of the reference
+ * OpenAPI document (test/fixtures/reference/), so no test reads a file outside the repository.
+ * This keeps the subset honest: on its own, it is complete and consistent; with REFERENCE_DIR naming
+ * the directory that holds the full reference (.ci/run sets it), it is exactly what extract.mjs
+ * cuts from that document today. In CI (CI=true) a missing REFERENCE_DIR fails; elsewhere the drift
+ * check is skipped, saying so.
+ */
+const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
+const SDK_TEST = path.join(ROOT, 'test', 'e2e', 'payments-sdk.e2e-spec.ts');
+const text = readFileSync(SUBSET_PATH, 'utf8');
+const committed = JSON.parse(text) as Subset;
+
+it('the committed subset is consistent: every $ref resolves inside it, every listed operation is there once', () => {
+  expect(problems(committed)).toEqual([]);
+  expect(Object.keys(committed.paths).length).toBeGreaterThan(0);
+});
+
+it('the committed subset is what extract.mjs makes of it: nothing unreferenced, no prose, no hand edits', () => {
+  expect(extractSubset(committed)).toEqual(committed);
+  expect(serialize(committed)).toBe(text);
+});
+
+it("extract.mjs keeps exactly the operations payments-sdk.e2e-spec.ts calls as operation(api, '...')", () => {
+  const source = readFileSync(SDK_TEST, 'utf8');
+  const called = new Set([...source.matchAll(/\boperation\(\s*api\s*,\s*'([^']+)'/g)].map((m) => m[1]));
+  expect([...called].sort()).toEqual([...OPERATION_IDS].sort());
+});
+
+it('no file under test/ or bench/ names the reference outside the repository (comments aside)', () => {
+  const outside = /(\.\.\/|\/work\/)shared\b|'shared',\s*'reference'/;
+  const files = ['test', 'bench'].flatMap((dir) =>
+    readdirSync(path.join(ROOT, dir), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile() && /\.(ts|js|mjs|cjs|json)$/.test(entry.name))
+      .map((entry) => path.join(entry.parentPath, entry.name)),
+  );
+  const offenders = files.flatMap((file) =>
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .map((line, i) => ({ line, at: `${path.relative(ROOT, file)}:${i + 1}` }))
+      .filter(({ line }) => !/^\s*(\/\/|\*|\/\*)/.test(line) && outside.test(line))
+      .map(({ at, line }) => `${at}: ${line.trim()}`),
+  );
+  expect(offenders).toEqual([]);
+});
+
+const referenceDir = process.env.REFERENCE_DIR;
+if (referenceDir) {
+  it(`the committed subset is what extract.mjs cuts from $REFERENCE_DIR/${REFERENCE_FILE} (no drift)`, () => {
+    const reference = path.resolve(referenceDir, REFERENCE_FILE);
+    if (!existsSync(reference)) throw new Error(`REFERENCE_DIR is set but holds no ${REFERENCE_FILE}: ${reference}`);
+    const fresh = extractFile(reference);
+    // On drift, regenerate: node test/fixtures/reference/extract.mjs "$REFERENCE_DIR/<file>".
+    expect(fresh).toEqual(committed);
+    expect(serialize(fresh)).toBe(text);
+  });
+} else if (process.env.CI === 'true') {
+  it('the committed subset matches the reference document (drift check)', () => {
+    throw new Error(
+      `CI must set REFERENCE_DIR to the directory holding ${REFERENCE_FILE} (.ci/run does), so the committed subset cannot drift from it`,
+    );
+  });
+} else {
+  const reason = `REFERENCE_DIR is unset, so the committed subset is not compared with ${REFERENCE_FILE} (CI sets it)`;
+  process.stderr.write(`[reference-subset] drift check skipped: ${reason}\n`);
+  it.skip(`the committed subset matches the reference document (drift check): skipped, ${reason}`, () => {});
+}

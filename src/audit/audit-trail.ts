@@ -19,7 +19,6 @@ import {
   requestResources,
 } from './audit-record.js';
 
-export { AUDIT_INSERT_SQL, auditParameters } from './audit-insert.js';
 
 const CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 

@@ -9,7 +9,6 @@ import { authenticateStartup } from './embedded-auth.js';
 import { EmbeddedLockedError, lockDataDir } from './embedded-lock.js';
 import { ProtocolQueue } from './embedded-protocol-queue.js';
 
-export { EmbeddedLockedError };
 
 export interface EmbeddedDatabase {
   /**

@@ -12,7 +12,6 @@ import { LedgerEntryEntity } from './ledger-entry.entity.js';
 import { LedgerHoldEntity } from './ledger-hold.entity.js';
 import { SYSTEM_ACCOUNT_KINDS, type SystemAccountKind } from './system-accounts.js';
 
-export { SYSTEM_ACCOUNT_KINDS, type SystemAccountKind };
 
 /** Largest balance an account may hold (and largest posting): an exact JSON number for every client. */
 export const MAX_BALANCE = BigInt(MAX_SAFE_MINOR_UNITS);

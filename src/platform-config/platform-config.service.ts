@@ -11,14 +11,9 @@ import { invalidInput } from '../errors/validation-errors.js';
 import { OutboxService } from '../outbox/outbox.service.js';
 import { WebhookKeysService, type SigningMaterial } from './webhook-keys.service.js';
 import type { PlatformConfig, PlatformConfigUpdateRequest } from './platform-config.dto.js';
-import {
-  DEFAULT_CARD_CONFIGS,
-  DEFAULT_CARD_PROGRAM,
-  DEFAULT_SUPPORTED_CURRENCIES,
-  PlatformConfigEntity,
-} from './platform-config.entity.js';
+import { DEFAULT_SUPPORTED_CURRENCIES, PlatformConfigEntity } from './platform-config.entity.js';
 import type { FeeConfig } from './platform-config.entity.js';
-import type { CardConfigs, CardProgram } from './card-program.js';
+import { DEFAULT_CARD_CONFIGS, DEFAULT_CARD_PROGRAM, type CardConfigs, type CardProgram } from './card-program.js';
 import { noteAuditResource } from '../audit/audit-trail.js';
 
 /** The platform's webhook verification material as GET /config shows it. */

@@ -17,7 +17,8 @@ import { tmpdir } from 'node:os';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import pg from 'pg';
-import { EmbeddedLockedError, startEmbeddedDatabase } from '../../src/database/embedded.js';
+import { EmbeddedLockedError } from '../../src/database/embedded-lock.js';
+import { startEmbeddedDatabase } from '../../src/database/embedded.js';
 
 /**
  * Issue 10 items 2 and 11: only the service itself can connect to its embedded engine, its files

@@ -58,3 +58,12 @@ it("no file outside src/common/client-address.ts reads the client's address (req
     );
   expect(offenders).toEqual([]);
 });
+
+it('no re-export shims: a module is imported from where it lives (only a folder’s index.ts re-exports)', () => {
+  const reexport = /^export\s+(\*|\{[^}]*\})\s+from\s|^export\s+\{[^}]*\};?\s*$/m;
+  const offenders = sources()
+    .filter((f) => !f.path.endsWith('/index.ts'))
+    .filter((f) => reexport.test(f.text))
+    .map((f) => f.path);
+  expect(offenders).toEqual([]);
+});

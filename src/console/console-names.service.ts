@@ -1,14 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { formatId, parseId } from '../common/ids.js';
+import { currencyInfo } from '../customers/currencies.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { fieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
-import {
-  beneficiaryName,
-  customerNameSql,
-  externalAccountLabel,
-  internalAccountLabel,
-} from './console-names.js';
+import { beneficiaryName, customerNameSql, externalAccountLabel, internalAccountLabel } from './console-names.js';
 
 /** What the console shows for an id: a label a person reads, and a line of context. */
 export interface NameView {
@@ -18,7 +14,7 @@ export interface NameView {
   detail?: string;
 }
 
-export const NAMED_KINDS = ['Customer', 'InternalAccount', 'ExternalAccount', 'Agent', 'Card'] as const;
+export const NAMED_KINDS = ['Customer', 'InternalAccount', 'ExternalAccount', 'Agent', 'Card', 'Transaction'] as const;
 type Kind = (typeof NAMED_KINDS)[number];
 export const MAX_NAMES = 200;
 
@@ -45,6 +41,25 @@ const CARDS_SQL = `
   SELECT k.id, k.last4, ${customerNameSql('c')} AS owner
     FROM cards k JOIN customers c ON c.id = k.customer_id
    WHERE k.platform_id = $1 AND k.id = ANY($2::uuid[])`;
+
+const TRANSACTIONS_SQL = `
+  SELECT t.id, t.type, t.amount::text AS amount, t.currency, t.customer_id, ${customerNameSql('c')} AS owner
+    FROM (SELECT id, platform_id, 'OUTGOING' AS type, sent_amount AS amount, sending_currency AS currency, customer_id
+            FROM outgoing_transactions
+          UNION ALL
+          SELECT id, platform_id, 'INCOMING', received_amount, currency, customer_id FROM incoming_transactions) t
+    LEFT JOIN customers c ON c.id = t.customer_id
+   WHERE t.platform_id = $1 AND t.id = ANY($2::uuid[])`;
+
+/** Minor units with the currency's decimals: "10.02 USD". */
+export function formatMoney(amount: number, currency: string): string {
+  const { decimals } = currencyInfo(currency);
+  const negative = amount < 0;
+  const digits = String(Math.abs(amount)).padStart(decimals + 1, '0');
+  const whole = decimals ? digits.slice(0, -decimals) : digits;
+  const fraction = decimals ? `.${digits.slice(-decimals)}` : '';
+  return `${negative ? '-' : ''}${whole}${fraction} ${currency}`;
+}
 
 /**
  * Names for ids (`GET /console/api/names`): one statement per kind of id asked for (never one per
@@ -116,6 +131,21 @@ export class ConsoleNamesService {
     type CardRow = { id: string; last4: string | null; owner: string };
     for (const r of await run<CardRow>(CARDS_SQL, byKind.get('Card'))) {
       put({ id: formatId('Card', r.id), label: r.last4 ? `Card ••••${r.last4}` : 'Card', detail: r.owner });
+    }
+    type TransactionRow = {
+      id: string;
+      type: string;
+      amount: string;
+      currency: string;
+      customer_id: string | null;
+      owner: string | null;
+    };
+    for (const r of await run<TransactionRow>(TRANSACTIONS_SQL, byKind.get('Transaction'))) {
+      put({
+        id: formatId('Transaction', r.id),
+        label: `${r.type === 'OUTGOING' ? 'Sent' : 'Received'} ${formatMoney(Number(r.amount), r.currency)}`,
+        detail: r.customer_id === null ? 'Platform' : (r.owner ?? undefined),
+      });
     }
     return out;
   }

@@ -24,10 +24,7 @@ export class ConsoleOverviewController {
   ) {}
 
   @Get('overview')
-  overview(
-    @ConsolePlatform() platformId: string,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<OverviewView> {
+  overview(@ConsolePlatform() platformId: string, @Res({ passthrough: true }) res: Response): Promise<OverviewView> {
     res.setHeader('Cache-Control', 'no-store');
     return this.overviews.overview(platformId);
   }

@@ -106,7 +106,10 @@ const VOLUME_SQL = `
    GROUP BY 1, 3, 4
    ORDER BY 1, 2, 3, 4`;
 
-/** Failed payments of the window, and those PENDING or PROCESSING untouched since $4: counts and the latest few. */
+/**
+ * Failed payments of the window, and those PENDING or PROCESSING untouched since $4 (stuck; not an
+ * incoming payment still inside the platform's approval window): counts and the latest few.
+ */
 const ATTENTION_SQL = `
   WITH t AS (
     SELECT id, 'OUTGOING' AS type, status, customer_id, sent_amount AS amount, sending_currency AS currency,
@@ -118,7 +121,9 @@ const ATTENTION_SQL = `
     SELECT id, 'INCOMING', status, customer_id, received_amount, currency, failure_reason, created_at, updated_at
       FROM incoming_transactions
      WHERE platform_id = $1 AND created_at >= $2 AND created_at <= $3
-       AND (status = 'FAILED' OR (status IN ('PENDING', 'PROCESSING') AND updated_at < $4))
+       AND (status = 'FAILED' OR (status IN ('PENDING', 'PROCESSING') AND updated_at < $4
+            -- waiting for the platform's decision within its window: an approval (its own panel), not stuck
+            AND NOT (status = 'PENDING' AND decide_by IS NOT NULL AND decide_by > $3)))
   ), ranked AS (
     SELECT t.*, CASE WHEN status = 'FAILED' THEN 'FAILED' ELSE 'STUCK' END AS reason,
            row_number() OVER (PARTITION BY status = 'FAILED' ORDER BY created_at DESC, id DESC) AS n,
@@ -205,7 +210,11 @@ export class ConsoleOverviewService {
     const stuckBefore = new Date(now.getTime() - STUCK_AFTER_MS);
 
     const balances = await this.tx.query<BalanceSqlRow[]>(BALANCES_SQL, [platformId]);
-    const volume = await this.tx.query<Array<VolumeRow & { amount: string }>>(VOLUME_SQL, [platformId, volumeFrom, now]);
+    const volume = await this.tx.query<Array<VolumeRow & { amount: string }>>(VOLUME_SQL, [
+      platformId,
+      volumeFrom,
+      now,
+    ]);
     const attention = await this.tx.query<AttentionSqlRow[]>(ATTENTION_SQL, [platformId, volumeFrom, now, stuckBefore]);
     const webhooks = await this.tx.query<WebhookSqlRow[]>(WEBHOOKS_SQL, [platformId, webhooksFrom]);
     const [approvals] = await this.tx.query<ApprovalsSqlRow[]>(APPROVALS_SQL, [platformId]);

@@ -161,7 +161,9 @@ function render(platformId: string, r: Row): ConsoleTransactionRow {
     customerName: r.customer_id === null ? null : r.customer_name,
     source: {
       sourceType: SOURCE_TYPES[r.source_kind] ?? r.source_kind,
-      ...(account(r.source_kind, r.source_account_id) ? { accountId: account(r.source_kind, r.source_account_id) } : {}),
+      ...(account(r.source_kind, r.source_account_id)
+        ? { accountId: account(r.source_kind, r.source_account_id) }
+        : {}),
       ...(r.source_uma_address ? { umaAddress: r.source_uma_address } : {}),
     },
     destination: {

@@ -113,29 +113,31 @@ export function DailyChart(props: {
         ))}
       </ul>
       <figcaption>{props.summary}</figcaption>
-      <table class="visually-hidden">
-        <caption>{props.title}: the figures</caption>
-        <thead>
-          <tr>
-            <th scope="col">Day (UTC)</th>
-            {props.series.map((s) => (
-              <th scope="col" key={s.label}>
-                {s.label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {props.days.map((day, i) => (
-            <tr key={day}>
-              <th scope="row">{day}</th>
+      <div class="visually-hidden">
+        <table>
+          <caption>{props.title}: the figures</caption>
+          <thead>
+            <tr>
+              <th scope="col">Day (UTC)</th>
               {props.series.map((s) => (
-                <td key={s.label}>{s.values[i] === null ? '—' : props.format(s.values[i]!)}</td>
+                <th scope="col" key={s.label}>
+                  {s.label}
+                </th>
               ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {props.days.map((day, i) => (
+              <tr key={day}>
+                <th scope="row">{day}</th>
+                {props.series.map((s) => (
+                  <td key={s.label}>{s.values[i] === null ? '—' : props.format(s.values[i]!)}</td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

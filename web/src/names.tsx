@@ -84,8 +84,13 @@ export function CopyableId(props: { id: string }) {
           );
         }}
       >
-        {copied ? 'Copied' : 'Copy'}
+        Copy
       </button>
+      {copied && (
+        <span class="copied" role="status">
+          Copied
+        </span>
+      )}
     </span>
   );
 }

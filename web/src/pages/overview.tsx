@@ -94,7 +94,7 @@ function Balances(props: { balances: Overview['balances'] }) {
     <section aria-labelledby="ov-balances" class="panel wide">
       <h2 id="ov-balances">Balances</h2>
       <p class="help">From the ledger: available is the balance less holds; total includes them.</p>
-      <div class="scroll">
+      <div class="scroll" tabIndex={0}>
         <table>
           <caption class="visually-hidden">
             Balances by currency: the platform's own accounts and the sum over its customers
@@ -250,7 +250,7 @@ function Attention(props: { o: Overview }) {
         Pending or processing with no change for over {a.stuckAfterMinutes} min: <strong>{a.stuck}</strong>
       </p>
       {a.rows.length > 0 && (
-        <div class="scroll">
+        <div class="scroll" tabIndex={0}>
           <table>
             <caption class="visually-hidden">The latest failed and stuck payments</caption>
             <thead>

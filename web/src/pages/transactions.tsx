@@ -285,7 +285,7 @@ export function TransactionsPage() {
           <p role="status">
             {loaded.data.totalCount} {loaded.data.totalCount === 1 ? 'transaction matches' : 'transactions match'}.
           </p>
-          <div class="scroll">
+          <div class="scroll" tabIndex={0}>
             <table>
               <caption class="visually-hidden">Transactions, newest first</caption>
               <thead>

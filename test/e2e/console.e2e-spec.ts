@@ -691,6 +691,10 @@ maybe('operator console (browser)', () => {
       expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual([money.stuck, money.failing, money.paid]);
       expect(lines[2].split(',')[CSV_COLUMNS.indexOf('sentAmount.amount')]).toBe('1002');
     });
+
+    it('no page broke the Content-Security-Policy or threw', () => {
+      expect({ cspViolations, pageErrors }).toEqual({ cspViolations: [], pageErrors: [] });
+    });
   });
 
   it('a VIEW token sees no action buttons and its forged POST is refused; a POST without the CSRF token is refused', async () => {

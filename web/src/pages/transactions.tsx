@@ -452,7 +452,18 @@ export function TransactionPage(props: { id: string }) {
                   decimals={t.receivedAmount.currency.decimals}
                 />,
               ],
-              ['Fees', t.fees === undefined ? '—' : String(t.fees)],
+              [
+                'Fees',
+                t.fees === undefined ? (
+                  '—'
+                ) : (
+                  <Money
+                    amount={t.fees}
+                    currency={amountOf(t).currency.code}
+                    decimals={amountOf(t).currency.decimals}
+                  />
+                ),
+              ],
               ['Exchange rate', t.exchangeRate === undefined ? '—' : String(t.exchangeRate)],
               ['Quote', t.quoteId ? <CopyableId id={t.quoteId} /> : '—'],
               ['Agent', t.agentId ? <Named id={t.agentId} names={names} /> : '—'],

@@ -78,7 +78,9 @@ describe('console API', () => {
     // Stuck: the 3.00 left PENDING, and the 4.00 incoming payment whose approval window (5 s) has
     // passed without a decision (the worker that fails it does not run here).
     expect(o.attention).toMatchObject({ failed: 1, stuck: 2, stuckAfterMinutes: 60 });
-    expect((o.attention.rows as Json[]).map((r) => [r.reason, r.id, r.customerName, r.amount.amount])).toEqual([
+    expect(
+      (o.attention.rows as Json[]).map((r): unknown[] => [r.reason, r.id, r.customerName, r.amount.amount]),
+    ).toEqual([
       ['FAILED', money.failing, 'Ada Lovelace', 1_002],
       ['STUCK', money.waiting, 'Grace Hopper', 400],
       ['STUCK', money.stuck, 'Ada Lovelace', 300],
@@ -91,7 +93,7 @@ describe('console API', () => {
 
     // The other platform's overview is its own (the same data made the same way, its own ids).
     const theirs = (await get('/overview', otherCookie)).body as Json;
-    expect((theirs.attention.rows as Json[]).map((r) => r.id)).not.toContain(money.failing);
+    expect((theirs.attention.rows as Json[]).map((r): unknown => r.id)).not.toContain(money.failing);
   });
 
   it('overview is cached briefly: a new payment shows once the cache expires', async () => {
@@ -193,7 +195,7 @@ describe('console API', () => {
     expect(res.status).toBe(200);
     expect(res.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(res.headers['content-disposition']).toMatch(/^attachment; filename="transactions-\d{8}-\d{6}\.csv"$/);
-    const lines = (res.text as string).trimEnd().split('\r\n');
+    const lines = res.text.trimEnd().split('\r\n');
     expect(lines[0]).toBe(CSV_COLUMNS.join(','));
     expect(lines[0]).toBe(
       'id,type,status,customerId,platformCustomerId,source.sourceType,source.accountId,source.umaAddress,' +
@@ -220,7 +222,7 @@ describe('console API', () => {
       createdAt: failing.createdAt,
     });
     const incoming = await get('/transactions/csv?type=INCOMING&status=COMPLETED');
-    const [, line] = (incoming.text as string).trimEnd().split('\r\n');
+    const [, line] = incoming.text.trimEnd().split('\r\n');
     expect(Object.fromEntries(line.split(',').map((v, i) => [CSV_COLUMNS[i], v]))).toMatchObject({
       id: money.received,
       type: 'INCOMING',

@@ -616,21 +616,16 @@ maybe('operator console (browser)', () => {
       const actionRow = row(admin, pendingAction.id as string);
       await actionRow.getByRole('link', { name: 'Jane Smith' }).waitFor(WAIT);
       await actionRow.getByText(/^Chase Bank ••••\d{4}$/).waitFor(WAIT);
-      await actionRow.getByRole('link', { name: a.agent.name as string }).waitFor(WAIT);
+      await actionRow.getByRole('link', { name: a.agent.name }).waitFor(WAIT);
       await shoot(admin, 'approvals');
       await nav(admin, 'Cards');
       await admin.getByRole('button', { exact: true, name: 'Search' }).click();
       await admin.getByRole('main').getByRole('row').nth(1).getByRole('link', { name: 'Jane Smith' }).waitFor(WAIT);
       await accessible(admin);
       await nav(admin, 'Agents');
-      await row(admin, a.agent.name as string)
-        .first()
-        .getByRole('link', { name: 'Jane Smith' })
-        .waitFor(WAIT);
+      await row(admin, a.agent.name).first().getByRole('link', { name: 'Jane Smith' }).waitFor(WAIT);
       await accessible(admin);
-      expect(
-        (await p.post(`/agents/${a.agent.id as string}/actions/${pendingAction.id as string}/reject`, {})).status,
-      ).toBe(200);
+      expect((await p.post(`/agents/${a.agent.id}/actions/${pendingAction.id as string}/reject`, {})).status).toBe(200);
     });
 
     it('searches transactions by customer name, amount range and date range; the filtered list downloads as CSV', async () => {
@@ -684,7 +679,7 @@ maybe('operator console (browser)', () => {
         operator.getByRole('link', { name: 'Download CSV' }).click(),
       ]);
       expect(download.suggestedFilename()).toMatch(/^transactions-\d{8}-\d{6}\.csv$/);
-      const lines = readFileSync((await download.path())!, 'utf8')
+      const lines = readFileSync(await download.path(), 'utf8')
         .trimEnd()
         .split('\r\n');
       expect(lines[0]).toBe(CSV_COLUMNS.join(','));

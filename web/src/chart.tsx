@@ -131,7 +131,7 @@ export function DailyChart(props: {
               <tr key={day}>
                 <th scope="row">{day}</th>
                 {props.series.map((s) => (
-                  <td key={s.label}>{s.values[i] === null ? '—' : props.format(s.values[i]!)}</td>
+                  <td key={s.label}>{s.values[i] === null ? '—' : props.format(s.values[i])}</td>
                 ))}
               </tr>
             ))}

@@ -188,6 +188,15 @@ describe('console API', () => {
     const hostile = await get(`/transactions?customerName=${encodeURIComponent("'; DROP TABLE customers; --\\")}`);
     expect(hostile.status).toBe(200);
     expect(hostile.body.data).toEqual([]);
+    expect(invalidFields(await get('/transactions/csv?customerName=a%00b'))).toEqual(['customerName']);
+    expect(invalidFields(await get('/names?ids=Customer%3A%00'))).toEqual(['ids']);
+    expect(invalidFields(await get('/names?ids=a&ids=b'))).toEqual(['ids']);
+    expect(invalidFields(await get('/transactions?minAmount=9007199254740992&limit=101'))).toEqual([
+      'limit',
+      'minAmount',
+    ]);
+    expectError(await get('/transactions/Transaction:nope/history'), 400, 'INVALID_INPUT');
+    expectError(await get(`/transactions/${money.failing}/history`, otherCookie), 404, 'TRANSACTION_NOT_FOUND');
   });
 
   it('CSV: the same filters, streamed, the reference’s field names as columns', async () => {

@@ -43,6 +43,9 @@ describe('console API', () => {
       expectError(await t.http.get(`/console/api${path}`).set('Authorization', p.authorization), 401, 'UNAUTHORIZED');
       expectError(await t.http.get(`/console/api${path}`), 401, 'UNAUTHORIZED');
     }
+    // read only: another method is 404, with or without the session
+    expectError(await t.http.post('/console/api/overview').set('Cookie', cookie), 404, 'NOT_FOUND');
+    expectError(await t.http.delete('/console/api/transactions/csv').set('Cookie', cookie), 404, 'NOT_FOUND');
   });
 
   it('overview: balances from the ledger, volume per day by status and currency, failed and stuck payments, the oldest approval', async () => {

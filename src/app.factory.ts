@@ -1,4 +1,4 @@
-import { INestApplication, RequestMethod } from '@nestjs/common';
+import { INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Request, Response } from 'express';
@@ -80,12 +80,8 @@ export async function createApp(
       '.well-known/lnurlpubkey',
       '.well-known/lnurlp/{*path}',
       '.well-known/uma-settlement',
-      ...(config.CONSOLE
-        ? [
-            'console/api/session',
-            { path: 'console/api/transactions/:transactionId/history', method: RequestMethod.GET },
-          ]
-        : []),
+      // The console's own routes (src/console/): sign-in, and its reads the REST API does not answer.
+      ...(config.CONSOLE ? ['console/api/{*path}'] : []),
     ],
   });
   const audit = app.get(AuditTrail);

@@ -1,38 +1,82 @@
-import { Controller, Get, Param, Req, Res } from '@nestjs/common';
+import { Controller, Get, Param, Query, Res, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
-import type { Request, Response } from 'express';
+import type { Response } from 'express';
 import { Public } from '../auth/auth.decorators.js';
-import { ConsoleSessionsService, readCookie, SESSION_COOKIE } from '../auth/console-sessions.service.js';
+import { RealClock } from '../common/clock.js';
 import { IdPipe } from '../common/id.pipe.js';
-import { ApiError } from '../errors/api-error.js';
+import { ConsoleSearchService } from './console-search.service.js';
+import type { ConsoleTransactionsPage } from './console-search.service.js';
+import { ConsolePlatform, ConsoleSessionGuard } from './console-session.guard.js';
 import { ConsoleTransactionsService } from './console-transactions.service.js';
 import type { TransactionHistoryView } from './console-transactions.service.js';
+import { ConsoleTransactionsQuery } from './console.dto.js';
 
 /**
- * The console's own read of a transaction (outside the API's version prefix, like its session
- * routes): the status timeline and the ledger postings, which the REST API does not expose. Only
- * for a console session (the cookie; an API token's Basic credentials are not accepted here): any
- * permission may read it, as every console page.
+ * The console's own reads of transactions (outside the API's version prefix, like its session
+ * routes): the search (by customer name, amount and date range besides status), its CSV, and a
+ * transaction's status timeline and ledger postings, which the REST API does not expose. Only for a
+ * console session (the cookie; an API token's Basic credentials are not accepted here): any
+ * permission may read them, as every console page.
  */
 @ApiExcludeController()
 @Controller('console/api/transactions')
+@Public()
+@UseGuards(ConsoleSessionGuard)
 export class ConsoleTransactionsController {
   constructor(
-    private readonly sessions: ConsoleSessionsService,
     private readonly transactions: ConsoleTransactionsService,
+    private readonly search: ConsoleSearchService,
+    private readonly realClock: RealClock,
   ) {}
 
+  @Get()
+  async list(
+    @ConsolePlatform() platformId: string,
+    @Res({ passthrough: true }) res: Response,
+    @Query() query: ConsoleTransactionsQuery,
+  ): Promise<ConsoleTransactionsPage> {
+    res.setHeader('Cache-Control', 'no-store');
+    return this.search.search(platformId, query);
+  }
+
+  /** The same filters as the list, every matching transaction, streamed as CSV (a download). */
+  @Get('csv')
+  async csv(
+    @ConsolePlatform() platformId: string,
+    @Res() res: Response,
+    @Query() query: ConsoleTransactionsQuery,
+  ): Promise<void> {
+    const stamp = this.realClock.now().toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
+    let started = false;
+    const write = async (chunk: string) => {
+      if (!started) {
+        started = true;
+        res.status(200);
+        res.setHeader('Content-Type', 'text/csv; charset=utf-8');
+        res.setHeader('Content-Disposition', `attachment; filename="transactions-${stamp}.csv"`);
+        res.setHeader('Cache-Control', 'no-store');
+        res.setHeader('X-Content-Type-Options', 'nosniff');
+      }
+      if (!res.write(chunk)) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
+    };
+    try {
+      await this.search.csv(platformId, query, write, () => res.destroyed);
+    } catch (err) {
+      // Before the first byte the error is an ordinary answer; after it, the download is cut short.
+      if (!started) throw err;
+      res.destroy(err as Error);
+      return;
+    }
+    res.end();
+  }
+
   @Get(':transactionId/history')
-  @Public()
   async history(
-    @Req() req: Request,
+    @ConsolePlatform() platformId: string,
     @Res({ passthrough: true }) res: Response,
     @Param('transactionId', new IdPipe('Transaction')) transactionId: string,
   ): Promise<TransactionHistoryView> {
-    const sessionId = readCookie(req.headers.cookie, SESSION_COOKIE);
-    const session = sessionId === undefined ? null : await this.sessions.find(sessionId);
-    if (!session) throw new ApiError('UNAUTHORIZED', 'Not signed in to the console');
     res.setHeader('Cache-Control', 'no-store');
-    return this.transactions.history(session.principal.platformId, transactionId);
+    return this.transactions.history(platformId, transactionId);
   }
 }

@@ -1,17 +1,29 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module.js';
+import { ConsoleNamesService } from './console-names.service.js';
+import { ConsoleOverviewController } from './console-overview.controller.js';
+import { ConsoleOverviewService } from './console-overview.service.js';
+import { ConsoleSearchService } from './console-search.service.js';
 import { ConsoleSessionController } from './console-session.controller.js';
+import { ConsoleSessionGuard } from './console-session.guard.js';
 import { ConsoleTransactionsController } from './console-transactions.controller.js';
 import { ConsoleTransactionsService } from './console-transactions.service.js';
 
 /**
- * The operator console's server side (CONSOLE=true): sign-in, who-am-I and sign-out, and a
- * transaction's timeline and ledger postings (which the REST API does not show). Its pages are
- * static files (console-static.ts); the rest of what it does is the REST API itself.
+ * The operator console's server side (CONSOLE=true): sign-in, who-am-I and sign-out; and its own
+ * read-only routes for what the REST API does not answer: the overview's panels, names for ids,
+ * the transaction search and its CSV, a transaction's timeline and ledger postings. Its pages are
+ * static files (console-static.ts); everything else it does is the REST API itself.
  */
 @Module({
   imports: [AuthModule],
-  controllers: [ConsoleSessionController, ConsoleTransactionsController],
-  providers: [ConsoleTransactionsService],
+  controllers: [ConsoleSessionController, ConsoleTransactionsController, ConsoleOverviewController],
+  providers: [
+    ConsoleTransactionsService,
+    ConsoleSearchService,
+    ConsoleOverviewService,
+    ConsoleNamesService,
+    ConsoleSessionGuard,
+  ],
 })
 export class ConsoleModule {}

@@ -581,8 +581,8 @@ const CASES: Record<string, Case> = {
 const NOT_A_RESOURCE_CHANGE: Record<string, string> = {
   'POST /console/api/session':
     'console sign-in: not an API operation (not in the OpenAPI document, not audited); every call the session makes is audited as its token',
-  'POST /console/api/transactions/:transactionId/history':
-    "the console's read-only GET of a transaction's timeline and postings; every other method of the path answers 404 NOT_FOUND (the route that sends it is what is listed here)",
+  'POST /console/api/{*path}':
+    "the console's own read-only GETs (overview, names, transaction search and CSV, a transaction's timeline and postings) are outside the API's prefix; every other method answers 404 NOT_FOUND (the route that sends it is what is listed here)",
 };
 
 async function eventsOf(p: TestPlatform, resourceId: string): Promise<Json[]> {

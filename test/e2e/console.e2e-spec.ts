@@ -1,10 +1,13 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { SystemClock } from '../../src/common/clock.js';
 import { spendingAgent, type Json } from '../support/agent-quotes.js';
+import { CSV_COLUMNS } from '../../src/console/console-search.service.js';
 import { activeCard } from '../support/cards.js';
+import { moneyPlatform, UMA_SENDER } from '../support/console-money.js';
 import { newBusiness, newDocument, ownerBody } from '../support/documents.js';
 import { kycApprovedCustomer } from '../support/fixtures.js';
 import { signedSubscriber, stopSubscribers } from '../support/events.js';
@@ -18,8 +21,10 @@ import type { ReceivedWebhook } from '../support/webhook-receiver.js';
  * The operator console in a real browser: Chromium from the operating system's packages, driven by
  * playwright-core, against the real app on a database of this file's own (the outbox worker is
  * driven by the tests, delivering to a real local receiver). Every page is checked with axe-core
- * (no serious or critical violation) and photographed into docs/console/. Without a browser the
- * file is skipped on a developer's machine and fails in CI (CI=true): .ci/run installs chromium.
+ * (no serious or critical violation) and photographed: into docs/console/ with UPDATE_SCREENSHOTS=1
+ * (the docs' pictures), else into a temporary folder (a run leaves the tree as it was). Without a
+ * browser the file is skipped on a developer's machine and fails in CI (CI=true): .ci/run installs
+ * chromium.
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const hasBrowser = existsSync(CHROMIUM);
@@ -39,7 +44,8 @@ const ARGS = [
   '--disable-component-update',
   '--disable-sync',
 ];
-const SHOTS = path.resolve('docs/console');
+const SHOTS =
+  process.env.UPDATE_SCREENSHOTS === '1' ? path.resolve('docs/console') : mkdtempSync(path.join(tmpdir(), 'console-'));
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const WAIT = { timeout: 15_000 };
 
@@ -146,7 +152,8 @@ maybe('operator console (browser)', () => {
     expect(await admin.evaluate('localStorage.length + sessionStorage.length')).toBe(0);
     expect(admin.url()).not.toContain(p.clientSecret);
     await admin.getByText('SANDBOX', { exact: true }).waitFor(WAIT);
-    await shoot(admin, 'overview');
+    await admin.getByRole('heading', { name: 'Balances' }).waitFor(WAIT);
+    await accessible(admin);
   });
 
   it('approves one pending action and rejects another with a reason; new ones appear, decided ones leave, a race is a clear 409', async () => {
@@ -372,20 +379,19 @@ maybe('operator console (browser)', () => {
     await shoot(admin, 'transactions');
 
     await admin.getByLabel('Status').selectOption('FAILED');
-    await admin.getByRole('button', { exact: true, name: 'Filter' }).click();
+    await admin.getByRole('button', { exact: true, name: 'Search' }).click();
     await row(admin, paid.transactionId as string).waitFor({ ...WAIT, state: 'detached' });
     await row(admin, failing.transactionId as string).waitFor(WAIT);
     // Only failed ones (the platform's other tests leave failed incoming payments too): the header
     // is the one row without FAILED.
     expect(await admin.getByRole('main').getByRole('row').filter({ hasNotText: 'FAILED' }).count()).toBe(1);
 
-    await admin.getByLabel('Status').selectOption('');
-    await admin.getByLabel('Customer').fill(other.customer.id);
-    await admin.getByRole('button', { exact: true, name: 'Filter' }).click();
-    await row(admin, failing.transactionId as string).waitFor({ ...WAIT, state: 'detached' });
+    // One customer's transactions (the customer page's link): only theirs.
+    await admin.goto(`/console/customers/${encodeURIComponent(other.customer.id)}`);
+    await admin.getByRole('link', { name: 'Transactions of this customer' }).click();
+    await admin.getByRole('status').filter({ hasText: '1 transaction matches' }).waitFor(WAIT);
     expect(await admin.getByRole('main').getByRole('row').count()).toBe(1 + 1);
-    await admin.getByLabel('Customer').fill(a.customer.id);
-    await admin.getByRole('button', { exact: true, name: 'Filter' }).click();
+    await admin.goto(`/console/transactions?customerId=${encodeURIComponent(a.customer.id)}`);
     await row(admin, paid.transactionId as string).waitFor(WAIT);
 
     await admin.getByRole('link', { name: failing.transactionId as string }).click();
@@ -462,6 +468,228 @@ maybe('operator console (browser)', () => {
     expect(file.headers()['content-type']).toBe('application/octet-stream');
     expect(file.headers()['x-content-type-options']).toBe('nosniff');
     expect((await file.body()).subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  describe('money, names and search', () => {
+    let q: TestPlatform;
+    let money: Awaited<ReturnType<typeof moneyPlatform>>;
+    let operator: Page;
+    let attempts = 0;
+    let succeeded = 0;
+    let failedEvents = 0;
+    let pendingEvents = 0;
+
+    beforeAll(async () => {
+      if (!hasBrowser) return;
+      const s = await signedSubscriber(t);
+      q = s.p;
+      money = await moneyPlatform(t, q, clock, {
+        // the platform answers the 4.00 payment's webhook with 202 (it decides later, in the console)
+        beforeIncoming: (pending) => s.capture.receiver.respondWith({ status: pending ? 202 : 200 }),
+      });
+      await s.deliver();
+      s.capture.receiver.respondWith({ status: 500, body: 'down for maintenance' });
+      await q.post('/sandbox/webhooks/test', {}); // one more event, refused once
+      await s.deliver();
+      const events = (await q.get('/webhook-events?limit=100')).body.data as Json[];
+      failedEvents = events.filter((e) => e.status === 'FAILED').length;
+      pendingEvents = events.filter((e) => e.status === 'PENDING').length;
+      for (const e of events)
+        for (const a of e.attempts as Json[]) {
+          attempts++;
+          if (a.responseStatus >= 200 && a.responseStatus < 300) succeeded++;
+        }
+      operator = await newPage();
+      await signIn(operator, q.clientId, q.clientSecret);
+    });
+
+    it('the overview: balances, payment volume per day by status, failed and stuck payments, webhook delivery and the oldest approval, as charts with text alternatives, at 1280 px and on a phone', async () => {
+      const main = operator.getByRole('main');
+      const balances = operator.getByRole('region', { name: 'Balances' });
+      // Customers: Ada 100.00 - 7.00 - 3.00 (10.02 refunded), Grace 50.00 - 25.00 + 15.00
+      await balances.getByRole('row').filter({ hasText: 'USD' }).filter({ hasText: '130.00 USD' }).waitFor(WAIT);
+      await expect(operator.getByTestId('week-totals').textContent()).resolves.toBe(
+        'Last 7 days: sent 35.00 USD in 3 payments, received 19.00 USD in 2 (not counting failed or expired).',
+      );
+      const sent = operator.getByRole('img', { name: /^Sent per day in USD/ });
+      expect(await sent.getAttribute('aria-label')).toMatch(
+        /: 45\.02 USD in 4 payments; by status: COMPLETED 32\.00 \(2\), PENDING 3\.00 \(1\), FAILED 10\.02 \(1\)\.$/,
+      );
+      expect(await sent.locator('canvas').count()).toBeGreaterThan(0);
+      // The figures as a table for screen readers: the day of the payments, each status's amount.
+      const day = ((await q.get(`/transactions/${money.failing}`)).body.createdAt as string).slice(0, 10);
+      const figures = operator.getByRole('table', { name: 'Sent (USD), by status: the figures' });
+      expect(await figures.getByRole('columnheader').allTextContents()).toEqual([
+        'Day (UTC)',
+        'COMPLETED',
+        'PENDING',
+        'FAILED',
+      ]);
+      expect(await figures.getByRole('row').filter({ hasText: day }).getByRole('cell').allTextContents()).toEqual([
+        '32',
+        '3',
+        '10.02',
+      ]);
+      expect(await figures.getByRole('row').count()).toBe(1 + 30);
+      const received = operator.getByRole('img', { name: /^Received per day in USD/ });
+      expect(await received.getAttribute('aria-label')).toContain('19.00 USD in 2 payments');
+
+      const attention = operator.getByRole('region', { name: 'Failed and stuck payments' });
+      await attention.getByText('Failed in the last 30 days: 1').waitFor(WAIT);
+      await attention.getByText(/no change for over 60 min: 2$/).waitFor(WAIT);
+      const failedRow = attention.getByRole('row').filter({ hasText: money.failing });
+      await failedRow.getByRole('link', { name: 'Sent 10.02 USD' }).waitFor(WAIT);
+      await failedRow.getByRole('link', { name: 'Ada Lovelace' }).waitFor(WAIT);
+
+      // The platform's clock moved 2 h on after the 4.00 payment arrived.
+      await operator
+        .getByRole('region', { name: 'Pending approvals' })
+        .getByText(/^2 h \d+ min$/)
+        .waitFor(WAIT);
+
+      const success = operator.getByRole('img', { name: /delivery attempts succeeded/ });
+      expect(succeeded).toBeLessThan(attempts);
+      expect(await success.getAttribute('aria-label')).toContain(
+        `${succeeded} of ${attempts} delivery attempts succeeded`,
+      );
+      await operator.getByRole('img', { name: /95th percentile was \d+ ms/ }).waitFor(WAIT);
+      await main
+        .getByRole('paragraph')
+        .filter({ hasText: `Failed events: ${failedEvents} · Still pending: ${pendingEvents}` })
+        .waitFor(WAIT);
+      await shoot(operator, 'overview');
+
+      // On a phone: nothing wider than the screen, the charts redrawn to its width.
+      await operator.setViewportSize({ width: 390, height: 844 });
+      await operator.waitForFunction(
+        `[...document.querySelectorAll('figure.chart canvas')].every((c) => c.getBoundingClientRect().right <= window.innerWidth)`,
+      );
+      // (anything wider scrolls inside its own box: .scroll around the tables)
+      const wider = await operator.evaluate(`[...document.querySelectorAll('body *')]
+        .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1 && !e.parentElement.closest('.scroll, .visually-hidden'))
+        .map((e) => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right))`);
+      expect(wider).toEqual([]);
+      expect(await operator.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
+      await shoot(operator, 'overview-phone');
+      await operator.setViewportSize({ width: 1280, height: 900 });
+    });
+
+    it("names where people look: a transaction's page reads Ada Lovelace, USD account and Chase Bank ••••1234, the ids copyable beside them", async () => {
+      await operator.goto(`/console/transactions/${encodeURIComponent(money.failing)}`);
+      await operator.getByRole('heading', { name: /^Sent 10\.02 USD · Ada Lovelace/, level: 1 }).waitFor(WAIT);
+      const facts = operator.locator('dl.facts');
+      await facts.getByRole('link', { name: 'Ada Lovelace' }).waitFor(WAIT);
+      await facts.getByText('USD account').waitFor(WAIT);
+      await facts.getByText('Chase Bank ••••1234').waitFor(WAIT);
+      await facts.getByText('for Ada Lovelace, of Ada Lovelace').waitFor(WAIT);
+      // the ids stay on the page, as secondary text with a copy button
+      await facts.getByText(money.ada.customer.id, { exact: true }).waitFor(WAIT);
+      await facts.getByText(money.chaseId, { exact: true }).waitFor(WAIT);
+      await operator.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+      await facts.getByRole('button', { name: `Copy ${money.chaseId}` }).click();
+      await facts.getByRole('status').filter({ hasText: 'Copied' }).waitFor(WAIT);
+      expect(await operator.evaluate('navigator.clipboard.readText()')).toBe(money.chaseId);
+      // the postings name the customer's account
+      const postings = operator.getByRole('region', { name: 'Ledger postings' });
+      expect(await postings.getByRole('rowheader').filter({ hasText: 'USD account' }).count()).toBe(2);
+      await shoot(operator, 'transaction');
+
+      // a UMA payment's counterparty by its address
+      await operator.goto(`/console/transactions/${encodeURIComponent(money.received)}`);
+      await operator.locator('dl.facts').getByText(UMA_SENDER).waitFor(WAIT);
+      await operator.locator('dl.facts').getByRole('link', { name: 'Grace Hopper' }).waitFor(WAIT);
+      await accessible(operator);
+
+      // webhooks: what each event is about, by name
+      await nav(operator, 'Webhooks');
+      await operator
+        .getByRole('cell', { name: /^Sent 7\.00 USD/ })
+        .first()
+        .waitFor(WAIT);
+      await accessible(operator);
+
+      // approvals, cards and agents of the other platform: customers by name, destinations by bank
+      const a = await spendingAgent(p, { defaultExecutionMode: 'APPROVAL_REQUIRED' }, 10_000);
+      const pendingAction = (await a.client.post(`/agents/me/quotes/${(await a.quote(800)).id as string}/execute`))
+        .body as Json;
+      await nav(admin, 'Approvals');
+      const actionRow = row(admin, pendingAction.id as string);
+      await actionRow.getByRole('link', { name: 'Jane Smith' }).waitFor(WAIT);
+      await actionRow.getByText(/^Chase Bank ••••\d{4}$/).waitFor(WAIT);
+      await actionRow.getByRole('link', { name: a.agent.name }).waitFor(WAIT);
+      await shoot(admin, 'approvals');
+      await nav(admin, 'Cards');
+      await admin.getByRole('button', { exact: true, name: 'Search' }).click();
+      await admin.getByRole('main').getByRole('row').nth(1).getByRole('link', { name: 'Jane Smith' }).waitFor(WAIT);
+      await accessible(admin);
+      await nav(admin, 'Agents');
+      await row(admin, a.agent.name).first().getByRole('link', { name: 'Jane Smith' }).waitFor(WAIT);
+      await accessible(admin);
+      expect((await p.post(`/agents/${a.agent.id}/actions/${pendingAction.id as string}/reject`, {})).status).toBe(200);
+    });
+
+    it('searches transactions by customer name, amount range and date range; the filtered list downloads as CSV', async () => {
+      await nav(operator, 'Transactions');
+      await operator.getByLabel('Customer name').fill('ada');
+      await operator.getByRole('button', { exact: true, name: 'Search' }).click();
+      await operator.getByRole('status').filter({ hasText: '3 transactions match' }).waitFor(WAIT);
+      for (const id of [money.paid, money.failing, money.stuck]) await row(operator, id).waitFor(WAIT);
+      await row(operator, money.paid).getByText('Chase Bank ••••1234').waitFor(WAIT);
+      await row(operator, money.paid).getByRole('link', { name: 'Ada Lovelace' }).waitFor(WAIT);
+
+      await operator.getByLabel('Currency').selectOption('USD');
+      await operator.getByLabel('Amount from').fill('5.00');
+      await operator.getByLabel('Amount to').fill('8');
+      await operator.getByRole('button', { exact: true, name: 'Search' }).click();
+      await operator.getByRole('status').filter({ hasText: '1 transaction matches' }).waitFor(WAIT);
+      await row(operator, money.paid).waitFor(WAIT);
+      await shoot(operator, 'transactions-search');
+
+      // a contradictory range: the API's FieldError next to its field
+      await operator.getByLabel('Amount from').fill('9');
+      await operator.getByRole('button', { exact: true, name: 'Search' }).click();
+      await operator
+        .locator('#error-minAmount')
+        .filter({ hasText: 'minAmount must not be more than maxAmount' })
+        .waitFor(WAIT);
+      await accessible(operator);
+
+      // dates: the payments were made today (UTC); nothing from tomorrow on
+      const today = ((await q.get(`/transactions/${money.paid}`)).body.createdAt as string).slice(0, 10);
+      await operator.getByLabel('Amount from').fill('');
+      await operator.getByLabel('Amount to').fill('');
+      await operator.getByLabel('Created from').fill(today);
+      await operator.getByLabel('Created to').fill(today);
+      await operator.getByRole('button', { exact: true, name: 'Search' }).click();
+      await operator.getByRole('status').filter({ hasText: '3 transactions match' }).waitFor(WAIT);
+      const next = String(Number(today.slice(8, 10)) + 1).padStart(2, '0');
+      if (next !== '32') {
+        await operator.getByLabel('Created to').fill('');
+        await operator.getByLabel('Created from').fill(`${today.slice(0, 8)}${next}`);
+        await operator.getByRole('button', { exact: true, name: 'Search' }).click();
+        await operator.getByText('No transaction matches.').waitFor(WAIT);
+        await operator.getByLabel('Created from').fill(today);
+        await operator.getByRole('button', { exact: true, name: 'Search' }).click();
+        await operator.getByRole('status').filter({ hasText: '3 transactions match' }).waitFor(WAIT);
+      }
+
+      // the CSV: the same filters, every match, the reference's field names as columns
+      const [download] = await Promise.all([
+        operator.waitForEvent('download'),
+        operator.getByRole('link', { name: 'Download CSV' }).click(),
+      ]);
+      expect(download.suggestedFilename()).toMatch(/^transactions-\d{8}-\d{6}\.csv$/);
+      const lines = readFileSync(await download.path(), 'utf8')
+        .trimEnd()
+        .split('\r\n');
+      expect(lines[0]).toBe(CSV_COLUMNS.join(','));
+      expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual([money.stuck, money.failing, money.paid]);
+      expect(lines[2].split(',')[CSV_COLUMNS.indexOf('sentAmount.amount')]).toBe('1002');
+    });
+
+    it('no page broke the Content-Security-Policy or threw', () => {
+      expect({ cspViolations, pageErrors }).toEqual({ cspViolations: [], pageErrors: [] });
+    });
   });
 
   it('a VIEW token sees no action buttons and its forged POST is refused; a POST without the CSRF token is refused', async () => {

@@ -91,6 +91,10 @@ export const post = <T>(path: string, body?: unknown, idempotent = false) =>
   call<T>('POST', `${API}${path}`, body, idempotent ? { 'Idempotency-Key': crypto.randomUUID() } : {});
 export const patch = <T>(path: string, body: unknown) => call<T>('PATCH', `${API}${path}`, body);
 
+/** The console's own read routes (`/console/api/...`: overview, names, search), session cookie only. */
+export const CONSOLE_API = '/console/api';
+export const consoleGet = <T>(path: string) => call<T>('GET', `${CONSOLE_API}${path}`);
+
 export async function signIn(clientId: string, clientSecret: string): Promise<Session> {
   const session = await call<Session>('POST', SESSION, { clientId, clientSecret });
   csrfToken = session.csrfToken;

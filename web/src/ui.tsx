@@ -1,6 +1,6 @@
 import type { ComponentChildren } from 'preact';
 import { useCallback, useEffect, useRef, useState } from 'preact/hooks';
-import { describe } from './api';
+import { ApiFailure, describe } from './api';
 
 const BASE = '/console';
 
@@ -48,6 +48,8 @@ export function Link(props: { to: string; children: ComponentChildren; current?:
 export interface Loaded<T> {
   data: T | undefined;
   error: string | null;
+  /** The API's answer when the load failed (its FieldErrors for a 400). */
+  failure: ApiFailure | null;
   reload: () => void;
 }
 
@@ -55,6 +57,7 @@ export interface Loaded<T> {
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[], pollMs?: number): Loaded<T> {
   const [data, setData] = useState<T | undefined>(undefined);
   const [error, setError] = useState<string | null>(null);
+  const [failure, setFailure] = useState<ApiFailure | null>(null);
   const [tick, setTick] = useState(0);
   const reload = useCallback(() => setTick((t) => t + 1), []);
   useEffect(() => {
@@ -64,8 +67,15 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[], pollMs?: num
         if (!live) return;
         setData(d);
         setError(null);
+        setFailure(null);
       },
-      (e: unknown) => live && setError(describe(e)),
+      (e: unknown) => {
+        if (!live) return;
+        setError(describe(e));
+        setFailure(e instanceof ApiFailure ? e : null);
+        // A refused search shows no stale rows.
+        if (e instanceof ApiFailure && e.status === 400) setData(undefined);
+      },
     );
     return () => {
       live = false;
@@ -76,7 +86,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[], pollMs?: num
     const timer = setInterval(reload, pollMs);
     return () => clearInterval(timer);
   }, [pollMs, reload]);
-  return { data, error, reload };
+  return { data, error, failure, reload };
 }
 
 export function ErrorNote(props: { error: string | null | undefined; id?: string }) {

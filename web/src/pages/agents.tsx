@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { can, describe, get, Page, patch, Session } from '../api';
+import { CopyableId, Named, useNames } from '../names';
 import { ErrorNote, Facts, Link, Loading, Money, Time, useLoad } from '../ui';
 
 interface Agent {
@@ -33,6 +34,7 @@ export function AgentsPage(_props: { session: Session }) {
     document.title = 'Agents · Operator console';
   }, []);
   const loaded = useLoad(() => get<Page<Agent>>('/agents?limit=100'), []);
+  const names = useNames((loaded.data?.data ?? []).map((a) => a.customerId));
   return (
     <main id="main">
       <h1>Agents</h1>
@@ -59,7 +61,9 @@ export function AgentsPage(_props: { session: Session }) {
                 <th scope="row">
                   <Link to={`/agents/${encodeURIComponent(a.id)}`}>{a.name}</Link>
                 </th>
-                <td class="mono">{a.customerId}</td>
+                <td>
+                  <Named id={a.customerId} names={names} />
+                </td>
                 <td>{a.isPaused ? 'Paused' : 'Running'}</td>
                 <td>{a.isConnected ? 'Connected' : 'Not connected'}</td>
                 <td>
@@ -83,6 +87,10 @@ export function AgentPage(props: { session: Session; id: string }) {
   const loaded = useLoad(() => get<Agent>(`/agents/${encodeURIComponent(props.id)}`), [props.id, version]);
   const a = loaded.data;
   const limits = a?.policy.spendingLimits;
+  const names = useNames([
+    a?.customerId,
+    ...(a?.policy.accountRestrictions?.accountRules.map((r) => r.accountId) ?? []),
+  ]);
   return (
     <main id="main">
       <p>
@@ -96,8 +104,8 @@ export function AgentPage(props: { session: Session; id: string }) {
         <>
           <Facts
             rows={[
-              ['Id', <span class="mono">{a.id}</span>],
-              ['Customer', <Link to={`/customers/${encodeURIComponent(a.customerId)}`}>{a.customerId}</Link>],
+              ['Id', <CopyableId id={a.id} />],
+              ['Customer', <Named id={a.customerId} names={names} />],
               ['State', a.isPaused ? 'Paused' : 'Running'],
               ['Connected', a.isConnected ? 'Yes' : 'No'],
               ['Permissions', a.policy.permissions.join(', ')],
@@ -177,7 +185,7 @@ export function AgentPage(props: { session: Session; id: string }) {
               <ul>
                 {a.policy.accountRestrictions.accountRules.map((r) => (
                   <li key={r.accountId}>
-                    <span class="mono">{r.accountId}</span>: {r.executionMode}
+                    <Named id={r.accountId} names={names} />: {r.executionMode}
                   </li>
                 ))}
               </ul>

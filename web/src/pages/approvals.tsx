@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { can, get, Page, post, Session } from '../api';
+import { Named, useNames } from '../names';
 import { ConfirmDialog, ErrorNote, Loading, Money, Time, useLoad } from '../ui';
 
 export interface AgentAction {
@@ -72,6 +73,7 @@ function IncomingPayments(props: { mayAct: boolean }) {
     2000,
   );
   const payments = loaded.data;
+  const names = useNames((payments ?? []).flatMap((t) => [t.customerId, t.destination.accountId]));
   return (
     <section aria-labelledby="incoming-payments">
       <h2 id="incoming-payments">Incoming payments</h2>
@@ -109,8 +111,10 @@ function IncomingPayments(props: { mayAct: boolean }) {
                 <th scope="row" class="mono">
                   {t.id}
                 </th>
-                <td class="mono">{t.senderUmaAddress ?? '—'}</td>
-                <td class="mono">{t.platformCustomerId || t.customerId}</td>
+                <td>{t.senderUmaAddress ? <strong>{t.senderUmaAddress}</strong> : '—'}</td>
+                <td>
+                  <Named id={t.customerId} names={names} />
+                </td>
                 <td>
                   <Money
                     amount={t.receivedAmount.amount}
@@ -222,6 +226,14 @@ export function ApprovalsPage(props: { session: Session }) {
   );
   const mayAct = can(props.session, 'TRANSACT');
   const data = loaded.data;
+  const names = useNames(
+    (data?.actions ?? []).flatMap((a) => [
+      a.customerId,
+      a.agentId,
+      a.quote.destination.accountId,
+      a.quote.source.accountId,
+    ]),
+  );
   return (
     <main id="main">
       <h1>Approvals</h1>
@@ -265,8 +277,12 @@ export function ApprovalsPage(props: { session: Session }) {
                   <th scope="row" class="mono">
                     {a.id}
                   </th>
-                  <td>{agent?.name ?? a.agentId}</td>
-                  <td class="mono">{a.platformCustomerId || a.customerId}</td>
+                  <td>
+                    <Named id={a.agentId} names={names} />
+                  </td>
+                  <td>
+                    <Named id={a.customerId} names={names} />
+                  </td>
                   <td>
                     <Money
                       amount={a.quote.totalSendingAmount}
@@ -274,8 +290,8 @@ export function ApprovalsPage(props: { session: Session }) {
                       decimals={a.quote.sendingCurrency.decimals}
                     />
                   </td>
-                  <td class="mono">
-                    {a.quote.destination.accountId}
+                  <td>
+                    <Named id={a.quote.destination.accountId} names={names} />
                     {a.quote.destination.paymentRail ? ` (${a.quote.destination.paymentRail})` : ''}
                   </td>
                   <td>{why(a, agent)}</td>
@@ -323,7 +339,9 @@ export function ApprovalsPage(props: { session: Session }) {
               currency={decision.action.quote.sendingCurrency.code}
               decimals={decision.action.quote.sendingCurrency.decimals}
             />{' '}
-            to {decision.action.quote.destination.accountId}
+            to{' '}
+            {names.get(decision.action.quote.destination.accountId)?.label ??
+              decision.action.quote.destination.accountId}
           </p>
           {decision.kind === 'Reject' && (
             <>

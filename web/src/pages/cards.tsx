@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { ApiFailure, can, describe, get, Page, patch, qs, Session } from '../api';
+import { CopyableId, Named, useNames } from '../names';
 import { ConfirmDialog, ErrorNote, Facts, Link, Loading, Money, Status, Time, useLoad } from '../ui';
 
 export interface Card {
@@ -92,6 +93,7 @@ export function CardsPage(_props: { session: Session }) {
   const [term, setTerm] = useState('');
   const [submitted, setSubmitted] = useState('');
   const loaded = useLoad(() => search(submitted), [submitted]);
+  const names = useNames((loaded.data?.cards ?? []).map((c) => c.customerId));
   return (
     <main id="main">
       <h1>Cards</h1>
@@ -146,8 +148,8 @@ export function CardsPage(_props: { session: Session }) {
                   <td>
                     <Status value={c.status} />
                   </td>
-                  <td class="mono">
-                    <Link to={`/customers/${encodeURIComponent(c.customerId)}`}>{c.customerId}</Link>
+                  <td>
+                    <Named id={c.customerId} names={names} />
                   </td>
                   <td>
                     <Time at={c.createdAt} />
@@ -356,6 +358,7 @@ export function CardPage(props: { session: Session; id: string }) {
   }, [props.id, version]);
   const mayAct = can(props.session, 'TRANSACT');
   const d = loaded.data;
+  const names = useNames([d?.card.customerId, d?.card.fundingSource]);
   const actions: StatusAction[] = !d
     ? []
     : [
@@ -376,11 +379,11 @@ export function CardPage(props: { session: Session; id: string }) {
         <>
           <Facts
             rows={[
-              ['Id', <span class="mono">{d.card.id}</span>],
+              ['Id', <CopyableId id={d.card.id} />],
               ['Status', <Status value={d.card.status} />],
               ['Status reason', d.card.statusReason ?? '—'],
-              ['Customer', <Link to={`/customers/${encodeURIComponent(d.card.customerId)}`}>{d.card.customerId}</Link>],
-              ['Funding source', <span class="mono">{d.card.fundingSource}</span>],
+              ['Customer', <Named id={d.card.customerId} names={names} />],
+              ['Funding source', <Named id={d.card.fundingSource} names={names} />],
               ['Brand and form', `${d.card.brand ?? '—'} ${d.card.form}`],
               ['Expires', d.card.expMonth ? `${d.card.expMonth}/${d.card.expYear}` : '—'],
               ['Currency', d.card.currency],

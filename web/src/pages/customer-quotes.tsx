@@ -1,11 +1,12 @@
 import { get, Page, qs } from '../api';
+import { Named, useNames } from '../names';
 import { ErrorNote, Link, Loading, Money, Status, Time, useLoad } from '../ui';
 
 interface Quote {
   id: string;
   status: string;
   source: { accountId?: string; sourceType: string };
-  destination: { accountId: string };
+  destination: { accountId?: string; umaAddress?: string };
   sendingCurrency: { code: string; decimals: number };
   receivingCurrency: { code: string; decimals: number };
   totalSendingAmount: number;
@@ -22,6 +23,7 @@ export function CustomerQuotes(props: { customerId: string }) {
     () => get<Page<Quote>>(`/quotes${qs({ customerId: props.customerId, limit: 20 })}`),
     [props.customerId],
   );
+  const names = useNames((loaded.data?.data ?? []).map((q) => q.destination.accountId));
   return (
     <section aria-labelledby="quotes-title">
       <h2 id="quotes-title">Quotes</h2>
@@ -37,6 +39,7 @@ export function CustomerQuotes(props: { customerId: string }) {
             <tr>
               <th scope="col">Quote</th>
               <th scope="col">Status</th>
+              <th scope="col">To</th>
               <th scope="col">Sends</th>
               <th scope="col">Receives</th>
               <th scope="col">Fees</th>
@@ -52,6 +55,13 @@ export function CustomerQuotes(props: { customerId: string }) {
                 </th>
                 <td>
                   <Status value={q.status} />
+                </td>
+                <td>
+                  {q.destination.accountId ? (
+                    <Named id={q.destination.accountId} names={names} />
+                  ) : (
+                    (q.destination.umaAddress ?? '—')
+                  )}
                 </td>
                 <td>
                   <Money

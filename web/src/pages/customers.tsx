@@ -1,5 +1,6 @@
 import { useEffect } from 'preact/hooks';
 import { get, Page, qs } from '../api';
+import { CopyableId, Named, useNames } from '../names';
 import { ErrorNote, Facts, Link, Loading, Money, Status, Time, useLoad } from '../ui';
 import type { Card } from './cards';
 import { CustomerQuotes } from './customer-quotes';
@@ -106,12 +107,20 @@ export function CustomerPage(props: { id: string }) {
     return { customer, accounts: accounts.data, external: external.data, cards: cards.data, agents: agents.data };
   }, [props.id]);
   const d = loaded.data;
+  const names = useNames([...(d?.accounts.map((a) => a.id) ?? []), ...(d?.external.map((x) => x.id) ?? [])]);
   return (
     <main id="main">
       <p>
         <Link to="/customers">← Customers</Link>
       </p>
-      <h1>Customer {d ? nameOf(d.customer) : props.id}</h1>
+      <h1>{d ? nameOf(d.customer) : 'Customer'}</h1>
+      {d && (
+        <p>
+          <Link to={`/transactions?customerId=${encodeURIComponent(d.customer.id)}`}>
+            Transactions of this customer
+          </Link>
+        </p>
+      )}
       <ErrorNote error={loaded.error} />
       {!d ? (
         <Loading what="the customer" />
@@ -119,7 +128,7 @@ export function CustomerPage(props: { id: string }) {
         <>
           <Facts
             rows={[
-              ['Id', <span class="mono">{d.customer.id}</span>],
+              ['Id', <CopyableId id={d.customer.id} />],
               ['Platform customer id', d.customer.platformCustomerId],
               ['Type', d.customer.customerType],
               ['KYC', d.customer.kycStatus ?? '—'],
@@ -144,8 +153,8 @@ export function CustomerPage(props: { id: string }) {
                 <tbody>
                   {d.accounts.map((a) => (
                     <tr key={a.id}>
-                      <th scope="row" class="mono">
-                        {a.id}
+                      <th scope="row">
+                        <Named id={a.id} names={names} />
                       </th>
                       <td>{a.type}</td>
                       <td>
@@ -176,7 +185,7 @@ export function CustomerPage(props: { id: string }) {
               <ul>
                 {d.external.map((x) => (
                   <li key={x.id}>
-                    <span class="mono">{x.id}</span> · {x.accountInfo?.accountType ?? ''} {x.currency} · {x.status}
+                    <Named id={x.id} names={names} /> · {x.accountInfo?.accountType ?? ''} {x.currency} · {x.status}
                   </li>
                 ))}
               </ul>

@@ -1,5 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
-import { get, Page, qs } from '../api';
+import { CONSOLE_API, consoleGet, get, Page, qs } from '../api';
+import { CopyableId, Named, useNames } from '../names';
+import type { Overview } from './overview';
 import { ErrorNote, Facts, Link, Loading, Money, Status, Time, useLoad } from '../ui';
 
 interface Amount {
@@ -11,8 +13,10 @@ export interface Transaction {
   id: string;
   status: string;
   type: 'OUTGOING' | 'INCOMING';
-  source: { sourceType?: string; accountId?: string; currency?: string };
-  destination: { destinationType?: string; accountId?: string; currency?: string };
+  source: { sourceType?: string; accountId?: string; currency?: string; umaAddress?: string };
+  destination: { destinationType?: string; accountId?: string; currency?: string; umaAddress?: string };
+  senderUmaAddress?: string;
+  receiverUmaAddress?: string;
   customerId?: string;
   platformCustomerId?: string;
   agentId?: string;
@@ -51,15 +55,74 @@ const STATUSES = ['PENDING', 'PENDING_AUTHORIZATION', 'PROCESSING', 'COMPLETED',
 /** The amount a list row shows: what was sent (outgoing) or received (incoming). */
 const amountOf = (t: Transaction) => t.sentAmount ?? t.receivedAmount;
 
+/** Who the payment went to or came from: an account (by name, later) or a UMA address. */
+const counterpartyOf = (t: Transaction) =>
+  t.type === 'OUTGOING'
+    ? (t.destination.accountId ?? t.destination.umaAddress)
+    : (t.source.accountId ?? t.source.umaAddress ?? t.senderUmaAddress);
+
 async function history(id: string): Promise<History> {
-  const res = await fetch(`/console/api/transactions/${encodeURIComponent(id)}/history`, {
-    credentials: 'same-origin',
-    headers: { Accept: 'application/json', 'X-Requested-With': 'console' },
-    cache: 'no-store',
-  });
-  const body = (await res.json()) as History & { reason?: string; code?: string };
-  if (!res.ok) throw new Error(`${body.reason ?? res.statusText} (${body.code ?? res.status})`);
-  return body;
+  return consoleGet<History>(`/transactions/${encodeURIComponent(id)}/history`);
+}
+
+/** A row of `GET /console/api/transactions`: the reference's members plus the customer's name. */
+interface SearchRow extends Transaction {
+  customerId: string;
+  customerName: string | null;
+}
+
+interface Filters {
+  status: string;
+  type: string;
+  customerName: string;
+  currency: string;
+  minAmount: string;
+  maxAmount: string;
+  from: string;
+  to: string;
+}
+
+const EMPTY: Filters = {
+  status: '',
+  type: '',
+  customerName: '',
+  currency: '',
+  minAmount: '',
+  maxAmount: '',
+  from: '',
+  to: '',
+};
+
+/** "10.50" in a currency with `decimals` → minor units ("1050"); anything else is passed on for the API to refuse. */
+export function toMinor(value: string, decimals: number): string {
+  const v = value.trim().replace(/,/g, '');
+  const m = /^(\d+)(?:\.(\d*))?$/.exec(v);
+  if (!m || (m[2] ?? '').length > decimals) return v;
+  return String(BigInt(m[1]) * 10n ** BigInt(decimals) + BigInt((m[2] ?? '').padEnd(decimals, '0') || '0'));
+}
+
+/** The search's query string (the list's and the CSV's): UTC days, amounts in the currency's units. */
+function searchParams(f: Filters, decimals: number, customerId: string) {
+  return {
+    status: f.status,
+    type: f.type,
+    customerId,
+    customerName: f.customerName.trim(),
+    currency: f.currency,
+    minAmount: f.minAmount ? toMinor(f.minAmount, decimals) : undefined,
+    maxAmount: f.maxAmount ? toMinor(f.maxAmount, decimals) : undefined,
+    createdAfter: f.from ? `${f.from}T00:00:00.000Z` : undefined,
+    createdBefore: f.to ? `${f.to}T23:59:59.999Z` : undefined,
+  };
+}
+
+function FieldNote(props: { errors: Record<string, string>; field: string; id: string }) {
+  const message = props.errors[props.field];
+  return message ? (
+    <span class="error field-error" id={props.id}>
+      {message}
+    </span>
+  ) : null;
 }
 
 export function TransactionsPage() {
@@ -67,94 +130,234 @@ export function TransactionsPage() {
     document.title = 'Transactions · Operator console';
   }, []);
   const initial = new URLSearchParams(location.search);
-  const [status, setStatus] = useState(initial.get('status') ?? '');
-  const [customer, setCustomer] = useState(initial.get('customerId') ?? '');
-  const [filters, setFilters] = useState({ status, customerId: customer });
+  const customerId = initial.get('customerId') ?? '';
+  const [form, setForm] = useState<Filters>({ ...EMPTY, status: initial.get('status') ?? '' });
+  const [filters, setFilters] = useState<Filters>(form);
+  const [cursor, setCursor] = useState<string | undefined>(undefined);
+  // The platform's currencies and their decimals (every currency it holds an account in).
+  const overview = useLoad(() => consoleGet<Overview>('/overview'), []);
+  const currencies = (overview.data?.balances ?? []).map((b) => b.currency);
+  const codes = currencies.map((c) => c.code);
+  const decimalsOf = (code: string) => currencies.find((c) => c.code === code)?.decimals ?? 2;
+  const params = searchParams(filters, decimalsOf(filters.currency), customerId);
   const loaded = useLoad(
-    () => get<Page<Transaction>>(`/transactions${qs({ ...filters, limit: 100, sortOrder: 'desc' })}`),
-    [filters.status, filters.customerId],
+    () => consoleGet<Page<SearchRow>>(`/transactions${qs({ ...params, cursor, limit: 50 })}`),
+    [JSON.stringify(params), cursor],
   );
+  const rows = loaded.data?.data ?? [];
+  const names = useNames(rows.flatMap((t) => [counterpartyOf(t)]));
+  const errors = loaded.failure?.fieldErrors ?? {};
+  const set = (key: keyof Filters) => (e: { currentTarget: { value: string } }) =>
+    setForm({ ...form, [key]: e.currentTarget.value });
+  const described = (field: string) => (errors[field] ? `error-${field}` : undefined);
   return (
     <main id="main">
       <h1>Transactions</h1>
+      {customerId && (
+        <p class="notice">
+          Only the transactions of <span class="mono">{customerId}</span>. <Link to="/transactions">Show all</Link>
+        </p>
+      )}
       <form
         role="search"
-        class="inline"
-        aria-label="Filter transactions"
+        class="inline search"
+        aria-label="Search transactions"
         onSubmit={(e) => {
           e.preventDefault();
-          setFilters({ status, customerId: customer.trim() });
+          setCursor(undefined);
+          setFilters({ ...form });
         }}
       >
-        <label for="transaction-status">Status</label>
-        <select id="transaction-status" value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
-          <option value="">Any</option>
-          {STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {s}
-            </option>
-          ))}
-        </select>
-        <label for="transaction-customer">Customer</label>
-        <input
-          id="transaction-customer"
-          type="search"
-          value={customer}
-          placeholder="Customer:…"
-          spellcheck={false}
-          onInput={(e) => setCustomer(e.currentTarget.value)}
-        />
-        <button type="submit">Filter</button>
+        <div>
+          <label for="transaction-status">Status</label>
+          <select id="transaction-status" value={form.status} onChange={set('status')}>
+            <option value="">Any</option>
+            {STATUSES.map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label for="transaction-type">Direction</label>
+          <select id="transaction-type" value={form.type} onChange={set('type')}>
+            <option value="">Both</option>
+            <option value="OUTGOING">Sent</option>
+            <option value="INCOMING">Received</option>
+          </select>
+        </div>
+        <div>
+          <label for="transaction-customer">Customer name</label>
+          <input
+            id="transaction-customer"
+            type="search"
+            value={form.customerName}
+            spellcheck={false}
+            aria-describedby={described('customerName')}
+            onInput={set('customerName')}
+          />
+          <FieldNote errors={errors} field="customerName" id="error-customerName" />
+        </div>
+        <div>
+          <label for="transaction-currency">Currency</label>
+          <select id="transaction-currency" value={form.currency} onChange={set('currency')}>
+            <option value="">Any</option>
+            {codes.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div>
+          <label for="transaction-min">Amount from</label>
+          <input
+            id="transaction-min"
+            inputMode="decimal"
+            value={form.minAmount}
+            placeholder="0.00"
+            aria-describedby={described('minAmount')}
+            onInput={set('minAmount')}
+          />
+          <FieldNote errors={errors} field="minAmount" id="error-minAmount" />
+        </div>
+        <div>
+          <label for="transaction-max">Amount to</label>
+          <input
+            id="transaction-max"
+            inputMode="decimal"
+            value={form.maxAmount}
+            placeholder="0.00"
+            aria-describedby={described('maxAmount')}
+            onInput={set('maxAmount')}
+          />
+          <FieldNote errors={errors} field="maxAmount" id="error-maxAmount" />
+        </div>
+        <div>
+          <label for="transaction-from">Created from</label>
+          <input
+            id="transaction-from"
+            type="date"
+            value={form.from}
+            aria-describedby={described('createdAfter')}
+            onInput={set('from')}
+          />
+          <FieldNote errors={errors} field="createdAfter" id="error-createdAfter" />
+        </div>
+        <div>
+          <label for="transaction-to">Created to</label>
+          <input id="transaction-to" type="date" value={form.to} onInput={set('to')} />
+        </div>
+        <div class="buttons">
+          <button type="submit" class="primary">
+            Search
+          </button>
+          <button
+            type="button"
+            onClick={() => {
+              setForm(EMPTY);
+              setFilters(EMPTY);
+              setCursor(undefined);
+            }}
+          >
+            Clear
+          </button>
+        </div>
       </form>
+      <p class="help">
+        Days are UTC; amounts are in the chosen currency's units (the sent amount of an outgoing payment, the received
+        amount of an incoming one).
+      </p>
+      <p>
+        <a class="download" href={`${CONSOLE_API}/transactions/csv${qs(params)}`} download>
+          Download CSV
+        </a>{' '}
+        <span class="help-inline">every transaction that matches, with the reference's field names as columns</span>
+      </p>
       <ErrorNote error={loaded.error} />
       {!loaded.data ? (
-        <Loading what="transactions" />
-      ) : loaded.data.data.length === 0 ? (
+        !loaded.error && <Loading what="transactions" />
+      ) : rows.length === 0 ? (
         <p role="status">No transaction matches.</p>
       ) : (
-        <table>
-          <caption class="visually-hidden">Transactions, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Transaction</th>
-              <th scope="col">Type</th>
-              <th scope="col">Status</th>
-              <th scope="col">Amount</th>
-              <th scope="col">Customer</th>
-              <th scope="col">Created</th>
-            </tr>
-          </thead>
-          <tbody>
-            {loaded.data.data.map((t) => (
-              <tr key={t.id}>
-                <th scope="row" class="mono">
-                  <Link to={`/transactions/${encodeURIComponent(t.id)}`}>{t.id}</Link>
-                </th>
-                <td>{t.type}</td>
-                <td>
-                  <Status value={t.status} />
-                </td>
-                <td>
-                  <Money
-                    amount={amountOf(t).amount}
-                    currency={amountOf(t).currency.code}
-                    decimals={amountOf(t).currency.decimals}
-                  />
-                </td>
-                <td class="mono">
-                  {t.customerId ? (
-                    <Link to={`/customers/${encodeURIComponent(t.customerId)}`}>{t.customerId}</Link>
-                  ) : (
-                    'Platform'
-                  )}
-                </td>
-                <td>
-                  <Time at={t.createdAt} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <>
+          <p role="status">
+            {loaded.data.totalCount} {loaded.data.totalCount === 1 ? 'transaction matches' : 'transactions match'}.
+          </p>
+          <div class="scroll" tabIndex={0}>
+            <table>
+              <caption class="visually-hidden">Transactions, newest first</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Transaction</th>
+                  <th scope="col">Direction</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Amount</th>
+                  <th scope="col">Customer</th>
+                  <th scope="col">Counterparty</th>
+                  <th scope="col">Created</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((t) => (
+                  <tr key={t.id}>
+                    <th scope="row" class="mono">
+                      <Link to={`/transactions/${encodeURIComponent(t.id)}`}>{t.id}</Link>
+                    </th>
+                    <td>{t.type === 'OUTGOING' ? 'Sent' : 'Received'}</td>
+                    <td>
+                      <Status value={t.status} />
+                    </td>
+                    <td class="num">
+                      <Money
+                        amount={amountOf(t).amount}
+                        currency={amountOf(t).currency.code}
+                        decimals={amountOf(t).currency.decimals}
+                      />
+                    </td>
+                    <td>
+                      {t.customerId.startsWith('Customer:') ? (
+                        <span class="named">
+                          <Link to={`/customers/${encodeURIComponent(t.customerId)}`}>
+                            {t.customerName ?? t.customerId}
+                          </Link>
+                          <CopyableId id={t.customerId} />
+                        </span>
+                      ) : (
+                        'Platform'
+                      )}
+                    </td>
+                    <td>
+                      {counterpartyOf(t)?.includes(':') ? (
+                        <Named id={counterpartyOf(t)} names={names} />
+                      ) : (
+                        (counterpartyOf(t) ?? '—')
+                      )}
+                    </td>
+                    <td>
+                      <Time at={t.createdAt} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {(cursor || loaded.data.hasMore) && (
+            <div class="buttons">
+              {cursor && (
+                <button type="button" onClick={() => setCursor(undefined)}>
+                  First page
+                </button>
+              )}
+              {loaded.data.hasMore && (
+                <button type="button" onClick={() => setCursor(loaded.data?.nextCursor)}>
+                  Next page
+                </button>
+              )}
+            </div>
+          )}
+        </>
       )}
     </main>
   );
@@ -173,12 +376,46 @@ export function TransactionPage(props: { id: string }) {
   }, [props.id]);
   const d = loaded.data;
   const t = d?.transaction;
+  const decimals = (code: string) =>
+    [t?.sentAmount?.currency, t?.receivedAmount.currency].find((c) => c?.code === code)?.decimals ?? 2;
+  const names = useNames([
+    t?.customerId,
+    t?.source.accountId,
+    t?.destination.accountId,
+    t?.agentId,
+    ...(d?.steps.postings.map((p) => p.accountId) ?? []),
+  ]);
+  const endpoint = (e: Transaction['source'], uma: string | undefined) =>
+    e.accountId ? (
+      <Named id={e.accountId} names={names} />
+    ) : e.umaAddress || uma ? (
+      <span>
+        UMA <strong>{e.umaAddress ?? uma}</strong>
+      </span>
+    ) : (
+      (e.sourceType ?? '—')
+    );
   return (
     <main id="main">
       <p>
         <Link to="/transactions">← Transactions</Link>
       </p>
-      <h1>Transaction {props.id}</h1>
+      <h1>
+        {t ? (
+          <>
+            {t.type === 'OUTGOING' ? 'Sent' : 'Received'}{' '}
+            <Money
+              amount={amountOf(t).amount}
+              currency={amountOf(t).currency.code}
+              decimals={amountOf(t).currency.decimals}
+            />
+            {names.get(t.customerId ?? '') ? ` · ${names.get(t.customerId ?? '')!.label}` : ''}
+          </>
+        ) : (
+          'Transaction'
+        )}
+        <span class="visually-hidden"> (Transaction {props.id})</span>
+      </h1>
       <ErrorNote error={loaded.error} />
       {!d || !t ? (
         <Loading what="the transaction" />
@@ -188,16 +425,13 @@ export function TransactionPage(props: { id: string }) {
             rows={[
               ['Status', <Status value={t.status} />],
               ['Type', t.type],
+              ['Id', <CopyableId id={t.id} />],
               [
                 'Customer',
-                t.customerId ? (
-                  <Link to={`/customers/${encodeURIComponent(t.customerId)}`}>{t.customerId}</Link>
-                ) : (
-                  'Platform'
-                ),
+                t.customerId?.startsWith('Customer:') ? <Named id={t.customerId} names={names} /> : 'Platform',
               ],
-              ['Source', <span class="mono">{t.source.accountId ?? t.source.sourceType ?? '—'}</span>],
-              ['Destination', <span class="mono">{t.destination.accountId ?? '—'}</span>],
+              ['Source', endpoint(t.source, t.senderUmaAddress)],
+              ['Destination', endpoint(t.destination, t.type === 'INCOMING' ? t.receiverUmaAddress : undefined)],
               [
                 'Sent',
                 t.sentAmount ? (
@@ -218,10 +452,21 @@ export function TransactionPage(props: { id: string }) {
                   decimals={t.receivedAmount.currency.decimals}
                 />,
               ],
-              ['Fees', t.fees === undefined ? '—' : String(t.fees)],
+              [
+                'Fees',
+                t.fees === undefined ? (
+                  '—'
+                ) : (
+                  <Money
+                    amount={t.fees}
+                    currency={amountOf(t).currency.code}
+                    decimals={amountOf(t).currency.decimals}
+                  />
+                ),
+              ],
               ['Exchange rate', t.exchangeRate === undefined ? '—' : String(t.exchangeRate)],
-              ['Quote', <span class="mono">{t.quoteId ?? '—'}</span>],
-              ['Agent', t.agentId ? <Link to={`/agents/${encodeURIComponent(t.agentId)}`}>{t.agentId}</Link> : '—'],
+              ['Quote', t.quoteId ? <CopyableId id={t.quoteId} /> : '—'],
+              ['Agent', t.agentId ? <Named id={t.agentId} names={names} /> : '—'],
               ['Failure reason', t.failureReason ?? '—'],
               ['Created', <Time at={t.createdAt} />],
               ['Settled', <Time at={t.settledAt} />],
@@ -263,14 +508,24 @@ export function TransactionPage(props: { id: string }) {
                   {d.steps.postings.map((p, i) => (
                     <tr key={i}>
                       <td class="mono">{p.journalId.slice(0, 8)}…</td>
-                      <th scope="row" class="mono">
-                        {p.accountId ?? p.systemAccount}
+                      <th scope="row">
+                        {p.accountId ? (
+                          <Named id={p.accountId} names={names} />
+                        ) : (
+                          <span class="mono">{p.systemAccount}</span>
+                        )}
                       </th>
                       <td>{p.reason}</td>
                       <td>
-                        <Money amount={p.amount} currency={p.currency} />
+                        <Money amount={p.amount} currency={p.currency} decimals={decimals(p.currency)} />
                       </td>
-                      <td>{p.balanceAfter === null ? '—' : <Money amount={p.balanceAfter} currency={p.currency} />}</td>
+                      <td>
+                        {p.balanceAfter === null ? (
+                          '—'
+                        ) : (
+                          <Money amount={p.balanceAfter} currency={p.currency} decimals={decimals(p.currency)} />
+                        )}
+                      </td>
                       <td>
                         <Time at={p.createdAt} />
                       </td>

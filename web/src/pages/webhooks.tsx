@@ -1,6 +1,7 @@
 import { Fragment } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 import { can, describe, get, Page, post, qs, Session } from '../api';
+import { Named, useNames } from '../names';
 import { ErrorNote, Facts, Loading, Status, Time, useLoad } from '../ui';
 
 interface Attempt {
@@ -73,6 +74,7 @@ export function WebhooksPage(props: { session: Session }) {
     [state],
     5000,
   );
+  const names = useNames((events.data?.data ?? []).map((e) => e.aggregateId));
   const manage = can(props.session, 'MANAGE');
   const c = config.data;
   return (
@@ -142,6 +144,7 @@ export function WebhooksPage(props: { session: Session }) {
               <tr>
                 <th scope="col">Event</th>
                 <th scope="col">Type</th>
+                <th scope="col">About</th>
                 <th scope="col">State</th>
                 <th scope="col">Attempts</th>
                 <th scope="col">Created</th>
@@ -156,6 +159,9 @@ export function WebhooksPage(props: { session: Session }) {
                       {e.id}
                     </th>
                     <td>{e.type}</td>
+                    <td>
+                      <Named id={e.aggregateId} names={names} />
+                    </td>
                     <td>
                       <Status value={e.status} />
                     </td>
@@ -194,7 +200,7 @@ export function WebhooksPage(props: { session: Session }) {
                   </tr>
                   {open === e.id && (
                     <tr id={`attempts-${e.id}`}>
-                      <td colSpan={6}>
+                      <td colSpan={7}>
                         <Attempts attempts={e.attempts} />
                       </td>
                     </tr>

@@ -1,6 +1,6 @@
 import { CreatedRangeQuery } from '../common/time-range.js';
 import { EnumField, IdField, IntField, MAX_SAFE_MINOR_UNITS, StringField } from '../common/validation.js';
-import { TRANSACTION_STATUSES } from '../quotes/transactions.dto.js';
+import { TRANSACTION_STATUSES } from '../payments/transactions/transactions.dto.js';
 
 /**
  * `GET /console/api/transactions` and `GET /console/api/transactions/csv`: the console's search

@@ -1,6 +1,7 @@
 import { PageQuery } from '../../common/pagination.js';
 import { DateRangeQuery } from '../../common/time-range.js';
 import { EnumField, IdField, StringField } from '../../common/validation.js';
+import { TransactionFilters } from '../../payments/transactions/transactions.dto.js';
 import { AGENT_ACTION_STATUSES } from './agent-action.entity.js';
 import type { AgentActionStatus } from './agent-action.entity.js';
 
@@ -19,39 +20,8 @@ export class AgentApprovalsQuery extends DateRangeQuery {
   customerId?: string;
 }
 
-/** The reference's TransactionStatus. */
-export const TRANSACTION_STATUSES = [
-  'CREATED',
-  'PENDING',
-  'PENDING_AUTHORIZATION',
-  'PROCESSING',
-  'COMPLETED',
-  'REJECTED',
-  'FAILED',
-  'REFUNDED',
-  'EXPIRED',
-] as const;
-
-/** `GET /agents/me/transactions` (reference agentListTransactions). */
-export class AgentTransactionsQuery extends DateRangeQuery {
-  @StringField({ required: false, maxLength: 255, description: 'Sender or receiver account id' })
-  accountIdentifier?: string;
-
-  @StringField({ required: false, maxLength: 255, description: 'Sender account id' })
-  senderAccountIdentifier?: string;
-
-  @StringField({ required: false, maxLength: 255, description: 'Receiver account id' })
-  receiverAccountIdentifier?: string;
-
-  @EnumField(TRANSACTION_STATUSES, { required: false })
-  status?: string;
-
-  @EnumField(['INCOMING', 'OUTGOING'], { required: false })
-  type?: string;
-
-  @StringField({ required: false, maxLength: 255, description: 'Filter by reference (the quote or transaction id)' })
-  reference?: string;
-}
+/** `GET /agents/me/transactions` (reference agentListTransactions): the filters platforms' lists have. */
+export class AgentTransactionsQuery extends TransactionFilters {}
 
 /** The reference's AgentActionRejectRequest. */
 export class AgentActionRejectRequest {

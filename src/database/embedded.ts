@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { inspect } from 'node:util';
 import { authenticateStartup } from './embedded-auth.js';
-import { EmbeddedLockedError, lockDataDir } from './embedded-lock.js';
+import { lockDataDir } from './embedded-lock.js';
 import { ProtocolQueue } from './embedded-protocol-queue.js';
 
 

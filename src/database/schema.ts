@@ -55,6 +55,12 @@ import { IncomingPayments1767228960000 } from './migrations/1767228960000-Incomi
 import { AuditUnlinked1767228100000 } from './migrations/1767228100000-AuditUnlinked.js';
 import { Onboarding1767228600000 } from './migrations/1767228600000-Onboarding.js';
 import { BulkImport1767228610000 } from './migrations/1767228610000-BulkImport.js';
+import { Stablecoins1767229000000 } from './migrations/1767229000000-Stablecoins.js';
+import {
+  StablecoinEntity,
+  StablecoinOperationEntity,
+  StablecoinProviderAccountEntity,
+} from '../stablecoins/stablecoin.entities.js';
 
 /** Every entity and migration, listed once: the app, the CLI and ormconfig.ts use these lists. */
 export const ENTITIES = [
@@ -88,6 +94,9 @@ export const ENTITIES = [
   DocumentEntity,
   VerificationEntity,
   KycLinkEntity,
+  StablecoinProviderAccountEntity,
+  StablecoinEntity,
+  StablecoinOperationEntity,
 ];
 export const MIGRATIONS = [
   Foundation1767225600000,
@@ -122,4 +131,5 @@ export const MIGRATIONS = [
   Onboarding1767228600000,
   BulkImport1767228610000,
   ScaResendLimit1767228931000,
+  Stablecoins1767229000000,
 ];

@@ -31,7 +31,6 @@ import { OutboxModule } from './outbox/outbox.module.js';
 import { PlatformsModule } from './platforms/platforms.module.js';
 import { PaymentsSandboxModule } from './payments/payments-sandbox.module.js';
 import { SandboxClockModule } from './sandbox-clock/sandbox-clock.module.js';
-import { StablecoinsConsoleModule } from './stablecoins/stablecoins-console.module.js';
 import { StablecoinsSandboxModule } from './stablecoins/stablecoins-sandbox.module.js';
 import { StablecoinsModule } from './stablecoins/stablecoins.module.js';
 import { UmaModule } from './uma/uma.module.js';
@@ -73,7 +72,6 @@ export class AppModule {
         StablecoinsModule,
         // The operator console (its sign-in routes; its pages are served by createApp).
         ...(config.CONSOLE ? [ConsoleModule] : []),
-        ...(config.CONSOLE && config.SANDBOX ? [StablecoinsConsoleModule] : []),
         // Each area's sandbox-only routes (its <area>-sandbox.module.ts): with SANDBOX=false they do not exist (404).
         ...(config.SANDBOX
           ? [

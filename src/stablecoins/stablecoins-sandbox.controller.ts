@@ -5,7 +5,14 @@ import type { PlatformPrincipal } from '../auth/auth.decorators.js';
 import { IdPipe } from '../common/id.pipe.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import { ApiErrors } from '../openapi/api-errors.js';
-import { ProviderAccountStatusRequest, StablecoinOperation, StablecoinProviderAccount } from './stablecoin.dto.js';
+import { TransactionService } from '../database/transaction.service.js';
+import {
+  GridOperationsStatusRequest,
+  ProviderAccountStatusRequest,
+  Stablecoin,
+  StablecoinOperation,
+  StablecoinProviderAccount,
+} from './stablecoin.dto.js';
 import { StablecoinOperationsService } from './stablecoin-operations.service.js';
 import { StablecoinsService } from './stablecoins.service.js';
 
@@ -17,7 +24,27 @@ export class StablecoinsSandboxController {
   constructor(
     private readonly coins: StablecoinsService,
     private readonly operations: StablecoinOperationsService,
+    private readonly tx: TransactionService,
   ) {}
+
+  @ApiOperation({
+    summary: "Set a stablecoin's Grid operations status as the operator would",
+    operationId: 'sandboxSetStablecoinGridOperationsStatus',
+    description:
+      "The operator's decision on enablement, in the sandbox (the console's Stablecoins page calls it): PENDING_APPROVAL to ENABLING or DISABLED, ENABLING to ENABLED or DISABLED, ENABLED to DISABLED, DISABLED to ENABLING; anything else 409 INVALID_STATE_TRANSITION. In production only the service's operator moves it (CLI `stablecoin:enablement`).",
+  })
+  @ApiErrors(404, 409)
+  @Post('stablecoins/:stablecoinId/grid-operations-status')
+  @HttpCode(200)
+  @RequirePermission('MANAGE')
+  @ApiOkResponse({ type: Stablecoin })
+  gridStatus(
+    @CurrentPlatform() p: PlatformPrincipal,
+    @Param('stablecoinId', new IdPipe('Stablecoin')) id: string,
+    @Body() body: GridOperationsStatusRequest,
+  ): Promise<Stablecoin> {
+    return this.tx.run((m) => this.coins.operatorSetGridStatus(m, p.platformId, id, body.gridOperationsStatus));
+  }
 
   @ApiOperation({
     summary: "Simulate the provider receiving an operation's funds",

@@ -139,7 +139,10 @@ async function main(argv: string[]): Promise<number> {
       }
     }
     case 'stablecoin:enablement': {
-      const { values } = parseArgs({ args: rest, options: { stablecoin: { type: 'string' }, status: { type: 'string' } } });
+      const { values } = parseArgs({
+        args: rest,
+        options: { stablecoin: { type: 'string' }, status: { type: 'string' } },
+      });
       const coinUuid = values.stablecoin === undefined ? null : parseId('Stablecoin', values.stablecoin);
       const status = values.status as OperatorGridStatus | undefined;
       if (!coinUuid || !status || !OPERATOR_GRID_STATUSES.includes(status)) {
@@ -161,7 +164,9 @@ async function main(argv: string[]): Promise<number> {
           const coin = await context.get(TransactionService).run(async (m) => {
             const changed = await context.get(StablecoinsService).operatorSetGridStatus(m, null, coinUuid, status);
             const platformUuid = (
-              await m.query<Array<{ platform_id: string }>>('SELECT platform_id FROM stablecoins WHERE id = $1', [coinUuid])
+              await m.query<Array<{ platform_id: string }>>('SELECT platform_id FROM stablecoins WHERE id = $1', [
+                coinUuid,
+              ])
             )[0].platform_id;
             await context.get(AuditTrail).recordSystem(m, platformUuid, 'cli:stablecoin:enablement', [changed.id]);
             return changed;

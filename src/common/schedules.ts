@@ -271,7 +271,8 @@ export const SCHEDULES: readonly Schedule[] = [
     what: 'UMA settlement callback delivery (the next attempt of a signed callback to the other deployment; retried with backoff)',
     files: ['src/uma/uma-settlement.worker.ts'],
     test: 'test/e2e/uma-payments.e2e-spec.ts',
-  },  {
+  },
+  {
     table: 'stablecoin_operations',
     column: 'next_step_at',
     clock: 'real',

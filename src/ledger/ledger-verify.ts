@@ -233,7 +233,9 @@ async function stablecoinViolation(
       operationId: formatId('StablecoinOperation', posted.id),
       platformId: platformOf(posted.platform_id),
     };
-  const [supply] = await m.query<Array<{ id: string; platform_id: string; symbol: string; issued: string; ledger: string }>>(
+  const [supply] = await m.query<
+    Array<{ id: string; platform_id: string; symbol: string; issued: string; ledger: string }>
+  >(
     `SELECT c.id, c.platform_id, c.symbol, COALESCE(o.issued, 0)::text AS issued, COALESCE(l.sum, 0)::text AS ledger
        FROM stablecoins c
        LEFT JOIN (SELECT stablecoin_id, SUM(CASE WHEN operation_type = 'MINT' THEN amount ELSE -amount END) AS issued

@@ -37,7 +37,11 @@ import type {
   PayoutRail,
 } from './stablecoin.types.js';
 import { TERMINAL_STATUSES } from './stablecoin.types.js';
-import { type ExternalAccountPurpose, type ProviderOperationPlan, StablecoinProvider } from './provider/stablecoin-provider.js';
+import {
+  type ExternalAccountPurpose,
+  type ProviderOperationPlan,
+  StablecoinProvider,
+} from './provider/stablecoin-provider.js';
 import { SANDBOX_PROVIDER_STEP_MS } from './provider/sandbox-stablecoin-provider.js';
 import { requireProvisioned, StablecoinsService } from './stablecoins.service.js';
 
@@ -61,14 +65,23 @@ const RAIL_ACCOUNT_TYPES: Record<PayoutRail, readonly string[]> = {
 };
 
 const opNotFound = (id: string) =>
-  new ApiError('STABLECOIN_OPERATION_NOT_FOUND', `Stablecoin operation ${formatId('StablecoinOperation', id)} not found`, {
-    details: { stablecoinOperationId: formatId('StablecoinOperation', id) },
-  });
+  new ApiError(
+    'STABLECOIN_OPERATION_NOT_FOUND',
+    `Stablecoin operation ${formatId('StablecoinOperation', id)} not found`,
+    {
+      details: { stablecoinOperationId: formatId('StablecoinOperation', id) },
+    },
+  );
 
 type Variant = new () => object;
 
 /** Validates a `{type, ...}` member against the class of its type; FieldErrors under `prefix`. */
-function variantOf<T>(value: unknown, prefix: string, variants: Record<string, Variant>, errors: FieldError[]): T | null {
+function variantOf<T>(
+  value: unknown,
+  prefix: string,
+  variants: Record<string, Variant>,
+  errors: FieldError[],
+): T | null {
   const type = (value as { type?: unknown }).type;
   const types = Object.keys(variants);
   if (typeof type !== 'string' || !types.includes(type)) {
@@ -275,9 +288,7 @@ export class StablecoinOperationsService {
 
   private async externalAccount(m: EntityManager, platformId: string, id: string): Promise<ExternalAccountEntity> {
     const uuid = parseId('ExternalAccount', id);
-    const account = uuid
-      ? await m.findOne(ExternalAccountEntity, { where: { id: uuid, platformId } })
-      : null;
+    const account = uuid ? await m.findOne(ExternalAccountEntity, { where: { id: uuid, platformId } }) : null;
     if (!account || account.deletedAt !== null)
       throw new ApiError('STABLECOIN_EXTERNAL_ACCOUNT_NOT_FOUND', `External account ${id} not found`, {
         details: { externalAccountId: id },
@@ -319,7 +330,8 @@ export class StablecoinOperationsService {
     purpose: ExternalAccountPurpose,
   ): void {
     const info = account.accountInfo as unknown as Record<string, unknown>;
-    const identifier = String(info.accountNumber ?? info.address ?? info.iban ?? account.id);
+    const found = [info.accountNumber, info.address, info.iban].find((v): v is string => typeof v === 'string');
+    const identifier = found ?? account.id;
     this.provider.linkExternalAccount(this.coins.providerRef(link), {
       id: formatId('ExternalAccount', account.id),
       accountType: account.accountType,
@@ -433,7 +445,12 @@ export class StablecoinOperationsService {
    * platform's clock), else the provider's next status once `next_step_at` passed (real time).
    * Answers whether it changed anything.
    */
-  async step(m: EntityManager, row: StablecoinOperationEntity, business: BusinessTime, real: RealTime): Promise<boolean> {
+  async step(
+    m: EntityManager,
+    row: StablecoinOperationEntity,
+    business: BusinessTime,
+    real: RealTime,
+  ): Promise<boolean> {
     const coin = await m.findOneOrFail(StablecoinEntity, { where: { id: row.stablecoinId } });
     if ((row.status === 'CREATED' || row.status === 'PENDING_FUNDING') && row.expiresAt && row.expiresAt <= business) {
       await this.transition(m, row, coin, 'EXPIRED', {
@@ -496,11 +513,7 @@ export class StablecoinOperationsService {
     changes: Partial<Pick<StablecoinOperationEntity, 'nextStepAt' | 'providerStatus' | 'failureReason'>>,
   ): Promise<StablecoinOperation> {
     Object.assign(row, changes, { status, updatedAt: this.clock.now() });
-    await m.update(
-      StablecoinOperationEntity,
-      { id: row.id },
-      { ...changes, status, updatedAt: row.updatedAt },
-    );
+    await m.update(StablecoinOperationEntity, { id: row.id }, { ...changes, status, updatedAt: row.updatedAt });
     const rendered = renderOperation(row, coin);
     await this.outbox.write(m, operationEvent(row.platformId, rendered));
     return rendered;

@@ -14,8 +14,9 @@ const BATCH = 50;
 
 /**
  * Advances stablecoin operations on worker processes (ROLE `worker` or `all`): claims, FOR UPDATE SKIP
- * LOCKED, the operations whose provider step is due (`next_step_at`, real time) or whose funding
- * window closed (`expires_at`, the platform's business time, compared with `platformTimeSql`), and
+ * LOCKED, the operations whose provider step is due (`next_step_at`, RealClock) or whose funding
+ * window closed (`expires_at`, the platform's business time: its Clock, compared here with
+ * `platformTimeSql`, real time plus the platform's test-clock offset), and
  * takes the step (StablecoinOperationsService.step), each in a savepoint of its own.
  */
 @Injectable()

@@ -35,7 +35,8 @@ import type {
 } from './stablecoin.types.js';
 
 const AMOUNT = /^[0-9]+$/;
-const ACCOUNT_REF = /^(ExternalAccount|InternalAccount):[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const ACCOUNT_REF =
+  /^(ExternalAccount|InternalAccount):[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 // ---- responses (the reference's schemas) ----
 

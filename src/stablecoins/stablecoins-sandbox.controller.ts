@@ -68,7 +68,8 @@ export class StablecoinsSandboxController {
   @ApiOperation({
     summary: "Simulate the provider reporting a link's credentials",
     operationId: 'sandboxStablecoinProviderAccountStatus',
-    description: 'REVOKED (the credentials were revoked at the provider), INVALID (they no longer verify) or ACTIVE again.',
+    description:
+      'REVOKED (the credentials were revoked at the provider), INVALID (they no longer verify) or ACTIVE again.',
   })
   @ApiErrors(404)
   @Post('stablecoin-provider-accounts/:stablecoinProviderAccountId/status')

@@ -146,7 +146,9 @@ export class StablecoinsController {
   @ApiBody({ type: StablecoinMintRequest })
   @ApiCreatedResponse({ type: StablecoinOperation })
   @ApiBadRequestResponse({ description: 'INVALID_INPUT and the STABLECOIN_* codes (docs/stablecoins.md)' })
-  @ApiNotFoundResponse({ description: 'STABLECOIN_NOT_FOUND, STABLECOIN_EXTERNAL_ACCOUNT_NOT_FOUND, ACCOUNT_NOT_FOUND' })
+  @ApiNotFoundResponse({
+    description: 'STABLECOIN_NOT_FOUND, STABLECOIN_EXTERNAL_ACCOUNT_NOT_FOUND, ACCOUNT_NOT_FOUND',
+  })
   @ApiServiceUnavailableResponse({ description: 'SERVICE_UNAVAILABLE: the provider cannot be reached' })
   mint(
     @CurrentPlatform() p: PlatformPrincipal,
@@ -163,7 +165,9 @@ export class StablecoinsController {
   @ApiBody({ type: StablecoinBurnRequest })
   @ApiCreatedResponse({ type: StablecoinOperation })
   @ApiBadRequestResponse({ description: 'INVALID_INPUT, INSUFFICIENT_FUNDS and the STABLECOIN_* codes' })
-  @ApiNotFoundResponse({ description: 'STABLECOIN_NOT_FOUND, STABLECOIN_EXTERNAL_ACCOUNT_NOT_FOUND, ACCOUNT_NOT_FOUND' })
+  @ApiNotFoundResponse({
+    description: 'STABLECOIN_NOT_FOUND, STABLECOIN_EXTERNAL_ACCOUNT_NOT_FOUND, ACCOUNT_NOT_FOUND',
+  })
   @ApiServiceUnavailableResponse({ description: 'SERVICE_UNAVAILABLE: the provider cannot be reached' })
   burn(
     @CurrentPlatform() p: PlatformPrincipal,

@@ -93,7 +93,13 @@ export class StablecoinsService {
     });
     return this.tx.run(async (m) => {
       const existing = await m.findOne(StablecoinProviderAccountEntity, {
-        where: { platformId, provider: value.provider, providerEnvironment: environment, providerAccountId, status: 'ACTIVE' },
+        where: {
+          platformId,
+          provider: value.provider,
+          providerEnvironment: environment,
+          providerAccountId,
+          status: 'ACTIVE',
+        },
       });
       const duplicate = (id: string) =>
         new ApiError('CONFLICT', `Provider account ${providerAccountId} is already linked`, {
@@ -223,7 +229,10 @@ export class StablecoinsService {
           `Token ${value.networkTokenIdentifier} is already registered`,
         );
       const symbolTaken = () =>
-        new ApiError('STABLECOIN_SYMBOL_ALREADY_EXISTS', `A stablecoin with symbol ${token.symbol} is already registered`);
+        new ApiError(
+          'STABLECOIN_SYMBOL_ALREADY_EXISTS',
+          `A stablecoin with symbol ${token.symbol} is already registered`,
+        );
       const clash = await m.findOne(StablecoinEntity, {
         where: [
           { platformId, networkTokenIdentifier: value.networkTokenIdentifier },
@@ -253,7 +262,9 @@ export class StablecoinsService {
       try {
         await m.insert(StablecoinEntity, coin);
       } catch (error) {
-        throw conflictFor(error, { stablecoins_symbol: symbolTaken, stablecoins_token_identifier: tokenTaken }) ?? error;
+        throw (
+          conflictFor(error, { stablecoins_symbol: symbolTaken, stablecoins_token_identifier: tokenTaken }) ?? error
+        );
       }
       noteAuditResource(formatId('Stablecoin', coin.id));
       return renderStablecoin(coin);
@@ -261,7 +272,9 @@ export class StablecoinsService {
   }
 
   async list(platformId: string, query: ListStablecoinsQuery): Promise<Page<Stablecoin>> {
-    const qb = this.tx.manager.createQueryBuilder(StablecoinEntity, 's').where('s.platform_id = :platformId', { platformId });
+    const qb = this.tx.manager
+      .createQueryBuilder(StablecoinEntity, 's')
+      .where('s.platform_id = :platformId', { platformId });
     if (query.issuanceStatus) qb.andWhere('s.issuance_status = :i', { i: query.issuanceStatus });
     if (query.gridOperationsStatus) qb.andWhere('s.grid_operations_status = :g', { g: query.gridOperationsStatus });
     if (query.provider) qb.andWhere('s.provider = :p', { p: query.provider });

@@ -23,7 +23,14 @@ import {
   sparkWallet,
   wireMint,
 } from '../support/stablecoins.js';
-import { expectError, invalidFields, startTestApp, TEST_WEBHOOK_KEY, TestApp, TestPlatform } from '../support/test-app.js';
+import {
+  expectError,
+  invalidFields,
+  startTestApp,
+  TEST_WEBHOOK_KEY,
+  TestApp,
+  TestPlatform,
+} from '../support/test-app.js';
 
 /**
  * Every stablecoin code of the spec (and the reference's 404s), each produced by a request; the
@@ -70,8 +77,14 @@ describe('provider account links', () => {
     expect(replay.headers['idempotent-replayed']).toBe('true');
     expect(replay.body).toEqual(first.body);
     const again = await keyed(p, '/stablecoin-provider-accounts', credentials('acme_x'));
-    expect(expectError(again, 409, 'CONFLICT').details).toEqual({ stablecoinProviderAccountId: (first.body as Json).id });
-    expectCode(await keyed(p, '/stablecoin-provider-accounts', credentials('unavailable_1')), 503, 'SERVICE_UNAVAILABLE');
+    expect(expectError(again, 409, 'CONFLICT').details).toEqual({
+      stablecoinProviderAccountId: (first.body as Json).id,
+    });
+    expectCode(
+      await keyed(p, '/stablecoin-provider-accounts', credentials('unavailable_1')),
+      503,
+      'SERVICE_UNAVAILABLE',
+    );
     // Credentials exposing several accounts need providerAccountId; one they do not expose is INVALID.
     expect(invalidFields(await keyed(p, '/stablecoin-provider-accounts', credentials('multi_a')))).toEqual([
       'providerAccountId',
@@ -85,7 +98,15 @@ describe('provider account links', () => {
 
   it('several links: registration without a choice is SELECTION_REQUIRED; a revoked link refuses registration and operations; an INVALID one too', async () => {
     const p = await platform();
-    expectCode(await keyed(p, '/stablecoins', { providerTokenIdentifier: 'ACME', networkTokenIdentifier: sparkToken(), network: 'SPARK' }), 404, 'STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND');
+    expectCode(
+      await keyed(p, '/stablecoins', {
+        providerTokenIdentifier: 'ACME',
+        networkTokenIdentifier: sparkToken(),
+        network: 'SPARK',
+      }),
+      404,
+      'STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND',
+    );
     const a = await linkProvider(p);
     const b = await linkProvider(p);
     const body = { providerTokenIdentifier: 'ACME', networkTokenIdentifier: sparkToken(), network: 'SPARK' };
@@ -98,14 +119,26 @@ describe('provider account links', () => {
     const revoked = await p.post(`/sandbox/stablecoin-provider-accounts/${b.id}/status`, { status: 'REVOKED' });
     expect(revoked.body).toMatchObject({ status: 'REVOKED' });
     expect((await p.get(`/stablecoin-provider-accounts?status=REVOKED`)).body).toMatchObject({ totalCount: 1 });
-    expectCode(await keyed(p, `/stablecoins/${coin.id}/mints`, wireMint(wallet, '1000000')), 400, 'STABLECOIN_PROVIDER_ACCOUNT_REVOKED');
     expectCode(
-      await keyed(p, '/stablecoins', { ...body, networkTokenIdentifier: sparkToken(), stablecoinProviderAccountId: b.id }),
+      await keyed(p, `/stablecoins/${coin.id}/mints`, wireMint(wallet, '1000000')),
+      400,
+      'STABLECOIN_PROVIDER_ACCOUNT_REVOKED',
+    );
+    expectCode(
+      await keyed(p, '/stablecoins', {
+        ...body,
+        networkTokenIdentifier: sparkToken(),
+        stablecoinProviderAccountId: b.id,
+      }),
       400,
       'STABLECOIN_PROVIDER_ACCOUNT_REVOKED',
     );
     await p.post(`/sandbox/stablecoin-provider-accounts/${b.id}/status`, { status: 'INVALID' });
-    expectCode(await keyed(p, `/stablecoins/${coin.id}/mints`, wireMint(wallet, '1000000')), 400, 'STABLECOIN_PROVIDER_ACCOUNT_INVALID');
+    expectCode(
+      await keyed(p, `/stablecoins/${coin.id}/mints`, wireMint(wallet, '1000000')),
+      400,
+      'STABLECOIN_PROVIDER_ACCOUNT_INVALID',
+    );
     await p.post(`/sandbox/stablecoin-provider-accounts/${b.id}/status`, { status: 'ACTIVE' });
     expect((await keyed(p, `/stablecoins/${coin.id}/mints`, wireMint(wallet, '1000000'))).status).toBe(201);
   });
@@ -116,45 +149,74 @@ describe('registration', () => {
     const p = await platform();
     await linkProvider(p);
     const token = sparkToken();
-    const first = await keyed(p, '/stablecoins', { providerTokenIdentifier: 'ACME', networkTokenIdentifier: token, network: 'SPARK' });
+    const first = await keyed(p, '/stablecoins', {
+      providerTokenIdentifier: 'ACME',
+      networkTokenIdentifier: token,
+      network: 'SPARK',
+    });
     expect(first.status).toBe(201);
     expectCode(
-      await keyed(p, '/stablecoins', { providerTokenIdentifier: 'BETA', networkTokenIdentifier: token, network: 'SPARK' }),
+      await keyed(p, '/stablecoins', {
+        providerTokenIdentifier: 'BETA',
+        networkTokenIdentifier: token,
+        network: 'SPARK',
+      }),
       409,
       'STABLECOIN_TOKEN_IDENTIFIER_ALREADY_EXISTS',
     );
     expectCode(
-      await keyed(p, '/stablecoins', { providerTokenIdentifier: 'ACME_REVIEW', networkTokenIdentifier: sparkToken(), network: 'SPARK' }),
+      await keyed(p, '/stablecoins', {
+        providerTokenIdentifier: 'ACME_REVIEW',
+        networkTokenIdentifier: sparkToken(),
+        network: 'SPARK',
+      }),
       409,
       'STABLECOIN_SYMBOL_ALREADY_EXISTS',
     );
     expectCode(
-      await keyed(p, '/stablecoins', { providerTokenIdentifier: 'UNKNOWN1', networkTokenIdentifier: sparkToken(), network: 'SPARK' }),
+      await keyed(p, '/stablecoins', {
+        providerTokenIdentifier: 'UNKNOWN1',
+        networkTokenIdentifier: sparkToken(),
+        network: 'SPARK',
+      }),
       400,
       'STABLECOIN_VERIFICATION_FAILED',
     );
     expectCode(
-      await keyed(p, '/stablecoins', { providerTokenIdentifier: 'GAMMA', networkTokenIdentifier: '0xdeadbeef', network: 'SPARK' }),
+      await keyed(p, '/stablecoins', {
+        providerTokenIdentifier: 'GAMMA',
+        networkTokenIdentifier: '0xdeadbeef',
+        network: 'SPARK',
+      }),
       400,
       'STABLECOIN_VERIFICATION_FAILED',
     );
-    expect(invalidFields(await keyed(p, '/stablecoins', { network: 'ETHEREUM', stablecoinProviderAccountId: 'x' }))).toEqual([
-      'network',
-      'networkTokenIdentifier',
-      'providerTokenIdentifier',
-      'stablecoinProviderAccountId',
-    ]);
+    expect(
+      invalidFields(await keyed(p, '/stablecoins', { network: 'ETHEREUM', stablecoinProviderAccountId: 'x' })),
+    ).toEqual(['network', 'networkTokenIdentifier', 'providerTokenIdentifier', 'stablecoinProviderAccountId']);
     // Another platform may register the same symbol and token.
     const q = await platform();
     await linkProvider(q);
-    expect((await keyed(q, '/stablecoins', { providerTokenIdentifier: 'ACME', networkTokenIdentifier: token, network: 'SPARK' })).status).toBe(201);
+    expect(
+      (
+        await keyed(q, '/stablecoins', {
+          providerTokenIdentifier: 'ACME',
+          networkTokenIdentifier: token,
+          network: 'SPARK',
+        })
+      ).status,
+    ).toBe(201);
 
     const review = await registerCoin(p, 'DELTA_REVIEW');
     expect(review).toMatchObject({ symbol: 'DELTA', issuanceStatus: 'PENDING_REVIEW' });
     expect((await p.get('/stablecoins?issuanceStatus=PENDING_REVIEW')).body).toMatchObject({ totalCount: 1 });
     expectCode(await p.post(`/stablecoins/${review.id}/grid-operations/enablement`), 400, 'STABLECOIN_NOT_PROVISIONED');
     const wallet = await sparkWallet(p);
-    expectCode(await keyed(p, `/stablecoins/${review.id}/mints`, wireMint(wallet, '1000000')), 400, 'STABLECOIN_NOT_PROVISIONED');
+    expectCode(
+      await keyed(p, `/stablecoins/${review.id}/mints`, wireMint(wallet, '1000000')),
+      400,
+      'STABLECOIN_NOT_PROVISIONED',
+    );
   });
 });
 
@@ -170,7 +232,11 @@ describe('enablement', () => {
       gridOperationsStatus: 'PENDING_APPROVAL',
     });
     expect((await operator(p, coin.id, 'ENABLING')).body).toMatchObject({ gridOperationsStatus: 'ENABLING' });
-    expectCode(await p.post(`/stablecoins/${coin.id}/grid-operations/enablement`), 409, 'STABLECOIN_SERVICE_ENABLEMENT_NOT_REQUESTABLE');
+    expectCode(
+      await p.post(`/stablecoins/${coin.id}/grid-operations/enablement`),
+      409,
+      'STABLECOIN_SERVICE_ENABLEMENT_NOT_REQUESTABLE',
+    );
     expectError(await operator(p, coin.id, 'ENABLING'), 409, 'INVALID_STATE_TRANSITION');
 
     const env = {
@@ -186,15 +252,28 @@ describe('enablement', () => {
       );
     const enabled = await cli('stablecoin:enablement', '--stablecoin', coin.id, '--status', 'ENABLED');
     expect({ code: enabled.code, stderr: enabled.code ? enabled.stderr : '' }).toEqual({ code: 0, stderr: '' });
-    expect(JSON.parse(enabled.stdout)).toMatchObject({ id: coin.id, gridOperationsStatus: 'ENABLED', currency: 'ACME' });
-    expect((await p.get(`/stablecoins/${coin.id}`)).body).toMatchObject({ gridOperationsStatus: 'ENABLED', currency: 'ACME' });
+    expect(JSON.parse(enabled.stdout)).toMatchObject({
+      id: coin.id,
+      gridOperationsStatus: 'ENABLED',
+      currency: 'ACME',
+    });
+    expect((await p.get(`/stablecoins/${coin.id}`)).body).toMatchObject({
+      gridOperationsStatus: 'ENABLED',
+      currency: 'ACME',
+    });
     expect((await cli('stablecoin:enablement', '--stablecoin', coin.id, '--status', 'ENABLING')).code).toBe(3);
     expect((await cli('stablecoin:enablement', '--stablecoin', 'nope', '--status', 'ENABLED')).code).toBe(2);
-    expectCode(await p.post(`/stablecoins/${coin.id}/grid-operations/enablement`), 409, 'STABLECOIN_SERVICE_ENABLEMENT_NOT_REQUESTABLE');
+    expectCode(
+      await p.post(`/stablecoins/${coin.id}/grid-operations/enablement`),
+      409,
+      'STABLECOIN_SERVICE_ENABLEMENT_NOT_REQUESTABLE',
+    );
     expect((await operator(p, coin.id, 'DISABLED')).body).toMatchObject({ gridOperationsStatus: 'DISABLED' });
     expect((await p.get(`/stablecoins/${coin.id}`)).body).not.toHaveProperty('currency');
 
-    const events = (await recordedEvents(p, 'STABLECOIN.GRID_OPERATIONS_STATUS_UPDATED')).map((e) => e.data.gridOperationsStatus);
+    const events = (await recordedEvents(p, 'STABLECOIN.GRID_OPERATIONS_STATUS_UPDATED')).map(
+      (e) => e.data.gridOperationsStatus,
+    );
     expect(events).toEqual(['PENDING_APPROVAL', 'ENABLING', 'ENABLED', 'DISABLED']);
     const [audit] = await db().query<Array<{ n: string }>>(
       `SELECT COUNT(*)::text AS n FROM audit_events WHERE platform_id = $1 AND action = 'cli:stablecoin:enablement'`,
@@ -212,20 +291,33 @@ describe('mints and burns: every refusal', () => {
     const customer = await kycApprovedCustomer(p);
     const internal = (await customerAccount(p, customer.id)).id;
 
-    expect(invalidFields(await p.post(`/stablecoins/${coin.id}/mints`, wireMint(wallet, '1000000')))).toEqual(['Idempotency-Key']);
+    expect(invalidFields(await p.post(`/stablecoins/${coin.id}/mints`, wireMint(wallet, '1000000')))).toEqual([
+      'Idempotency-Key',
+    ]);
     expect(invalidFields(await mint({ amount: '-5', fundingSource: { type: 'CHEQUE' }, destination: {} }))).toEqual([
       'amount',
       'destination.accountId',
       'fundingSource.type',
     ]);
-    expect(invalidFields(await mint({ amount: '0', fundingSource: { type: 'ACH_DEBIT' }, destination: { accountId: wallet } }))).toEqual([
-      'amount',
-      'fundingSource.externalAccountId',
-    ]);
+    expect(
+      invalidFields(
+        await mint({ amount: '0', fundingSource: { type: 'ACH_DEBIT' }, destination: { accountId: wallet } }),
+      ),
+    ).toEqual(['amount', 'fundingSource.externalAccountId']);
     expectCode(await mint(wireMint(wallet, '1000001')), 400, 'STABLECOIN_AMOUNT_NOT_REPRESENTABLE');
-    expectCode(await mint({ ...wireMint(wallet, '1000000'), fundingSource: { type: 'GRID_INTERNAL_ACCOUNT', accountId: internal } }), 400, 'STABLECOIN_OPERATION_NOT_SUPPORTED');
     expectCode(
-      await mint({ ...wireMint(wallet, '1000000'), fundingSource: { type: 'PROVIDER_INTERNAL_BALANCE', sourceTokenIdentifier: 'USDC', cryptoNetwork: 'SOLANA' } }),
+      await mint({
+        ...wireMint(wallet, '1000000'),
+        fundingSource: { type: 'GRID_INTERNAL_ACCOUNT', accountId: internal },
+      }),
+      400,
+      'STABLECOIN_OPERATION_NOT_SUPPORTED',
+    );
+    expectCode(
+      await mint({
+        ...wireMint(wallet, '1000000'),
+        fundingSource: { type: 'PROVIDER_INTERNAL_BALANCE', sourceTokenIdentifier: 'USDC', cryptoNetwork: 'SOLANA' },
+      }),
       400,
       'STABLECOIN_OPERATION_NOT_SUPPORTED',
     );
@@ -233,12 +325,32 @@ describe('mints and burns: every refusal', () => {
     expectCode(await mint(wireMint(internal, '1000000')), 400, 'STABLECOIN_SERVICE_OPERATIONS_NOT_ENABLED');
     expectCode(await mint(wireMint(bank, '1000000')), 400, 'STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED');
     expectCode(await mint(achMint(wallet, wallet, '1000000')), 400, 'STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED');
-    expectCode(await mint(wireMint('ExternalAccount:019542f5-b3e7-1d02-0000-000000000201', '1000000')), 404, 'STABLECOIN_EXTERNAL_ACCOUNT_NOT_FOUND');
-    expectCode(await mint(achMint(await bankAccount(p, '0401'), wallet, '1000000')), 400, 'STABLECOIN_EXTERNAL_ACCOUNT_PROVIDER_LINK_FAILED');
-    expectCode(await mint(achMint(await bankAccount(p, '0402'), wallet, '1000000')), 400, 'STABLECOIN_EXTERNAL_ACCOUNT_LINK_FAILED');
+    expectCode(
+      await mint(wireMint('ExternalAccount:019542f5-b3e7-1d02-0000-000000000201', '1000000')),
+      404,
+      'STABLECOIN_EXTERNAL_ACCOUNT_NOT_FOUND',
+    );
+    expectCode(
+      await mint(achMint(await bankAccount(p, '0401'), wallet, '1000000')),
+      400,
+      'STABLECOIN_EXTERNAL_ACCOUNT_PROVIDER_LINK_FAILED',
+    );
+    expectCode(
+      await mint(achMint(await bankAccount(p, '0402'), wallet, '1000000')),
+      400,
+      'STABLECOIN_EXTERNAL_ACCOUNT_LINK_FAILED',
+    );
     const noMethod = await bankAccount(p, '0403');
-    expectCode(await mint(achMint(noMethod, wallet, '1000000', 'SAME_DAY_ACH_DEBIT')), 400, 'STABLECOIN_EXTERNAL_ACCOUNT_LINK_METHOD_REQUIRED');
-    expectCode(await mint(achMint(await bankAccount(p, '0404'), wallet, '1000000')), 400, 'STABLECOIN_EXTERNAL_ACCOUNT_PROVIDER_LINK_REQUIRED');
+    expectCode(
+      await mint(achMint(noMethod, wallet, '1000000', 'SAME_DAY_ACH_DEBIT')),
+      400,
+      'STABLECOIN_EXTERNAL_ACCOUNT_LINK_METHOD_REQUIRED',
+    );
+    expectCode(
+      await mint(achMint(await bankAccount(p, '0404'), wallet, '1000000')),
+      400,
+      'STABLECOIN_EXTERNAL_ACCOUNT_PROVIDER_LINK_REQUIRED',
+    );
     const inactive = await sparkWallet(p);
     expect((await p.post(`/sandbox/external-accounts/${inactive}/status`, { status: 'INACTIVE' })).status).toBe(200);
     expectCode(await mint(wireMint(inactive, '1000000')), 400, 'STABLECOIN_EXTERNAL_ACCOUNT_NOT_LINKED');
@@ -249,25 +361,51 @@ describe('mints and burns: every refusal', () => {
 
     // Burns: the coins must exist; then the sources and destinations.
     const burn = (body: object) => keyed(p, `/stablecoins/${coin.id}/burns`, body);
-    expect(expectError(await burn(burnBody(bank, '1000000')), 400, 'INSUFFICIENT_FUNDS').details).toMatchObject({ available: '0' });
+    expect(expectError(await burn(burnBody(bank, '1000000')), 400, 'INSUFFICIENT_FUNDS').details).toMatchObject({
+      available: '0',
+    });
     const minted = await mint(achMint(noMethod === bank ? bank : bank, wallet, '5000000'));
     expect(minted.status).toBe(201);
     await driveProvider(t, p, clock);
     // 0403 has no debit method but can be paid out to.
     expect((await burn(burnBody(noMethod, '1000000'))).status).toBe(201);
-    expectCode(await burn(burnBody(bank, '1000000', { type: 'GRID_INTERNAL_ACCOUNT', accountId: internal })), 400, 'STABLECOIN_SERVICE_OPERATIONS_NOT_ENABLED');
+    expectCode(
+      await burn(burnBody(bank, '1000000', { type: 'GRID_INTERNAL_ACCOUNT', accountId: internal })),
+      400,
+      'STABLECOIN_SERVICE_OPERATIONS_NOT_ENABLED',
+    );
     expectCode(await burn(burnBody(wallet, '1000000')), 400, 'STABLECOIN_EXTERNAL_ACCOUNT_NOT_SUPPORTED');
-    expect((await burn(burnBody(bank, '1000000', { type: 'PROVIDER_INTERNAL_BALANCE' }, 'RTP_CREDIT'))).body).toMatchObject({
+    expect(
+      (await burn(burnBody(bank, '1000000', { type: 'PROVIDER_INTERNAL_BALANCE' }, 'RTP_CREDIT'))).body,
+    ).toMatchObject({
       estimatedDelivery: { rail: 'RTP_CREDIT', amount: '100', timing: 'within minutes' },
     });
-    expect(invalidFields(await burn({ amount: '100', source: { type: 'NOPE' }, destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: bank, rail: 'SWIFT' } }))).toEqual([
-      'destination.rail',
-      'source.type',
-    ]);
+    expect(
+      invalidFields(
+        await burn({
+          amount: '100',
+          source: { type: 'NOPE' },
+          destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: bank, rail: 'SWIFT' },
+        }),
+      ),
+    ).toEqual(['destination.rail', 'source.type']);
     await enable(p, coin.id);
     expectCode(await mint(wireMint(internal, '1000000')), 400, 'STABLECOIN_OPERATION_NOT_SUPPORTED');
-    expectCode(await burn(burnBody(bank, '1000000', { type: 'GRID_INTERNAL_ACCOUNT', accountId: internal })), 400, 'STABLECOIN_BURN_SOURCE_NOT_SUPPORTED');
-    expectCode(await burn(burnBody(bank, '1000000', { type: 'GRID_INTERNAL_ACCOUNT', accountId: 'InternalAccount:019542f5-b3e7-1d02-0000-000000000201' })), 404, 'ACCOUNT_NOT_FOUND');
+    expectCode(
+      await burn(burnBody(bank, '1000000', { type: 'GRID_INTERNAL_ACCOUNT', accountId: internal })),
+      400,
+      'STABLECOIN_BURN_SOURCE_NOT_SUPPORTED',
+    );
+    expectCode(
+      await burn(
+        burnBody(bank, '1000000', {
+          type: 'GRID_INTERNAL_ACCOUNT',
+          accountId: 'InternalAccount:019542f5-b3e7-1d02-0000-000000000201',
+        }),
+      ),
+      404,
+      'ACCOUNT_NOT_FOUND',
+    );
 
     // A provider account without an internal balance.
     const q = await platform();
@@ -277,8 +415,14 @@ describe('mints and burns: every refusal', () => {
     const qBank = await bankAccount(q);
     await keyed(q, `/stablecoins/${qc.id}/mints`, achMint(qBank, qWallet, '3000000'));
     await driveProvider(t, q, clock);
-    expectCode(await keyed(q, `/stablecoins/${qc.id}/burns`, burnBody(qBank, '1000000')), 400, 'STABLECOIN_PROVIDER_SOURCE_NOT_LINKED');
-    expect((await keyed(q, `/stablecoins/${qc.id}/burns`, burnBody(qBank, '1000000', { type: 'EXTERNAL_ACCOUNT' }))).status).toBe(201);
+    expectCode(
+      await keyed(q, `/stablecoins/${qc.id}/burns`, burnBody(qBank, '1000000')),
+      400,
+      'STABLECOIN_PROVIDER_SOURCE_NOT_LINKED',
+    );
+    expect(
+      (await keyed(q, `/stablecoins/${qc.id}/burns`, burnBody(qBank, '1000000', { type: 'EXTERNAL_ACCOUNT' }))).status,
+    ).toBe(201);
     expect((await verifyLedger(db(), uuidOf(p))).ok).toBe(true);
   });
 
@@ -343,19 +487,54 @@ describe('tenancy', () => {
     expectCode(await q.get(`/stablecoins/${coin.id}`), 404, 'STABLECOIN_NOT_FOUND');
     expectCode(await q.get(`/stablecoins/${coin.id}/operations`), 404, 'STABLECOIN_NOT_FOUND');
     expectCode(await q.get(`/stablecoin-operations/${op.id}`), 404, 'STABLECOIN_OPERATION_NOT_FOUND');
-    expectCode(await keyed(q, `/stablecoins/${coin.id}/mints`, wireMint(mine.wallet, '1000000')), 404, 'STABLECOIN_NOT_FOUND');
-    expectCode(await keyed(q, `/stablecoins/${coin.id}/burns`, burnBody(mine.bank, '1000000')), 404, 'STABLECOIN_NOT_FOUND');
+    expectCode(
+      await keyed(q, `/stablecoins/${coin.id}/mints`, wireMint(mine.wallet, '1000000')),
+      404,
+      'STABLECOIN_NOT_FOUND',
+    );
+    expectCode(
+      await keyed(q, `/stablecoins/${coin.id}/burns`, burnBody(mine.bank, '1000000')),
+      404,
+      'STABLECOIN_NOT_FOUND',
+    );
     expectCode(await q.post(`/stablecoins/${coin.id}/grid-operations/enablement`), 404, 'STABLECOIN_NOT_FOUND');
     expectError(await operator(q, coin.id, 'ENABLING'), 404, 'STABLECOIN_NOT_FOUND');
-    expectError(await q.post(`/sandbox/stablecoin-operations/${op.id}/funds-received`), 404, 'STABLECOIN_OPERATION_NOT_FOUND');
-    expectError(await q.post(`/sandbox/stablecoin-provider-accounts/${link.id}/status`, { status: 'REVOKED' }), 404, 'STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND');
-    expectCode(await keyed(q, '/stablecoins', { providerTokenIdentifier: 'ETA', networkTokenIdentifier: sparkToken(), network: 'SPARK', stablecoinProviderAccountId: link.id }), 404, 'STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND');
-    expectCode(await keyed(q, `/stablecoins/${mine.coin.id}/mints`, wireMint(wallet, '1000000')), 404, 'STABLECOIN_EXTERNAL_ACCOUNT_NOT_FOUND');
-    expectCode(await keyed(q, `/stablecoins/${mine.coin.id}/mints`, achMint(bank, mine.wallet, '1000000')), 404, 'STABLECOIN_EXTERNAL_ACCOUNT_NOT_FOUND');
+    expectError(
+      await q.post(`/sandbox/stablecoin-operations/${op.id}/funds-received`),
+      404,
+      'STABLECOIN_OPERATION_NOT_FOUND',
+    );
+    expectError(
+      await q.post(`/sandbox/stablecoin-provider-accounts/${link.id}/status`, { status: 'REVOKED' }),
+      404,
+      'STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND',
+    );
+    expectCode(
+      await keyed(q, '/stablecoins', {
+        providerTokenIdentifier: 'ETA',
+        networkTokenIdentifier: sparkToken(),
+        network: 'SPARK',
+        stablecoinProviderAccountId: link.id,
+      }),
+      404,
+      'STABLECOIN_PROVIDER_ACCOUNT_NOT_FOUND',
+    );
+    expectCode(
+      await keyed(q, `/stablecoins/${mine.coin.id}/mints`, wireMint(wallet, '1000000')),
+      404,
+      'STABLECOIN_EXTERNAL_ACCOUNT_NOT_FOUND',
+    );
+    expectCode(
+      await keyed(q, `/stablecoins/${mine.coin.id}/mints`, achMint(bank, mine.wallet, '1000000')),
+      404,
+      'STABLECOIN_EXTERNAL_ACCOUNT_NOT_FOUND',
+    );
     expect((await q.get('/stablecoins')).body).toMatchObject({ totalCount: 1, data: [{ id: mine.coin.id }] });
     expect((await q.get('/stablecoin-provider-accounts')).body).toMatchObject({ totalCount: 1 });
     // Ids of the wrong type are INVALID_INPUT on the path.
-    expect(invalidFields(await q.get('/stablecoins/Card:019542f5-b3e7-1d02-0000-000000000201'))).toEqual(['stablecoinId']);
+    expect(invalidFields(await q.get('/stablecoins/Card:019542f5-b3e7-1d02-0000-000000000201'))).toEqual([
+      'stablecoinId',
+    ]);
   });
 });
 

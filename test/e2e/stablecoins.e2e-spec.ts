@@ -7,19 +7,15 @@ import {
   achMint,
   bankAccount,
   burnBody,
-  credentials,
   driveProvider,
-  issuer,
   Json,
-  key,
   keyed,
   linkProvider,
-  registerCoin,
   sparkToken,
   sparkWallet,
   wireMint,
 } from '../support/stablecoins.js';
-import { expectError, invalidFields, startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
+import { expectError, startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
 
 /**
  * Stablecoin issuance over HTTP on the real app (issue #39): provider links, registration, Grid
@@ -67,7 +63,11 @@ describe('the walk: link, register, enable, mint, burn', () => {
     expect(stored.api_client_secret).toMatch(/^v2\./);
     expect(stored.api_client_secret).not.toContain('acme_walk_secret');
     expect((await p.get(`/stablecoin-provider-accounts/${link.id}`)).body).toEqual(link);
-    expect((await p.get('/stablecoin-provider-accounts')).body).toMatchObject({ data: [link], hasMore: false, totalCount: 1 });
+    expect((await p.get('/stablecoin-provider-accounts')).body).toMatchObject({
+      data: [link],
+      hasMore: false,
+      totalCount: 1,
+    });
 
     const token = sparkToken();
     const registered = await keyed(p, '/stablecoins', {
@@ -139,7 +139,12 @@ describe('the walk: link, register, enable, mint, burn', () => {
     const wire = await keyed(p, `/stablecoins/${coin.id}/mints`, wireMint(wallet, '1000000'));
     expect(wire.status).toBe(201);
     const wireOp = wire.body as Json;
-    expect(wireOp.fundingInstructions).toMatchObject({ rail: 'WIRE', amount: '100', currency: 'USD', valueType: 'ACME' });
+    expect(wireOp.fundingInstructions).toMatchObject({
+      rail: 'WIRE',
+      amount: '100',
+      currency: 'USD',
+      valueType: 'ACME',
+    });
     expect(wireOp.expiresAt).toBeDefined();
     await driveProvider(t, p, clock);
     expect((await p.get(`/stablecoin-operations/${wireOp.id}`)).body).toMatchObject({ status: 'PENDING_FUNDING' });
@@ -186,7 +191,7 @@ describe('the walk: link, register, enable, mint, burn', () => {
 
     const list = await p.get(`/stablecoins/${coin.id}/operations`);
     expect(list.body).toMatchObject({ hasMore: false, totalCount: 4 });
-    expect((list.body as Json).data.map((o: Json) => o.status)).toEqual([
+    expect(((list.body as Json).data as Json[]).map((o) => o.status as string)).toEqual([
       'COMPLETED',
       'COMPLETED',
       'COMPLETED',

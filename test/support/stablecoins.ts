@@ -36,8 +36,7 @@ export async function linkProvider(p: TestPlatform, apiClientId?: string): Promi
 }
 
 /** A fresh Spark token identifier. */
-export const sparkToken = () =>
-  `btkn1${Array.from(randomBytes(30), (b) => BECH32[b % 32]).join('')}`;
+export const sparkToken = () => `btkn1${Array.from(randomBytes(30), (b) => BECH32[b % 32]).join('')}`;
 
 export async function registerCoin(p: TestPlatform, symbol = 'ACME', extra: object = {}): Promise<Json> {
   return ok(
@@ -87,7 +86,12 @@ export const achMint = (bank: string, wallet: string, amount: string, type = 'AC
   fundingSource: { type, externalAccountId: bank },
   destination: { accountId: wallet },
 });
-export const burnBody = (bank: string, amount: string, source: object = { type: 'PROVIDER_INTERNAL_BALANCE' }, rail = 'ACH_CREDIT') => ({
+export const burnBody = (
+  bank: string,
+  amount: string,
+  source: object = { type: 'PROVIDER_INTERNAL_BALANCE' },
+  rail = 'ACH_CREDIT',
+) => ({
   amount,
   source,
   destination: { type: 'EXTERNAL_ACCOUNT', externalAccountId: bank, rail },

@@ -29,7 +29,9 @@ export class Stablecoins1767229000000 implements MigrationInterface {
       created_at timestamptz NOT NULL,
       updated_at timestamptz NOT NULL
     )`);
-    await q.query(`CREATE INDEX stablecoin_provider_accounts_platform ON stablecoin_provider_accounts (platform_id, id)`);
+    await q.query(
+      `CREATE INDEX stablecoin_provider_accounts_platform ON stablecoin_provider_accounts (platform_id, id)`,
+    );
     await q.query(`CREATE UNIQUE INDEX stablecoin_provider_accounts_active
       ON stablecoin_provider_accounts (platform_id, provider, provider_environment, provider_account_id)
       WHERE status = 'ACTIVE'`);
@@ -55,7 +57,9 @@ export class Stablecoins1767229000000 implements MigrationInterface {
       updated_at timestamptz NOT NULL
     )`);
     await q.query(`CREATE UNIQUE INDEX stablecoins_symbol ON stablecoins (platform_id, symbol)`);
-    await q.query(`CREATE UNIQUE INDEX stablecoins_token_identifier ON stablecoins (platform_id, network_token_identifier)`);
+    await q.query(
+      `CREATE UNIQUE INDEX stablecoins_token_identifier ON stablecoins (platform_id, network_token_identifier)`,
+    );
     await q.query(`CREATE INDEX stablecoins_platform ON stablecoins (platform_id, id)`);
 
     await q.query(`CREATE TABLE stablecoin_operations (

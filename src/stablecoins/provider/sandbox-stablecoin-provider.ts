@@ -108,10 +108,7 @@ export class SandboxStablecoinProvider extends StablecoinProvider {
     const [head, ...rest] = value.split('_');
     const symbol = head.toUpperCase();
     if (value.toUpperCase().startsWith('UNKNOWN') || !/^[A-Z][A-Z0-9]{1,11}$/.test(symbol))
-      throw new ApiError(
-        'STABLECOIN_VERIFICATION_FAILED',
-        `The provider has no token ${value} for this account`,
-      );
+      throw new ApiError('STABLECOIN_VERIFICATION_FAILED', `The provider has no token ${value} for this account`);
     if (!networkTokenIdentifier.startsWith('btkn'))
       throw new ApiError(
         'STABLECOIN_VERIFICATION_FAILED',
@@ -225,7 +222,11 @@ export class SandboxStablecoinProvider extends StablecoinProvider {
         return outcome === 'FAIL'
           ? { status: 'FAILED', providerStatus: 'failed', failureReason: 'PROVIDER_TRANSFER_FAILED' }
           : { status: 'COMPLETED', providerStatus: 'complete' };
-      default:
+      case 'CREATED':
+      case 'PENDING_FUNDING':
+      case 'COMPLETED':
+      case 'FAILED':
+      case 'EXPIRED':
         return null;
     }
   }

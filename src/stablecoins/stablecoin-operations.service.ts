@@ -164,6 +164,7 @@ export class StablecoinOperationsService {
     return this.tx.run(async (m) => {
       const { coin, link, fiat } = await this.prepare(m, platformId, coinId, amount);
       let source: OperationSource;
+      const refs: Record<string, string> = {};
       switch (funding.type) {
         case 'GRID_INTERNAL_ACCOUNT':
         case 'PROVIDER_INTERNAL_BALANCE':
@@ -176,14 +177,14 @@ export class StablecoinOperationsService {
         case 'SAME_DAY_ACH_DEBIT': {
           const account = await this.externalAccount(m, platformId, funding.externalAccountId!);
           this.requireBank(account, coin, ['USD_ACCOUNT'], `fundingSource ${funding.type}`);
-          this.linkWithProvider(link, account, 'DEBIT');
+          refs.sourceAddressId = await this.linkWithProvider(m, link, account, 'DEBIT');
           source = { type: funding.type, externalAccountId: formatId('ExternalAccount', account.id) };
           break;
         }
         default:
           source = { type: 'WIRE' };
       }
-      const destination = await this.mintDestination(m, platformId, coin, link, (value.destination ?? {}).accountId);
+      const destination = await this.mintDestination(m, platformId, coin, link, value.destination.accountId, refs);
       return this.create(m, coin, link, {
         type: 'MINT',
         amount,
@@ -192,6 +193,7 @@ export class StablecoinOperationsService {
         destination,
         description: value.description ?? null,
         estimatedDelivery: null,
+        refs,
       });
     });
   }
@@ -222,7 +224,7 @@ export class StablecoinOperationsService {
       const rail = value.destination.rail;
       const payout = await this.externalAccount(m, platformId, value.destination.externalAccountId);
       this.requireBank(payout, coin, RAIL_ACCOUNT_TYPES[rail], `destination rail ${rail}`);
-      this.linkWithProvider(link, payout, 'PAYOUT');
+      const refs = { destinationAddressId: await this.linkWithProvider(m, link, payout, 'PAYOUT') };
       // The coins burned must exist: what completed mints issued, less every burn not failed or expired.
       const [{ available }] = await m.query<Array<{ available: string }>>(
         `SELECT COALESCE(SUM(CASE WHEN operation_type = 'MINT' AND status = 'COMPLETED' THEN amount
@@ -245,6 +247,7 @@ export class StablecoinOperationsService {
         destination: { accountId: formatId('ExternalAccount', payout.id), rail },
         description: value.description ?? null,
         estimatedDelivery: { rail, amount: fiat.toString(), currency: coin.baseCurrency, timing: RAIL_TIMING[rail] },
+        refs,
       });
     });
   }
@@ -264,6 +267,7 @@ export class StablecoinOperationsService {
     coin: StablecoinEntity,
     link: Parameters<StablecoinsService['providerRef']>[0],
     accountId: string,
+    refs: Record<string, string>,
   ): Promise<OperationDestination> {
     if (accountId.startsWith('InternalAccount:')) {
       const id = await this.internalAccount(m, platformId, accountId);
@@ -282,7 +286,7 @@ export class StablecoinOperationsService {
         { details: { externalAccountId: accountId, accountType: account.accountType } },
       );
     this.requireActive(account);
-    this.linkWithProvider(link, account, 'MINT_DESTINATION');
+    refs.destinationAddressId = await this.linkWithProvider(m, link, account, 'MINT_DESTINATION');
     return { accountId: formatId('ExternalAccount', account.id) };
   }
 
@@ -324,20 +328,33 @@ export class StablecoinOperationsService {
       );
   }
 
-  private linkWithProvider(
+  /**
+   * Links the external account with the provider for `purpose` (the provider refuses with its codes)
+   * and keeps its address id (stablecoin_external_account_links, found again on the next use).
+   */
+  private async linkWithProvider(
+    m: EntityManager,
     link: Parameters<StablecoinsService['providerRef']>[0],
     account: ExternalAccountEntity,
     purpose: ExternalAccountPurpose,
-  ): void {
+  ): Promise<string> {
     const info = account.accountInfo as unknown as Record<string, unknown>;
     const found = [info.accountNumber, info.address, info.iban].find((v): v is string => typeof v === 'string');
     const identifier = found ?? account.id;
-    this.provider.linkExternalAccount(this.coins.providerRef(link), {
+    const { providerAddressId } = this.provider.linkExternalAccount(this.coins.providerRef(link), {
       id: formatId('ExternalAccount', account.id),
       accountType: account.accountType,
       identifier,
       purpose,
     });
+    await m.query(
+      `INSERT INTO stablecoin_external_account_links
+         (id, platform_id, provider_account_id, external_account_id, provider_address_id, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6)
+       ON CONFLICT (provider_account_id, external_account_id) DO NOTHING`,
+      [newUuid(), link.platformId, link.id, account.id, providerAddressId, this.clock.now()],
+    );
+    return providerAddressId;
   }
 
   private async create(
@@ -352,6 +369,7 @@ export class StablecoinOperationsService {
       destination: OperationDestination;
       description: string | null;
       estimatedDelivery: Record<string, string> | null;
+      refs: Record<string, string>;
     },
   ): Promise<StablecoinOperation> {
     const id = newUuid();
@@ -382,6 +400,7 @@ export class StablecoinOperationsService {
       fundingInstructions: plan.fundingInstructions,
       estimatedDelivery: op.estimatedDelivery,
       providerOperationId: plan.providerOperationId,
+      providerRefs: op.refs,
       providerStatus: plan.providerStatus,
       outcome: plan.outcome,
       failureReason: null,

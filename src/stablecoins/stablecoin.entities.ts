@@ -72,6 +72,8 @@ export class StablecoinOperationEntity {
   @Column('jsonb', { name: 'funding_instructions', nullable: true }) fundingInstructions: Record<string, string> | null;
   @Column('jsonb', { name: 'estimated_delivery', nullable: true }) estimatedDelivery: Record<string, string> | null;
   @Column('text', { name: 'provider_operation_id' }) providerOperationId: string;
+  /** The provider's ids of the accounts involved (its address ids): internal, never rendered. */
+  @Column('jsonb', { name: 'provider_refs' }) providerRefs: Record<string, string>;
   @Column('text', { name: 'provider_status', nullable: true }) providerStatus: string | null;
   @Column('text') outcome: OperationOutcome;
   @Column('text', { name: 'failure_reason', nullable: true }) failureReason: string | null;

@@ -189,6 +189,14 @@ describe('the walk: link, register, enable, mint, burn', () => {
     await driveProvider(t, p, clock);
     expect(await supply(p, 'ACME')).toBe('20000000');
 
+    // The provider's address ids of the two accounts are kept internally, once each.
+    const links = await db().query<Array<{ external_account_id: string }>>(
+      `SELECT external_account_id FROM stablecoin_external_account_links WHERE platform_id = $1 ORDER BY 1`,
+      [uuidOf(p)],
+    );
+    expect(links.map((l) => l.external_account_id)).toEqual(
+      [parseId('ExternalAccount', bank), parseId('ExternalAccount', wallet)].sort(),
+    );
     const list = await p.get(`/stablecoins/${coin.id}/operations`);
     expect(list.body).toMatchObject({ hasMore: false, totalCount: 4 });
     expect(((list.body as Json).data as Json[]).map((o) => o.status as string)).toEqual([

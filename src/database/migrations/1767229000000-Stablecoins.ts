@@ -6,7 +6,8 @@ const AFTER = `${BEFORE}, 'STABLECOIN_SUPPLY', 'STABLECOIN_RESERVE'`;
 /**
  * Stablecoin issuance (docs/stablecoins.md): a platform's provider account links (the API client
  * secret sealed by SecretBox), its registered stablecoins (symbol and network token identifier
- * unique per platform; the Grid enablement state the operator drives) and their mint and burn
+ * unique per platform; the Grid enablement state the operator drives), the external accounts linked
+ * with the provider (its address ids, kept internally), and the coins' mint and burn
  * operations (amounts in the coin's smallest unit and in the fiat's cents; two due times: the
  * sandbox provider's next step on real time, the funding expiry on the platform's clock). The
  * ledger gains STABLECOIN_SUPPLY (the coin's outstanding supply, in the coin) and
@@ -62,6 +63,18 @@ export class Stablecoins1767229000000 implements MigrationInterface {
     );
     await q.query(`CREATE INDEX stablecoins_platform ON stablecoins (platform_id, id)`);
 
+    // An external account linked with the provider (Brale "addresses"): found again on its next use.
+    await q.query(`CREATE TABLE stablecoin_external_account_links (
+      id uuid PRIMARY KEY,
+      platform_id uuid NOT NULL REFERENCES platforms(id),
+      provider_account_id uuid NOT NULL REFERENCES stablecoin_provider_accounts(id),
+      external_account_id uuid NOT NULL REFERENCES external_accounts(id),
+      provider_address_id text NOT NULL,
+      created_at timestamptz NOT NULL
+    )`);
+    await q.query(`CREATE UNIQUE INDEX stablecoin_external_account_links_account
+      ON stablecoin_external_account_links (provider_account_id, external_account_id)`);
+
     await q.query(`CREATE TABLE stablecoin_operations (
       id uuid PRIMARY KEY,
       platform_id uuid NOT NULL REFERENCES platforms(id),
@@ -78,6 +91,7 @@ export class Stablecoins1767229000000 implements MigrationInterface {
       funding_instructions jsonb,
       estimated_delivery jsonb,
       provider_operation_id text NOT NULL,
+      provider_refs jsonb NOT NULL DEFAULT '{}'::jsonb,
       provider_status text,
       outcome text NOT NULL CHECK (outcome IN ('COMPLETE', 'FAIL', 'EXPIRE', 'NEVER_FUNDED')),
       failure_reason text,
@@ -103,6 +117,7 @@ export class Stablecoins1767229000000 implements MigrationInterface {
     await q.query(`ALTER TABLE ledger_entries ADD CONSTRAINT ledger_entries_system_account
       CHECK (system_account IN (${BEFORE}))`);
     await q.query(`DROP TABLE stablecoin_operations`);
+    await q.query(`DROP TABLE stablecoin_external_account_links`);
     await q.query(`DROP TABLE stablecoins`);
     await q.query(`DROP TABLE stablecoin_provider_accounts`);
   }

@@ -31,6 +31,8 @@ import { OutboxModule } from './outbox/outbox.module.js';
 import { PlatformsModule } from './platforms/platforms.module.js';
 import { PaymentsSandboxModule } from './payments/payments-sandbox.module.js';
 import { SandboxClockModule } from './sandbox-clock/sandbox-clock.module.js';
+import { StablecoinsSandboxModule } from './stablecoins/stablecoins-sandbox.module.js';
+import { StablecoinsModule } from './stablecoins/stablecoins.module.js';
 import { UmaModule } from './uma/uma.module.js';
 import { VerificationsSandboxModule } from './verifications/verifications-sandbox.module.js';
 import { VerificationsModule } from './verifications/verifications.module.js';
@@ -67,6 +69,7 @@ export class AppModule {
         VerificationsModule,
         BulkImportModule,
         PaymentsModule,
+        StablecoinsModule,
         // The operator console (its sign-in routes; its pages are served by createApp).
         ...(config.CONSOLE ? [ConsoleModule] : []),
         // Each area's sandbox-only routes (its <area>-sandbox.module.ts): with SANDBOX=false they do not exist (404).
@@ -80,6 +83,7 @@ export class AppModule {
               SandboxClockModule,
               VerificationsSandboxModule,
               PaymentsSandboxModule,
+              StablecoinsSandboxModule,
             ]
           : []),
       ],

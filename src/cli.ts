@@ -18,6 +18,8 @@ import { parseId } from './common/ids.js';
 import { dataSourceOptions } from './database/data-source.js';
 import { TransactionService } from './database/transaction.service.js';
 import { verifyLedger } from './ledger/ledger-verify.js';
+import { StablecoinsService } from './stablecoins/stablecoins.service.js';
+import { OPERATOR_GRID_STATUSES, type OperatorGridStatus } from './stablecoins/stablecoin.types.js';
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -27,6 +29,8 @@ const USAGE = `Usage:
   npm run --silent cli -- audit:verify [--platform ID]  walk the audit hash chains; names the first broken link (exit 3)
   npm run --silent cli -- audit:export --since ISO      audit events created since then, as JSON lines
   npm run --silent cli -- ledger:verify [--platform ID] check the double-entry ledger; names the first violation (exit 3)
+  npm run --silent cli -- stablecoin:enablement --stablecoin ID --status ENABLING|ENABLED|DISABLED
+                                                        the operator moves a stablecoin's Grid enablement (audited)
   npm run --silent cli -- keys:status                   how many secrets at rest each key-encryption key seals
   npm run --silent cli -- keys:rotate [--batch-size N]  re-seal every secret under the ring's first key (resumable)`;
 
@@ -131,6 +135,55 @@ async function main(argv: string[]): Promise<number> {
         return result.ok ? 0 : 3;
       } finally {
         if (data.isInitialized) await data.destroy();
+        await db.stop();
+      }
+    }
+    case 'stablecoin:enablement': {
+      const { values } = parseArgs({
+        args: rest,
+        options: { stablecoin: { type: 'string' }, status: { type: 'string' } },
+      });
+      const coinUuid = values.stablecoin === undefined ? null : parseId('Stablecoin', values.stablecoin);
+      const status = values.status as OperatorGridStatus | undefined;
+      if (!coinUuid || !status || !OPERATOR_GRID_STATUSES.includes(status)) {
+        process.stderr.write(
+          `--stablecoin Stablecoin:<uuid> and --status ${OPERATOR_GRID_STATUSES.join('|')} are required\n${USAGE}\n`,
+        );
+        return 2;
+      }
+      checkKeyEncryptionKeyConfig(config);
+      const db = await openDatabase(config);
+      try {
+        await migrate(db.sessionUrl);
+        const context = await NestFactory.createApplicationContext(
+          AppModule.forRoot(config, db.url, { runWorker: false }),
+          { logger: new PinoNestLogger(logger) },
+        );
+        try {
+          // The change, its webhook and its audit event (actor `system`) commit together.
+          const coin = await context.get(TransactionService).run(async (m) => {
+            const changed = await context.get(StablecoinsService).operatorSetGridStatus(m, null, coinUuid, status);
+            const platformUuid = (
+              await m.query<Array<{ platform_id: string }>>('SELECT platform_id FROM stablecoins WHERE id = $1', [
+                coinUuid,
+              ])
+            )[0].platform_id;
+            await context.get(AuditTrail).recordSystem(m, platformUuid, 'cli:stablecoin:enablement', [changed.id]);
+            return changed;
+          });
+          process.stdout.write(`${JSON.stringify(coin)}\n`);
+          return 0;
+        } catch (error) {
+          const e = error as { code?: string; message?: string };
+          if (e.code === 'STABLECOIN_NOT_FOUND' || e.code === 'INVALID_STATE_TRANSITION') {
+            process.stderr.write(`stablecoin:enablement: ${e.message}\n`);
+            return 3;
+          }
+          throw error;
+        } finally {
+          await context.close();
+        }
+      } finally {
         await db.stop();
       }
     }

@@ -11,6 +11,7 @@ import { OUTBOX_ERRORS } from './outbox/outbox.errors.js';
 import { PAYMENT_DOCUMENTS_ERRORS } from './payment-documents/payment-documents.errors.js';
 import { PAYMENTS_ERRORS } from './payments/payments.errors.js';
 import { SCA_ERRORS } from './sca/sca.errors.js';
+import { STABLECOINS_ERRORS } from './stablecoins/stablecoins.errors.js';
 import { UMA_ERRORS } from './uma/uma.errors.js';
 import { VERIFICATIONS_ERRORS } from './verifications/verifications.errors.js';
 
@@ -36,6 +37,7 @@ export const AREA_ERRORS = [
   VERIFICATIONS_ERRORS,
   BULK_IMPORT_ERRORS,
   PAYMENT_DOCUMENTS_ERRORS,
+  STABLECOINS_ERRORS,
 ] as const;
 
 /** Every code the API answers with, and its HTTP status. */
@@ -55,6 +57,7 @@ export const ERROR_STATUS = {
   ...VERIFICATIONS_ERRORS,
   ...BULK_IMPORT_ERRORS,
   ...PAYMENT_DOCUMENTS_ERRORS,
+  ...STABLECOINS_ERRORS,
 } as const;
 
 type Catalogue = typeof ERROR_STATUS;

@@ -272,6 +272,24 @@ export const SCHEDULES: readonly Schedule[] = [
     files: ['src/uma/uma-settlement.worker.ts'],
     test: 'test/e2e/uma-payments.e2e-spec.ts',
   },
+  {
+    table: 'stablecoin_operations',
+    column: 'next_step_at',
+    clock: 'real',
+    kind: 'due',
+    what: "the sandbox stablecoin provider's next step (CREATED, PENDING_PROVIDER, PROCESSING, COMPLETED about a second apart)",
+    files: ['src/stablecoins/stablecoin-operations.service.ts', 'src/stablecoins/stablecoin-operations.worker.ts'],
+    test: 'test/e2e/stablecoins.e2e-spec.ts',
+  },
+  {
+    table: 'stablecoin_operations',
+    column: 'expires_at',
+    clock: 'business',
+    kind: 'due',
+    what: "a stablecoin operation's funding window (7 days of the platform's time; EXPIRED when the wire or the coins never came)",
+    files: ['src/stablecoins/stablecoin-operations.service.ts', 'src/stablecoins/stablecoin-operations.worker.ts'],
+    test: 'test/e2e/stablecoins.e2e-spec.ts',
+  },
 ];
 
 /**
@@ -310,4 +328,5 @@ export const STAMPS: readonly string[] = [
   'card_reveals.used_at',
   'external_accounts.trusted_at',
   'uma_invitations.claimed_at',
+  'stablecoin_provider_accounts.last_verified_at',
 ];

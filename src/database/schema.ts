@@ -56,6 +56,12 @@ import { ConsoleOverviewIndexes1767229000000 } from './migrations/1767229000000-
 import { AuditUnlinked1767228100000 } from './migrations/1767228100000-AuditUnlinked.js';
 import { Onboarding1767228600000 } from './migrations/1767228600000-Onboarding.js';
 import { BulkImport1767228610000 } from './migrations/1767228610000-BulkImport.js';
+import { Stablecoins1767229100000 } from './migrations/1767229100000-Stablecoins.js';
+import {
+  StablecoinEntity,
+  StablecoinOperationEntity,
+  StablecoinProviderAccountEntity,
+} from '../stablecoins/stablecoin.entities.js';
 
 /** Every entity and migration, listed once: the app, the CLI and ormconfig.ts use these lists. */
 export const ENTITIES = [
@@ -89,6 +95,9 @@ export const ENTITIES = [
   DocumentEntity,
   VerificationEntity,
   KycLinkEntity,
+  StablecoinProviderAccountEntity,
+  StablecoinEntity,
+  StablecoinOperationEntity,
 ];
 export const MIGRATIONS = [
   Foundation1767225600000,
@@ -124,4 +133,5 @@ export const MIGRATIONS = [
   BulkImport1767228610000,
   ScaResendLimit1767228931000,
   ConsoleOverviewIndexes1767229000000,
+  Stablecoins1767229100000,
 ];

@@ -9,12 +9,18 @@ export interface LedgerViolation {
     | 'RUNNING_BALANCE_WRONG'
     | 'SEQUENCE_GAP'
     | 'NEGATIVE_BALANCE'
-    | 'HELD_NOT_SUM_OF_HOLDS';
+    | 'HELD_NOT_SUM_OF_HOLDS'
+    | 'STABLECOIN_OPERATION_POSTINGS'
+    | 'STABLECOIN_SUPPLY_MISMATCH'
+    | 'STABLECOIN_RESERVE_MISMATCH';
   problem: string;
   journalId?: string;
   accountId?: string;
   platformId: string;
   currency?: string;
+  /** `Stablecoin:<uuid>` / `StablecoinOperation:<uuid>` for the stablecoin rules. */
+  stablecoinId?: string;
+  operationId?: string;
 }
 
 export interface LedgerVerifyResult {
@@ -33,7 +39,10 @@ export interface LedgerVerifyResult {
  *  2. each internal account's balance is the sum of its postings, its ledger_seq the number of them;
  *  3. each posting's balance_after is the running sum, seq numbers 1, 2, 3... without gaps;
  *  4. no internal account is (or was) below zero (system accounts may be: they are not customer money);
- *  5. each internal account's held is the sum of its open holds' remaining.
+ *  5. each internal account's held is the sum of its open holds' remaining;
+ *  6. each stablecoin operation moved money once: one journal if COMPLETED, none otherwise;
+ *  7. each stablecoin's STABLECOIN_SUPPLY is its completed mints minus its completed burns;
+ *  8. each platform's STABLECOIN_RESERVE per currency is the fiat of those mints minus those burns.
  * Returns the first violation (rules in that order, then by id). Read-only: safe on a replica.
  */
 export async function verifyLedger(db: DataSource, platformUuid: string | null = null): Promise<LedgerVerifyResult> {
@@ -193,6 +202,80 @@ async function firstViolation(
       accountId: account(held.id),
       platformId: platformOf(held.platform_id),
       currency: held.currency,
+    };
+  return stablecoinViolation(m, params, onPlatform);
+}
+
+/**
+ * Rules 6 to 8: stablecoin supply (docs/stablecoins.md). The tables are read by name (the ledger
+ * imports no stablecoin code); an operation's journal is the one whose reference names it.
+ */
+async function stablecoinViolation(
+  m: EntityManager,
+  params: string[],
+  onPlatform: (alias: string) => string,
+): Promise<LedgerViolation | null> {
+  const platformOf = (id: string) => formatId('Platform', id);
+  const [posted] = await m.query<Array<{ id: string; platform_id: string; status: string; journals: string }>>(
+    `SELECT o.id, o.platform_id, o.status, COUNT(DISTINCT e.journal_id)::text AS journals
+       FROM stablecoin_operations o
+       LEFT JOIN ledger_entries e ON e.platform_id = o.platform_id AND e.reference = 'StablecoinOperation:' || o.id
+      WHERE ${onPlatform('o')}
+      GROUP BY o.id, o.platform_id, o.status
+     HAVING COUNT(DISTINCT e.journal_id) <> CASE WHEN o.status = 'COMPLETED' THEN 1 ELSE 0 END
+      ORDER BY o.id LIMIT 1`,
+    params,
+  );
+  if (posted)
+    return {
+      rule: 'STABLECOIN_OPERATION_POSTINGS',
+      problem: `StablecoinOperation:${posted.id} is ${posted.status} and has ${posted.journals} journals (${posted.status === 'COMPLETED' ? 'one' : 'none'} expected)`,
+      operationId: formatId('StablecoinOperation', posted.id),
+      platformId: platformOf(posted.platform_id),
+    };
+  const [supply] = await m.query<
+    Array<{ id: string; platform_id: string; symbol: string; issued: string; ledger: string }>
+  >(
+    `SELECT c.id, c.platform_id, c.symbol, COALESCE(o.issued, 0)::text AS issued, COALESCE(l.sum, 0)::text AS ledger
+       FROM stablecoins c
+       LEFT JOIN (SELECT stablecoin_id, SUM(CASE WHEN operation_type = 'MINT' THEN amount ELSE -amount END) AS issued
+                    FROM stablecoin_operations WHERE status = 'COMPLETED' GROUP BY stablecoin_id) o ON o.stablecoin_id = c.id
+       LEFT JOIN (SELECT platform_id, currency, SUM(amount) AS sum FROM ledger_entries
+                   WHERE system_account = 'STABLECOIN_SUPPLY' GROUP BY platform_id, currency) l
+              ON l.platform_id = c.platform_id AND l.currency = c.symbol
+      WHERE ${onPlatform('c')} AND COALESCE(o.issued, 0) <> COALESCE(l.sum, 0)
+      ORDER BY c.id LIMIT 1`,
+    params,
+  );
+  if (supply)
+    return {
+      rule: 'STABLECOIN_SUPPLY_MISMATCH',
+      problem: `Stablecoin:${supply.id} (${supply.symbol}): completed mints minus burns are ${supply.issued}, its STABLECOIN_SUPPLY is ${supply.ledger}`,
+      stablecoinId: formatId('Stablecoin', supply.id),
+      platformId: platformOf(supply.platform_id),
+      currency: supply.symbol,
+    };
+  const [reserve] = await m.query<Array<{ platform_id: string; currency: string; backed: string; ledger: string }>>(
+    `SELECT COALESCE(o.platform_id, l.platform_id) AS platform_id, COALESCE(o.currency, l.currency) AS currency,
+            COALESCE(o.backed, 0)::text AS backed, COALESCE(l.sum, 0)::text AS ledger
+       FROM (SELECT platform_id, fiat_currency AS currency,
+                    SUM(CASE WHEN operation_type = 'MINT' THEN fiat_amount ELSE -fiat_amount END) AS backed
+               FROM stablecoin_operations o WHERE status = 'COMPLETED' AND ${onPlatform('o')}
+              GROUP BY platform_id, fiat_currency) o
+       FULL JOIN (SELECT platform_id, currency, SUM(amount) AS sum FROM ledger_entries e
+                   WHERE system_account = 'STABLECOIN_RESERVE' AND ${onPlatform('e')}
+                   GROUP BY platform_id, currency) l
+              ON l.platform_id = o.platform_id AND l.currency = o.currency
+      WHERE COALESCE(o.backed, 0) <> COALESCE(l.sum, 0)
+      ORDER BY 1, 2 LIMIT 1`,
+    params,
+  );
+  if (reserve)
+    return {
+      rule: 'STABLECOIN_RESERVE_MISMATCH',
+      problem: `the ${reserve.currency} backing of completed stablecoin operations is ${reserve.backed}, STABLECOIN_RESERVE holds ${reserve.ledger}`,
+      platformId: platformOf(reserve.platform_id),
+      currency: reserve.currency,
     };
   return null;
 }

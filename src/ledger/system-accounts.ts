@@ -8,5 +8,7 @@ export const SYSTEM_ACCOUNT_KINDS = [
   'CARD_SETTLEMENT',
   'OPENING_BALANCE',
   'UMA_SETTLEMENT',
+  'STABLECOIN_SUPPLY',
+  'STABLECOIN_RESERVE',
 ] as const;
 export type SystemAccountKind = (typeof SYSTEM_ACCOUNT_KINDS)[number];

@@ -21,6 +21,18 @@ import { business } from '../support/customers.js';
 import { exampleAccountInfo } from '../../src/external-accounts/variants/index.js';
 import { BulkImportService } from '../../src/bulk-import/bulk-import.service.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { StablecoinOperationsWorker } from '../../src/stablecoins/stablecoin-operations.worker.js';
+import {
+  bankAccount,
+  burnBody,
+  credentials,
+  issuer,
+  keyed,
+  linkProvider,
+  registerCoin,
+  sparkToken,
+  wireMint,
+} from '../support/stablecoins.js';
 import { startTestApp, TestApp, TestPlatform, V } from '../support/test-app.js';
 
 /**
@@ -571,6 +583,67 @@ const CASES: Record<string, Case> = {
     await smsLogin(p, c.id);
     const res = await p.post(`/cards/${card.id}/reveal`);
     return { res, ids: [card.id] };
+  },
+  [`POST ${V}/stablecoin-provider-accounts`]: async (p) => {
+    const res = await keyed(p, '/stablecoin-provider-accounts', credentials());
+    return { res, ids: [res.body.id] };
+  },
+  [`POST ${V}/stablecoins`]: async (p) => {
+    await linkProvider(p);
+    const res = await keyed(p, '/stablecoins', {
+      providerTokenIdentifier: 'ACME',
+      networkTokenIdentifier: sparkToken(),
+      network: 'SPARK',
+    });
+    return { res, ids: [res.body.id] };
+  },
+  [`POST ${V}/stablecoins/:stablecoinId/grid-operations/enablement`]: async (p) => {
+    await linkProvider(p);
+    const coin = await registerCoin(p);
+    const res = await p.post(`/stablecoins/${coin.id}/grid-operations/enablement`);
+    return { res, ids: [coin.id] };
+  },
+  [`POST ${V}/stablecoins/:stablecoinId/mints`]: async (p) => {
+    const { coin, wallet } = await issuer(p);
+    const res = await keyed(p, `/stablecoins/${coin.id}/mints`, wireMint(wallet, '1000000'));
+    return { res, ids: [res.body.id] };
+  },
+  [`POST ${V}/stablecoins/:stablecoinId/burns`]: async (p) => {
+    const { coin, wallet } = await issuer(p);
+    const mint = ok(await keyed(p, `/stablecoins/${coin.id}/mints`, wireMint(wallet, '1000000')), 'mint');
+    ok(await p.post(`/sandbox/stablecoin-operations/${mint.body.id}/funds-received`), 'funds');
+    const worker = t.app.get(StablecoinOperationsWorker);
+    for (
+      let i = 0;
+      i < 10 && (await p.get(`/stablecoin-operations/${mint.body.id}`)).body.status !== 'COMPLETED';
+      i++
+    ) {
+      await new Promise((r) => setTimeout(r, 1100));
+      await worker.runOnce({ platformId: p.platformId.split(':')[1] });
+    }
+    const { bank } = { bank: await bankAccount(p) };
+    const res = await keyed(p, `/stablecoins/${coin.id}/burns`, burnBody(bank, '1000000'));
+    return { res, ids: [res.body.id] };
+  },
+  [`POST ${V}/sandbox/stablecoin-operations/:stablecoinOperationId/funds-received`]: async (p) => {
+    const { coin, wallet } = await issuer(p);
+    const mint = ok(await keyed(p, `/stablecoins/${coin.id}/mints`, wireMint(wallet, '1000000')), 'mint');
+    const res = await p.post(`/sandbox/stablecoin-operations/${mint.body.id}/funds-received`);
+    return { res, ids: [mint.body.id] };
+  },
+  [`POST ${V}/sandbox/stablecoin-provider-accounts/:stablecoinProviderAccountId/status`]: async (p) => {
+    const link = await linkProvider(p);
+    const res = await p.post(`/sandbox/stablecoin-provider-accounts/${link.id}/status`, { status: 'REVOKED' });
+    return { res, ids: [link.id as string] };
+  },
+  [`POST ${V}/sandbox/stablecoins/:stablecoinId/grid-operations-status`]: async (p) => {
+    await linkProvider(p);
+    const coin = await registerCoin(p);
+    ok(await p.post(`/stablecoins/${coin.id}/grid-operations/enablement`), 'request');
+    const res = await p.post(`/sandbox/stablecoins/${coin.id}/grid-operations-status`, {
+      gridOperationsStatus: 'ENABLING',
+    });
+    return { res, ids: [coin.id] };
   },
 };
 

@@ -24,6 +24,9 @@ const SANDBOX_PATHS = [
   '/sandbox/kyc/{token}/approve',
   '/sandbox/kyc/{token}/reject',
   '/sandbox/send',
+  '/sandbox/stablecoin-operations/{stablecoinOperationId}/funds-received',
+  '/sandbox/stablecoin-provider-accounts/{stablecoinProviderAccountId}/status',
+  '/sandbox/stablecoins/{stablecoinId}/grid-operations-status',
   '/sandbox/uma/receive',
   '/sandbox/verifications/{verificationId}/complete',
   '/sandbox/webhooks/test',
@@ -74,6 +77,15 @@ describe('SANDBOX=false', () => {
       ['/sandbox/clock/advance', { seconds: 60 }],
       ['/sandbox/send', {}],
       ['/sandbox/uma/receive', {}],
+      ['/sandbox/stablecoin-operations/StablecoinOperation:01900000-0000-7000-8000-000000000001/funds-received', {}],
+      [
+        '/sandbox/stablecoin-provider-accounts/StablecoinProviderAccount:01900000-0000-7000-8000-000000000001/status',
+        { status: 'REVOKED' },
+      ],
+      [
+        '/sandbox/stablecoins/Stablecoin:01900000-0000-7000-8000-000000000001/grid-operations-status',
+        { gridOperationsStatus: 'ENABLED' },
+      ],
       ['/sandbox/verifications/Verification:01900000-0000-7000-8000-000000000001/complete', {}],
     ];
     for (const [path, body] of calls) expectError(await p.post(path, body), 404, 'NOT_FOUND');

@@ -1,0 +1,74 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { type BusinessTime, RealClock } from '../common/clock.js';
+import { PollingWorker } from '../common/polling-worker.js';
+import { AppConfig } from '../config/app-config.js';
+import { Runtime } from '../config/config.module.js';
+import { TransactionService } from '../database/transaction.service.js';
+import { platformTimeSql } from '../sandbox-clock/platform-time-sql.js';
+import { StablecoinOperationEntity } from './stablecoin.entities.js';
+import { StablecoinOperationsService } from './stablecoin-operations.service.js';
+
+/** How often the worker looks for stablecoin operations whose next step is due. */
+export const STABLECOIN_POLL_MS = 500;
+const BATCH = 50;
+
+/**
+ * Advances stablecoin operations on worker processes (ROLE `worker` or `all`): claims, FOR UPDATE SKIP
+ * LOCKED, the operations whose provider step is due (`next_step_at`, RealClock) or whose funding
+ * window closed (`expires_at`, the platform's business time: its Clock, compared here with
+ * `platformTimeSql`, real time plus the platform's test-clock offset), and
+ * takes the step (StablecoinOperationsService.step), each in a savepoint of its own.
+ */
+@Injectable()
+export class StablecoinOperationsWorker extends PollingWorker {
+  private readonly logger = new Logger('StablecoinOperationsWorker');
+
+  constructor(
+    private readonly tx: TransactionService,
+    private readonly operations: StablecoinOperationsService,
+    private readonly realClock: RealClock,
+    runtime: Runtime,
+    private readonly config: AppConfig,
+  ) {
+    super({
+      runtime,
+      intervalMs: STABLECOIN_POLL_MS,
+      logger: new Logger('StablecoinOperationsWorker'),
+      failure: 'stablecoin operations run failed',
+    });
+  }
+
+  /** One pass (up to a batch); answers how many steps it took. `platformId` limits it (tests). */
+  async runOnce(options: { platformId?: string } = {}): Promise<number> {
+    return this.tx.run(async (m) => {
+      const real = this.realClock.now();
+      const business = platformTimeSql(this.config.SANDBOX, 'o.platform_id', ':real');
+      const { entities, raw } = await m
+        .createQueryBuilder(StablecoinOperationEntity, 'o')
+        .addSelect(business, 'business_now')
+        .setLock('pessimistic_write')
+        .setOnLocked('skip_locked')
+        .where(
+          `(o.next_step_at <= :real OR (o.status IN ('CREATED', 'PENDING_FUNDING') AND o.expires_at <= ${business}))`,
+          { real },
+        )
+        .andWhere(options.platformId ? 'o.platform_id = :platformId' : 'true', { platformId: options.platformId })
+        .orderBy('o.id')
+        .limit(BATCH)
+        .getRawAndEntities<{ business_now: Date | string }>();
+      let steps = 0;
+      for (const [i, row] of entities.entries()) {
+        const now = new Date(raw[i].business_now) as BusinessTime;
+        await m.query('SAVEPOINT stablecoin_operation');
+        try {
+          if (await this.operations.step(m, row, now, real)) steps += 1;
+          await m.query('RELEASE SAVEPOINT stablecoin_operation');
+        } catch (error) {
+          await m.query('ROLLBACK TO SAVEPOINT stablecoin_operation');
+          this.logger.error({ err: error, operation: `StablecoinOperation:${row.id}` }, 'stablecoin step failed');
+        }
+      }
+      return steps;
+    });
+  }
+}

@@ -413,7 +413,7 @@ export class CardTransactionsService {
   /** What the transaction still holds (0 without a hold). */
   private async heldFor(m: EntityManager, txn: CardTransactionEntity): Promise<bigint> {
     if (txn.holdId === null) return 0n;
-    const hold = await this.ledger.hold(m, txn.holdId);
+    const hold = await this.ledger.getHold(m, txn.holdId);
     return hold.status === 'OPEN' ? BigInt(hold.remaining) : 0n;
   }
 

@@ -257,6 +257,22 @@ export class TransactionService {
     }
   }
 
+  /**
+   * The pending before-commit hooks' riders (the audit event) for the last statement of the open
+   * transaction, built as a CTE of it (`source`: a CTE of that statement that returns a row), its
+   * parameters numbered from `first`. The caller appends each rider's CTE and parameters, and calls
+   * its `written()` once the statement ran; a hook without a rider still runs at commit.
+   */
+  riders(source: string, first: number): StatementRider[] {
+    const riders: StatementRider[] = [];
+    for (const hook of this.hooks) {
+      if (!hook.pending()) continue;
+      const rider = hook.rider?.(source, first + riders.reduce((n, r) => n + r.parameters.length, 0));
+      if (rider) riders.push(rider);
+    }
+    return riders;
+  }
+
   /** The statement with the riders' CTEs, one text per statement and riders (so it prepares once). */
   private withRiders(statement: ChangeStatement, riders: StatementRider[]): string {
     const key = riders.map((r) => r.cte).join(',\n  ');

@@ -75,7 +75,7 @@ it('one execute to an external account is the pinned statements, in one transact
   process.stdout.write(`[payments] one execute: ${statements.length} statements\n  ${statements.join('\n  ')}\n`);
   expect(statements[0]).toMatch(/^(START TRANSACTION|BEGIN)/);
   expect(statements[statements.length - 1]).toBe('COMMIT');
-  expect(statements.length).toBe(12);
+  expect(statements.length).toBe(4);
 });
 
 /**

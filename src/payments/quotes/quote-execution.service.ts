@@ -4,7 +4,8 @@ import { type BusinessTime, Clock, later, RealClock } from '../../common/clock.j
 import { formatId } from '../../common/ids.js';
 import { noteAuditResource } from '../../audit/audit-trail.js';
 import { CustomerEntity } from '../../customers/customer.entity.js';
-import { LedgerService } from '../../ledger/ledger.service.js';
+import { LedgerService, type LedgerTransfer as LedgerApiTransfer, type Locked } from '../../ledger/ledger.service.js';
+import { hydrate, insertSql, Statement, updateSql } from '../../database/statement.js';
 import { ApiError } from '../../errors/api-error.js';
 import { OutboxService } from '../../outbox/outbox.service.js';
 import { LedgerLine, LedgerTransfer, moveMoney, reversed } from '../money-movement.js';
@@ -98,16 +99,48 @@ export class QuoteExecutionService {
   ) {}
 
   /**
+   * The locking statement of an execution (the first of its two, docs/ledger.md): the quote FOR
+   * UPDATE (scoped to the platform, and to the agent when given), then, when it is PENDING, the
+   * internal accounts its movement touches (id order), and its customer's platformCustomerId.
+   * Null when there is no such quote.
+   */
+  async lockQuote(
+    m: EntityManager,
+    where: { id: string; platformId: string; agentId?: string },
+  ): Promise<{ quote: QuoteEntity; locked: Locked } | null> {
+    const s = new Statement();
+    const agent = where.agentId !== undefined ? ` AND agent_id = ${s.p(where.agentId, 'uuid')}` : '';
+    s.with(
+      'head',
+      `SELECT * FROM quotes WHERE id = ${s.p(where.id, 'uuid')} AND platform_id = ${s.p(where.platformId, 'uuid')}${agent} FOR UPDATE`,
+    );
+    const locked = await this.ledger.lock(m, {
+      statement: s,
+      accountsFrom: QUOTE_ACCOUNTS_SQL,
+      outputs: { quote: 'SELECT to_jsonb(h) FROM head h', customer: QUOTE_CUSTOMER_SQL },
+    });
+    const json = locked.outputs.quote as Record<string, unknown> | null;
+    if (!json) return null;
+    return { quote: hydrate(m, QuoteEntity, json), locked };
+  }
+
+  /**
    * Executes a quote locked FOR UPDATE by the caller, in its transaction: 409 once executed, 400
    * QUOTE_EXPIRED after `expiresAt` (the platform's clock), 400 INSUFFICIENT_FUNDS with nothing
    * written when the source cannot pay. `awaiting`: the transaction recorded PENDING_AUTHORIZATION
    * before the quote's SCA authorization (it carries on from there).
+   *
+   * Two statements (docs/ledger.md): the accounts' lock (`options.locked` when the caller's
+   * locking statement took them with the quote, `lockQuote`), then one statement with the
+   * postings, the balances, the transaction, the quote's status, every event and (`options.last`)
+   * the request's audit event; `options.also` adds the caller's own writes to it.
    */
   async execute(
     m: EntityManager,
     quote: QuoteEntity,
     now: BusinessTime,
     awaiting?: OutgoingTransactionEntity,
+    options: ExecuteOptions = {},
   ): Promise<ExecutedPayment> {
     if (quote.status !== 'PENDING') throw quoteAlreadyExecuted(quote);
     if (now >= quote.expiresAt) {
@@ -116,7 +149,10 @@ export class QuoteExecutionService {
         `Quote ${formatId('Quote', quote.id)} expired at ${quote.expiresAt.toISOString()}; request a new quote`,
       );
     }
-    await moveMoney(this.ledger, m, movementOf(quote));
+    const movement = movementOf(quote);
+    const locked = options.locked ?? (await this.lockFor(m, movement, quote.customerId));
+    const work = this.ledger.work(locked);
+    this.ledger.move(work, ledgerTransfer(movement));
     const internal = quote.destinationKind === 'InternalAccount';
     const row = this.transactionOf(m, quote, internal ? 'COMPLETED' : 'PENDING', null, now);
     if (quote.destinationKind === 'UmaAddress') {
@@ -151,13 +187,13 @@ export class QuoteExecutionService {
       row.railSettlesBusinessAt = plan.settlesBusinessAt;
       row.expectedSettlementAt = plan.settlesBusinessAt;
     }
+    const s = new Statement();
     if (awaiting) {
       row.timeline = [...awaiting.timeline, ...row.timeline];
       row.createdAt = awaiting.createdAt;
-      await m.update(
-        OutgoingTransactionEntity,
-        { id: row.id },
-        {
+      s.with(
+        'payment',
+        updateSql(m, s, OutgoingTransactionEntity, row.id, {
           status: row.status,
           timeline: row.timeline,
           railOutcome: row.railOutcome,
@@ -166,15 +202,35 @@ export class QuoteExecutionService {
           expectedSettlementAt: row.expectedSettlementAt,
           settledAt: row.settledAt,
           updatedAt: now,
-        },
+        }),
       );
-    } else await m.insert(OutgoingTransactionEntity, row);
+    } else s.with('payment', insertSql(m, s, OutgoingTransactionEntity, row));
     noteAuditResource(formatId('Transaction', row.id));
     quote.status = internal ? 'COMPLETED' : 'PROCESSING';
     quote.updatedAt = now;
-    await m.update(QuoteEntity, { id: quote.id }, { status: quote.status, updatedAt: now });
-    const view = await this.emit(m, row, internal ? 'COMPLETED' : 'PENDING');
+    s.with('quote_status', updateSql(m, s, QuoteEntity, quote.id, { status: quote.status, updatedAt: now }));
+    options.also?.(s);
+    const view = this.renderWith(row, customerIdsOf(quote.customerId, locked));
+    const event = this.outbox.prepare(outgoingPayment(row.platformId, internal ? 'COMPLETED' : 'PENDING', view));
+    await this.ledger.write(m, work, { statement: s, events: [event], last: options.last });
     return { row, view };
+  }
+
+  /** The accounts of a movement locked, with the customer's platformCustomerId: one statement. */
+  private lockFor(m: EntityManager, movement: LedgerTransfer, customerId: string | null): Promise<Locked> {
+    const s = new Statement();
+    return this.ledger.lock(m, {
+      statement: s,
+      accountIds: movement.lines.flatMap((l) =>
+        'internalAccountId' in l.account ? [l.account.internalAccountId] : [],
+      ),
+      outputs: { customer: `SELECT platform_customer_id FROM customers WHERE id = ${s.p(customerId, 'uuid')}` },
+    });
+  }
+
+  /** The transaction rendered with a known platformCustomerId map. */
+  private renderWith(row: OutgoingTransactionEntity, ids: Map<string, string>): OutgoingTransactionView {
+    return renderOutgoingTransaction(row, ownerOf(row.platformId, row.customerId, ids));
   }
 
   /**
@@ -438,4 +494,35 @@ export async function platformCustomerIds(
   if (ids.length === 0) return new Map();
   const rows = await m.find(CustomerEntity, { where: { id: In(ids) }, select: { id: true, platformCustomerId: true } });
   return new Map(rows.map((c) => [c.id, c.platformCustomerId]));
+}
+
+/** Options of `QuoteExecutionService.execute`. */
+export interface ExecuteOptions {
+  /** The accounts (and `customer`) the caller's locking statement took with the quote (`lockQuote`). */
+  locked?: Locked;
+  /** The request's last statement: its audit event rides in it (nothing is written after it). */
+  last?: boolean;
+  /** The caller's own writes, added to the execution's statement as CTEs. */
+  also?: (s: Statement) => void;
+}
+
+/** The quote's internal accounts, when it can still be executed (`lockQuote`'s `head`). */
+const QUOTE_ACCOUNTS_SQL = `SELECT source_account_id FROM head WHERE status = 'PENDING' AND source_account_id IS NOT NULL
+   UNION SELECT destination_account_id FROM head WHERE status = 'PENDING' AND destination_kind = 'InternalAccount'`;
+const QUOTE_CUSTOMER_SQL = 'SELECT platform_customer_id FROM customers WHERE id = (SELECT customer_id FROM head)';
+
+function customerIdsOf(customerId: string | null, locked: Locked): Map<string, string> {
+  const platformCustomerId = locked.outputs.customer;
+  return customerId !== null && typeof platformCustomerId === 'string'
+    ? new Map([[customerId, platformCustomerId]])
+    : new Map<string, string>();
+}
+
+/** A payments-area movement in the ledger's terms (the lines without their currency). */
+function ledgerTransfer(t: LedgerTransfer): LedgerApiTransfer {
+  return {
+    lines: t.lines.map(({ account, amount }) => ({ account, amount })),
+    reason: t.reason,
+    reference: t.reference,
+  };
 }

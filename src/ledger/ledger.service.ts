@@ -211,7 +211,11 @@ export class LedgerService {
         ? [`(SELECT jsonb_agg(to_jsonb(h) ORDER BY h.id) FROM ledger_holds_locked h) AS ledger_holds`]
         : []),
     ];
-    const [row] = await m.query<Array<Record<string, unknown>>>(s.text(`SELECT ${select.join(',\n  ')}`), s.parameters);
+    const [row] = await this.tx.queryIn<Array<Record<string, unknown>>>(
+      m,
+      s.text(`SELECT ${select.join(',\n  ')}`),
+      s.parameters,
+    );
     const accounts = new Map<string, InternalAccountEntity>();
     for (const json of (row.ledger_accounts as Array<Record<string, unknown>> | null) ?? []) {
       const account = hydrate(m, InternalAccountEntity, json);
@@ -542,7 +546,7 @@ export class LedgerService {
       }
     }
     if (s.empty) return [];
-    const rows = await m.query<T[]>(s.text(options.select ?? 'SELECT 1 WHERE false'), s.parameters);
+    const rows = await this.tx.queryIn<T[]>(m, s.text(options.select ?? 'SELECT 1 WHERE false'), s.parameters);
     for (const rider of riders) rider.written();
     return rows;
   }

@@ -69,7 +69,7 @@ function persisted(m: EntityManager, column: ColumnMetadata, value: unknown): un
 
 /**
  * `INSERT INTO <table> (<every column>) VALUES (...)` for one entity row, its values as parameters
- * of `s` (all columns, nulls included: one text per entity).
+ * of `s` (all columns, nulls included; a member left undefined is the column's DEFAULT).
  */
 export function insertSql<T extends ObjectLiteral>(
   m: EntityManager,
@@ -79,7 +79,14 @@ export function insertSql<T extends ObjectLiteral>(
 ): string {
   const columns = columnsOf(m, entity);
   const names = columns.map((c) => `"${c.databaseName}"`).join(', ');
-  const values = columns.map((c) => s.p(persisted(m, c, c.getEntityValue(row)), sqlType(c))).join(', ');
+  // A member left undefined takes the column's default, as TypeORM's insert does.
+  const values = columns
+    .map((c) => {
+      const value: unknown = c.getEntityValue(row);
+      if (value === undefined && c.default !== undefined) return 'DEFAULT';
+      return s.p(persisted(m, c, value), sqlType(c));
+    })
+    .join(', ');
   return `INSERT INTO "${tableOf(m, entity)}" (${names}) VALUES (${values})`;
 }
 

@@ -24,7 +24,11 @@ export interface LoadJob {
    * `POST <url>/<the quote's id>/execute` (an agent's quote-and-execute pair; `authorization` is
    * the agent's Bearer header).
    */
-  quoteAndExecute?: { path: string; body: string };
+  quoteAndExecute?: {
+    path: string;
+    body: string;
+    /** bodies taken in turn (e.g. one per source account) */ bodies?: string[];
+  };
   connections: number;
   seconds: number;
   seedOffset: number;

@@ -80,6 +80,14 @@ const result = await autocannon({
             method: 'POST',
             path: job.quoteAndExecute.path,
             body: job.quoteAndExecute.body,
+            ...(job.quoteAndExecute.bodies
+              ? {
+                  setupRequest: (req: Request) => ({
+                    ...req,
+                    body: job.quoteAndExecute!.bodies![turn++ % job.quoteAndExecute!.bodies!.length],
+                  }),
+                }
+              : {}),
             onResponse: (_status: number, body: string, context: object) => {
               (context as { quoteId?: string }).quoteId = (JSON.parse(body) as { id: string }).id;
             },

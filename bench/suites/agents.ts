@@ -60,7 +60,8 @@ async function call(ctx: BenchContext, method: string, path: string, body?: unkn
  * A funded customer, a USD external account and an AUTO agent (CREATE_QUOTES, EXECUTE_QUOTES):
  * the agent's Bearer header and a $0.01 quote body from the account to the external account.
  */
-export async function benchAgent(ctx: BenchContext) {
+/** A funded customer account with an external account to pay, and the quote body between them. */
+export async function benchPayer(ctx: BenchContext, seed = 7) {
   const customer = await call(ctx, 'POST', '/customers', { customerType: 'INDIVIDUAL' });
   const accounts = await call(
     ctx,
@@ -72,8 +73,19 @@ export async function benchAgent(ctx: BenchContext) {
   const external = await call(ctx, 'POST', '/customers/external-accounts', {
     customerId: customer.id,
     currency: 'USD',
-    accountInfo: exampleAccountInfo('USD_ACCOUNT', 7),
+    accountInfo: exampleAccountInfo('USD_ACCOUNT', seed),
   });
+  const quoteBody = JSON.stringify({
+    source: { sourceType: 'ACCOUNT', accountId: account },
+    destination: { destinationType: 'ACCOUNT', accountId: external.id },
+    lockedCurrencySide: 'SENDING',
+    lockedCurrencyAmount: 1,
+  });
+  return { customer, account, external, quoteBody };
+}
+
+export async function benchAgent(ctx: BenchContext) {
+  const { customer, account, external, quoteBody } = await benchPayer(ctx);
   const created = await call(ctx, 'POST', '/agents', {
     name: 'Bench agent',
     customerId: customer.id,
@@ -85,13 +97,6 @@ export async function benchAgent(ctx: BenchContext) {
   const { agent, deviceCode } = created as { agent: { id: string }; deviceCode: { code: string } };
   const redeemed = await call(ctx, 'POST', `/agents/device-codes/${deviceCode.code}/redeem`);
   const bearer = `Bearer ${String(redeemed.accessToken)}`;
-
-  const quoteBody = JSON.stringify({
-    source: { sourceType: 'ACCOUNT', accountId: account },
-    destination: { destinationType: 'ACCOUNT', accountId: external.id },
-    lockedCurrencySide: 'SENDING',
-    lockedCurrencyAmount: 1,
-  });
   return { customer, account, external, agent, bearer, quoteBody };
 }
 

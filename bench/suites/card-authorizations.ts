@@ -32,27 +32,12 @@ async function call(ctx: BenchContext, method: string, path: string, body: unkno
 }
 
 /** `count` ACTIVE cards, each of its own funded, KYC-approved customer (platformCardId `bench_<n>`). */
-export async function benchCards(ctx: BenchContext, count = CARDS): Promise<string[]> {
+export async function benchCards(ctx: BenchContext, count = CARDS, oneAccount = false): Promise<string[]> {
   const ids: string[] = [];
+  let shared: { customerId: string; accountId: string } | undefined;
   for (let n = 1; n <= count; n++) {
-    const customer = await call(ctx, 'POST', '/customers', {
-      customerType: 'INDIVIDUAL',
-      platformCustomerId: `bench-card-${Date.now()}-${n}`,
-      region: 'US',
-      fullName: 'Bench Holder',
-      birthDate: '1990-01-15',
-      nationality: 'US',
-      address: { line1: '1 Main St', city: 'Seattle', state: 'WA', postalCode: '98101', country: 'US' },
-    });
-    const customerId = String(customer.id);
-    await call(ctx, 'POST', `/sandbox/customers/${customerId}/kyc`, { kycStatus: 'APPROVED' });
-    const accounts = (await (
-      await fetch(`${ctx.app.baseUrl}/customers/internal-accounts?customerId=${customerId}&currency=USD`, {
-        headers: { authorization: ctx.platform.authorization },
-      })
-    ).json()) as { data: Array<{ id: string }> };
-    const accountId = accounts.data[0].id;
-    await call(ctx, 'POST', `/sandbox/internal-accounts/${accountId}/fund`, { amount: FUNDS });
+    const { customerId, accountId } = shared ?? (await fundedHolder(ctx, n));
+    if (oneAccount) shared = { customerId, accountId };
     const id = newUuid();
     const now = new Date();
     await ctx.app.app.get(TransactionService).run((m) =>
@@ -60,7 +45,7 @@ export async function benchCards(ctx: BenchContext, count = CARDS): Promise<stri
         id,
         platformId: ctx.platform.platformId,
         customerId: customerId.slice('Customer:'.length),
-        platformCardId: `bench_${n}`,
+        platformCardId: `${oneAccount ? 'bench1' : 'bench'}_${n}`,
         status: 'ACTIVE',
         statusReason: null,
         form: 'VIRTUAL',
@@ -88,6 +73,29 @@ export async function benchCards(ctx: BenchContext, count = CARDS): Promise<stri
   return ids;
 }
 
+/** A KYC-approved customer with a funded USD account. */
+async function fundedHolder(ctx: BenchContext, n: number): Promise<{ customerId: string; accountId: string }> {
+  const customer = await call(ctx, 'POST', '/customers', {
+    customerType: 'INDIVIDUAL',
+    platformCustomerId: `bench-card-${Date.now()}-${n}`,
+    region: 'US',
+    fullName: 'Bench Holder',
+    birthDate: '1990-01-15',
+    nationality: 'US',
+    address: { line1: '1 Main St', city: 'Seattle', state: 'WA', postalCode: '98101', country: 'US' },
+  });
+  const customerId = String(customer.id);
+  await call(ctx, 'POST', `/sandbox/customers/${customerId}/kyc`, { kycStatus: 'APPROVED' });
+  const accounts = (await (
+    await fetch(`${ctx.app.baseUrl}/customers/internal-accounts?customerId=${customerId}&currency=USD`, {
+      headers: { authorization: ctx.platform.authorization },
+    })
+  ).json()) as { data: Array<{ id: string }> };
+  const accountId = accounts.data[0].id;
+  await call(ctx, 'POST', `/sandbox/internal-accounts/${accountId}/fund`, { amount: FUNDS });
+  return { customerId, accountId };
+}
+
 /** The outbox write as OutboxService.write sends it (its own SQL), with a small constant body. */
 const outboxWrite = (type: string, aggregate: string) =>
   pgbenchStatement(OUTBOX_INSERT_SQL, {
@@ -101,11 +109,11 @@ const outboxWrite = (type: string, aggregate: string) =>
     8: 'NULL',
   });
 
-function script(): string {
+function script(prefix = 'bench'): string {
   return [
     `\\set n random(1, ${CARDS})`,
     'BEGIN;',
-    `SELECT id AS card_id, customer_id, funding_source_id AS account_id FROM cards WHERE platform_id = :platform AND platform_card_id = 'bench_' || :n FOR UPDATE \\gset`,
+    `SELECT id AS card_id, customer_id, funding_source_id AS account_id FROM cards WHERE platform_id = :platform AND platform_card_id = '${prefix}_' || :n FOR UPDATE \\gset`,
     'SELECT card_program, card_configs FROM platform_configs WHERE platform_id = :platform;',
     pgbenchStatement(DAY_USAGE_SQL, {
       1: ':card_id',
@@ -147,35 +155,57 @@ export const cardAuthorizations: Suite = {
   name: 'card-authorizations',
   engines: ['postgres'],
   async run(ctx: BenchContext): Promise<SuiteResult[]> {
-    const cards = await benchCards(ctx);
-    const paths = cards.map((id) => `/2025-10-13/sandbox/cards/${id}/simulate/authorization`);
-    const runs = await interleaved(
-      ctx,
-      (seconds) =>
-        autocannonRun({
-          url: `${ctx.app.origin}${paths[0]}`,
-          paths,
-          body: 'card-authorization',
-          authorization: ctx.platform.authorization,
-          connections: ctx.connections,
-          seconds,
-        }),
-      (seconds) =>
-        pgbenchRun(ctx.app.databaseUrl, script(), {
-          clients: ctx.connections,
-          seconds,
-          variables: { platform: ctx.platform.platformId },
-        }),
-    );
-    return [
-      {
-        kind: 'pair',
-        engine: ctx.app.engine,
-        path: '`POST /sandbox/cards/{id}/simulate/authorization` (approved, hold placed)',
-        reference: 'pgbench: the same transaction in plain SQL',
-        ...runs,
-      },
-      await check(ctx),
-    ];
+    const measure = async (oneAccount: boolean) => {
+      const cards = await benchCards(ctx, CARDS, oneAccount);
+      const paths = cards.map((id) => `/2025-10-13/sandbox/cards/${id}/simulate/authorization`);
+      return interleaved(
+        ctx,
+        (seconds) =>
+          autocannonRun({
+            url: `${ctx.app.origin}${paths[0]}`,
+            paths,
+            body: 'card-authorization',
+            authorization: ctx.platform.authorization,
+            connections: ctx.connections,
+            seconds,
+          }),
+        (seconds) =>
+          pgbenchRun(ctx.app.databaseUrl, script(oneAccount ? 'bench1' : 'bench'), {
+            clients: ctx.connections,
+            seconds,
+            variables: { platform: ctx.platform.platformId },
+          }),
+        (seconds) => autocannonRun({ url: ctx.bareUrl, connections: ctx.connections, seconds }),
+      );
+    };
+    const results: SuiteResult[] = [];
+    for (const oneAccount of [false, true]) {
+      const runs = await measure(oneAccount);
+      const where = oneAccount ? `${CARDS} cards on one account` : `${CARDS} cards, an account each`;
+      results.push(
+        {
+          kind: 'pair',
+          engine: ctx.app.engine,
+          path: `\`POST /sandbox/cards/{id}/simulate/authorization\` (approved, hold placed; ${where})`,
+          reference: 'pgbench: the same transaction in plain SQL',
+          a: runs.a,
+          b: runs.b,
+        },
+        {
+          kind: 'pair',
+          engine: ctx.app.engine,
+          path: `the same (${where})`,
+          reference: 'composed floor 1/(1/bare + 1/pgbench) (latency columns: pgbench)',
+          target: 0.5,
+          a: runs.a,
+          b: runs.b.map((p, i) => ({
+            perSecond: 1 / (1 / runs.more[0][i].perSecond + 1 / p.perSecond),
+            p50: p.p50,
+            p99: p.p99,
+          })),
+        },
+      );
+    }
+    return [...results, await check(ctx)];
   },
 };

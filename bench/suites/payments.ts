@@ -4,7 +4,7 @@ import { autocannonRun } from '../lib/http.js';
 import { literal, pgbenchRun, pgbenchStatement } from '../lib/pgbench.js';
 import type { SuiteResult } from '../lib/report.js';
 import { BenchContext, interleaved, Suite } from '../support.js';
-import { benchAgent } from './agents.js';
+import { benchAgent, benchPayer } from './agents.js';
 
 const outboxRow = (type: string, resource: string) =>
   pgbenchStatement(OUTBOX_INSERT_SQL, {
@@ -85,24 +85,49 @@ export const platformExecute: Suite = {
         },
       ];
     }
-    // PostgreSQL: the app, pgbench running the same statements, and the bare app, in one run.
+    // PostgreSQL: the app, pgbench running the same statements, and the bare app, in one run; then
+    // the same spread over SPREAD accounts (each its own customer), and 32 connections on one
+    // account against 32 spread over 32 accounts (the app only).
+    const spread = await spreadAccounts(ctx, SPREAD);
+    const spreadPairs = (connections: number) => (seconds: number) =>
+      autocannonRun({
+        url: `${ctx.app.baseUrl}/quotes`,
+        authorization: ctx.platform.authorization,
+        quoteAndExecute: { path: quotePath, body: spread[0].quoteBody, bodies: spread.map((a) => a.quoteBody) },
+        connections,
+        seconds,
+      });
+    const onePairs = (connections: number) => (seconds: number) =>
+      autocannonRun({
+        url: `${ctx.app.baseUrl}/quotes`,
+        authorization: ctx.platform.authorization,
+        quoteAndExecute: { path: quotePath, body: quoteBody },
+        connections,
+        seconds,
+      });
     const runs = await interleaved(
       ctx,
       pairs,
       (seconds) =>
         pgbenchRun(ctx.app.databaseUrl, PLATFORM_EXECUTE_PGBENCH, { clients: ctx.connections, seconds, variables }),
       bare,
+      spreadPairs(ctx.connections),
+      (seconds) =>
+        pgbenchRun(ctx.app.databaseUrl, spreadScript(spread), {
+          clients: ctx.connections,
+          seconds,
+          variables: { platform: ctx.platform.platformId },
+        }),
     );
-    const bareRuns = runs.more[0];
+    const [bareRuns, spreadRuns, spreadPg] = runs.more;
+    const contended = await interleaved(ctx, onePairs(32), spreadPairs(32));
     // A pair is two HTTP requests (two framework passes) and one pgbench transaction pair: the
     // composed floor in pairs/s is 1 / (2/bare + 1/pgbench), the issue's 1/(1/bare + 1/pgbench)
     // with the bare app counted per pair.
-    const appPairs = runs.a.map((m) => ({ ...m, perSecond: m.perSecond / 2 }));
-    const floor = runs.b.map((pg, i) => ({
-      perSecond: 1 / (2 / bareRuns[i].perSecond + 1 / pg.perSecond),
-      p50: pg.p50,
-      p99: pg.p99,
-    }));
+    const perPair = (ms: typeof runs.a) => ms.map((m) => ({ ...m, perSecond: m.perSecond / 2 }));
+    const floorOf = (pg: typeof runs.a) =>
+      pg.map((p, i) => ({ perSecond: 1 / (2 / bareRuns[i].perSecond + 1 / p.perSecond), p50: p.p50, p99: p.p99 }));
+    const appPairs = perPair(runs.a);
     return [
       {
         kind: 'pair',
@@ -123,12 +148,57 @@ export const platformExecute: Suite = {
       {
         kind: 'pair',
         engine: ctx.app.engine,
-        path: 'the same (pairs/s)',
+        path: 'the same (pairs/s; one account)',
         reference: 'composed floor 1/(2/bare + 1/pgbench) (pairs/s; latency columns: pgbench)',
         target: 0.5,
         a: appPairs,
-        b: floor,
+        b: floorOf(runs.b),
+      },
+      {
+        kind: 'pair',
+        engine: ctx.app.engine,
+        path: `the same over ${SPREAD} accounts (pairs/s)`,
+        reference: `composed floor, pgbench over the same ${SPREAD} accounts (pairs/s; latency columns: pgbench)`,
+        target: 0.5,
+        a: perPair(spreadRuns),
+        b: floorOf(spreadPg),
+      },
+      {
+        kind: 'pair',
+        engine: ctx.app.engine,
+        path: '32 connections on one account (pairs/s)',
+        reference: `32 connections over ${SPREAD} accounts (pairs/s)`,
+        target: 0.5,
+        a: perPair(contended.a),
+        b: perPair(contended.b),
       },
     ];
   },
 };
+
+/** Accounts the spread runs pay from. */
+const SPREAD = 32;
+
+/** `count` funded accounts, each of its own customer with an external account, and its quote body. */
+async function spreadAccounts(ctx: BenchContext, count: number) {
+  const out: Array<{ customer: string; account: string; external: string; quoteBody: string }> = [];
+  for (let i = 0; i < count; i++) {
+    const { customer, account, external, quoteBody } = await benchPayer(ctx, 1_000 + i);
+    out.push({
+      customer: parseId('Customer', String(customer.id))!,
+      account: parseId('InternalAccount', account)!,
+      external: parseId('ExternalAccount', String(external.id))!,
+      quoteBody,
+    });
+  }
+  return out;
+}
+
+/** PLATFORM_EXECUTE_PGBENCH over the spread accounts: each transaction pair takes one at random. */
+function spreadScript(accounts: Array<{ customer: string; account: string; external: string }>): string {
+  const array = (key: 'customer' | 'account' | 'external') =>
+    `(ARRAY[${accounts.map((a) => `'${a[key]}'`).join(', ')}]::uuid[])[:n]`;
+  return `\\set n random(1, ${accounts.length})
+SELECT ${array('customer')} AS customer, ${array('account')} AS account, ${array('external')} AS external \\gset
+${PLATFORM_EXECUTE_PGBENCH}`;
+}

@@ -19,7 +19,6 @@ import {
   requestResources,
 } from './audit-record.js';
 
-
 const CHANGING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** What the audit trail knows of a route: its operationId and the status it answers on success. */

@@ -4,14 +4,16 @@ import { Clock } from '../common/clock.js';
 import { formatId, newUuid, parseId } from '../common/ids.js';
 import { Page, paginate } from '../common/pagination.js';
 import { currencyInfo } from '../customers/currencies.js';
-import { LedgerService, systemAccount } from '../ledger/ledger.service.js';
+import { LedgerService, LedgerWork, systemAccount } from '../ledger/ledger.service.js';
+import { hydrate, insertSql, Statement, updateSql } from '../database/statement.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
 import { fieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
 import { MetricsService } from '../metrics/metrics.service.js';
 import { OutboxService } from '../outbox/outbox.service.js';
-import { PlatformConfigService } from '../platform-config/platform-config.service.js';
+import { cardSettingsOf, cardSettingsSql, PlatformConfigService } from '../platform-config/platform-config.service.js';
+import type { CardConfigs, CardProgram } from '../platform-config/card-program.js';
 import { checkAuthorization, effectiveLimits, utcDay } from './card-limits.js';
 import type { CardLimits, DayUsage } from './card-limits.js';
 import { cardTransactionEvent } from './card-transaction-events.js';
@@ -26,7 +28,7 @@ import type {
 } from './card-transaction.dto.js';
 import { CardTransactionEntity } from './card-transaction.entity.js';
 import type { CardDeclinedReason, CardMerchantInfo, CardTransactionStatus } from './card-transaction.entity.js';
-import type { CardEntity } from './card.entity.js';
+import { CardEntity } from './card.entity.js';
 import { CardsRepository } from './cards.repository.js';
 import { CardIssuer } from './issuer/card-issuer.js';
 import { noteAuditResource } from '../audit/audit-trail.js';
@@ -49,6 +51,19 @@ const CLEARABLE: ReadonlySet<CardTransactionStatus> = new Set<CardTransactionSta
   'AUTHORIZED',
   'PARTIALLY_SETTLED',
 ]);
+
+/** What a simulation's work gets from the locking statement. */
+interface SimulationFrame {
+  card: CardEntity;
+  limits: CardLimits;
+  work: LedgerWork;
+  /** The card transaction the simulation names, locked (absent for an authorization). */
+  txn?: CardTransactionEntity;
+  /** The write statement the work adds its CTEs to. */
+  statement: Statement;
+  /** The card's velocity counters as stored: the UTC day (YYYY-MM-DD) they count, or null. */
+  usage: { day: string | null; count: number; spent: bigint };
+}
 
 interface Simulated {
   issuerTransactionToken: string;
@@ -80,20 +95,23 @@ export class CardTransactionsService {
   /**
    * An authorization: declined (`CARD_NOT_ACTIVE`, `SPEND_LIMIT_EXCEEDED`, `INSUFFICIENT_FUNDS`, or
    * what the issuer forced) or approved with a hold on the funding source. Either way a card
-   * transaction is recorded and its event written.
+   * transaction is recorded and its event written. Two statements (docs/ledger.md): the card, its
+   * program, its funding account and its holder's platformCustomerId locked and read in one; the
+   * hold, the account, the card transaction, the card's day counters, the events and the audit
+   * event written in the other.
    */
   authorize(
     platformId: string,
     cardUuid: string,
     body: SandboxCardAuthorizationRequest,
   ): Promise<SandboxCardSimulationResponse> {
-    const decided = this.simulate(platformId, cardUuid, async (m, card, limits) => {
+    const decided = this.simulate(platformId, cardUuid, null, async (m, { card, limits, work, usage, statement }) => {
       if (body.currency.code !== card.currency)
         throw invalidInput([fieldError('currency.code', `the card transacts in ${card.currency}`)]);
       const amount = BigInt(body.amount);
       const merchant = merchantOf(body.merchant);
       const issued = await this.issuer.authorize({ card, amount, currency: card.currency, merchant });
-      const now = this.clock.now();
+      const now = work.now;
       const txn = this.newTransaction(card, {
         amount,
         merchant,
@@ -104,13 +122,15 @@ export class CardTransactionsService {
       let declined: CardDeclinedReason | null = issued.declinedReason;
       if (declined === null && (card.status !== 'ACTIVE' || card.fundingDetachedAt !== null))
         declined = 'CARD_NOT_ACTIVE';
+      const day = utcDate(now);
+      let counted: DayUsage | null = null;
       if (declined === null) {
-        const usage = await this.dayUsage(m, card.id, now);
-        if (!checkAuthorization(amount, limits, usage).approved) declined = 'SPEND_LIMIT_EXCEEDED';
+        counted = usage.day !== null && usage.day > day ? await this.dayUsage(m, card.id, now) : usageOn(usage, day);
+        if (!checkAuthorization(amount, limits, counted).approved) declined = 'SPEND_LIMIT_EXCEEDED';
       }
       if (declined === null) {
         try {
-          const { hold } = await this.ledger.placeHold(m, {
+          const { hold } = this.ledger.hold(work, {
             accountId: card.fundingSourceId,
             amount,
             reason: CARD_LEDGER_REASONS.hold,
@@ -118,7 +138,7 @@ export class CardTransactionsService {
           });
           txn.holdId = hold.id;
         } catch (error) {
-          // placeHold checks before it writes: the transaction goes on and records the decline.
+          // The ledger checks before it changes anything: the transaction records the decline.
           if (!(error instanceof ApiError) || error.code !== 'INSUFFICIENT_FUNDS') throw error;
           declined = 'INSUFFICIENT_FUNDS';
         }
@@ -126,8 +146,19 @@ export class CardTransactionsService {
       if (declined !== null) {
         txn.status = 'DECLINED';
         txn.declinedReason = declined;
+      } else if (usage.day === null || usage.day <= day) {
+        // The card's velocity counters, advanced with the approval (never moved back to an earlier
+        // day: a test clock set back counts that day from its transactions, above).
+        statement.with(
+          'card_day_usage',
+          `UPDATE cards SET day_usage_date = ${statement.p(day, 'date')}, day_usage_count = ${statement.p(
+            counted!.count + 1,
+            'int',
+          )}, day_usage_spent = ${statement.p((counted!.spent + amount).toString(), 'bigint')}
+            WHERE id = ${statement.p(card.id, 'uuid')}`,
+        );
       }
-      await m.insert(CardTransactionEntity, txn);
+      statement.with('card_txn_insert', insertSql(m, statement, CardTransactionEntity, txn));
       return { issuerTransactionToken: issued.issuerTransactionToken, txn, event: true };
     });
     // Counted once committed (`card_authorizations_total{outcome="approved"|"declined"}`).
@@ -152,53 +183,49 @@ export class CardTransactionsService {
     cardUuid: string,
     body: SandboxCardClearingRequest,
   ): Promise<SandboxCardSimulationResponse> {
-    return this.simulate(platformId, cardUuid, async (m, card) => {
-      const txn = await this.lockTransaction(m, card, body.cardTransactionId);
-      if (txn.direction !== 'DEBIT' || !CLEARABLE.has(txn.status))
+    return this.simulate(platformId, cardUuid, body.cardTransactionId, async (m, { card, work, txn, statement }) => {
+      if (txn!.direction !== 'DEBIT' || !CLEARABLE.has(txn!.status))
         throw notOpen(
           'cardTransactionId',
-          `the card transaction is ${txn.status}: only AUTHORIZED or PARTIALLY_SETTLED ones clear`,
+          `the card transaction is ${txn!.status}: only AUTHORIZED or PARTIALLY_SETTLED ones clear`,
         );
+      const purchase = txn!;
       const amount = BigInt(body.amount);
       const { issuerTransactionToken } = await this.issuer.clear({
         card,
-        issuerTransactionToken: txn.issuerTransactionToken,
+        issuerTransactionToken: purchase.issuerTransactionToken,
         amount,
       });
       if (amount === 0n) {
-        await this.expire(m, txn);
-        return { issuerTransactionToken, txn, event: true };
+        this.expire(work, purchase, statement, m);
+        return { issuerTransactionToken, txn: purchase, event: true };
       }
-      const held = await this.heldFor(m, txn);
+      const held = heldFor(work, purchase);
       const close = amount >= held;
       let pulled = true;
-      if (txn.holdId !== null) {
-        try {
-          await this.ledger.captureHold(m, txn.holdId, {
-            amount,
-            close,
+      if (purchase.holdId !== null) {
+        const capture = (value: bigint, closing: boolean) =>
+          this.ledger.capture(work, purchase.holdId!, {
+            amount: value,
+            close: closing,
             reason: CARD_LEDGER_REASONS.clearing,
-            reference: formatId('Transaction', txn.id),
-            counter: systemAccount('CARD_SETTLEMENT', txn.platformId, txn.currency),
+            reference: formatId('Transaction', purchase.id),
+            counter: systemAccount('CARD_SETTLEMENT', purchase.platformId, purchase.currency),
           });
+        try {
+          capture(amount, close);
         } catch (error) {
           if (!(error instanceof ApiError) || error.code !== 'INSUFFICIENT_FUNDS') throw error;
           // The post-hoc pull of the amount above the hold failed: take what is held, absorb the rest.
-          await this.ledger.captureHold(m, txn.holdId, {
-            amount: held,
-            close: true,
-            reason: CARD_LEDGER_REASONS.clearing,
-            reference: formatId('Transaction', txn.id),
-            counter: systemAccount('CARD_SETTLEMENT', txn.platformId, txn.currency),
-          });
+          capture(held, true);
           pulled = false;
         }
       }
-      txn.settledAmount = (BigInt(txn.settledAmount) + amount).toString();
-      if (!pulled || txn.pullOutcome === 'CONFIRMATION_FAILS') txn.status = 'EXCEPTION';
-      else txn.status = close ? 'SETTLED' : 'PARTIALLY_SETTLED';
-      await this.save(m, txn);
-      return { issuerTransactionToken, txn, event: true };
+      purchase.settledAmount = (BigInt(purchase.settledAmount) + amount).toString();
+      if (!pulled || purchase.pullOutcome === 'CONFIRMATION_FAILS') purchase.status = 'EXCEPTION';
+      else purchase.status = close ? 'SETTLED' : 'PARTIALLY_SETTLED';
+      this.save(m, statement, purchase, work.now);
+      return { issuerTransactionToken, txn: purchase, event: true };
     });
   }
 
@@ -208,26 +235,26 @@ export class CardTransactionsService {
     cardUuid: string,
     body: SandboxCardReversalRequest,
   ): Promise<SandboxCardSimulationResponse> {
-    return this.simulate(platformId, cardUuid, async (m, card) => {
-      const txn = await this.lockOpenAuthorization(m, card, body.cardTransactionId);
-      const held = await this.heldFor(m, txn);
+    return this.simulate(platformId, cardUuid, body.cardTransactionId, async (m, { card, work, txn, statement }) => {
+      const purchase = requireOpenAuthorization(txn!);
+      const held = heldFor(work, purchase);
       const amount = body.amount === undefined ? held : BigInt(body.amount);
       if (amount > held)
         throw invalidInput([fieldError('amount', `at most the open authorization (${held}) can be reversed`)]);
       const { issuerTransactionToken } = await this.issuer.reverse({
         card,
-        issuerTransactionToken: txn.issuerTransactionToken,
+        issuerTransactionToken: purchase.issuerTransactionToken,
         amount,
       });
       if (amount === held) {
-        await this.expire(m, txn);
-        return { issuerTransactionToken, txn, event: true };
+        this.expire(work, purchase, statement, m);
+        return { issuerTransactionToken, txn: purchase, event: true };
       }
       // A partial reversal: still AUTHORIZED with a smaller hold (no status change, no event).
-      await this.ledger.releaseHold(m, txn.holdId!, amount);
-      txn.reversedAmount = (BigInt(txn.reversedAmount) + amount).toString();
-      await this.save(m, txn);
-      return { issuerTransactionToken, txn, event: false };
+      this.ledger.release(work, purchase.holdId!, amount);
+      purchase.reversedAmount = (BigInt(purchase.reversedAmount) + amount).toString();
+      this.save(m, statement, purchase, work.now);
+      return { issuerTransactionToken, txn: purchase, event: false };
     });
   }
 
@@ -237,15 +264,15 @@ export class CardTransactionsService {
     cardUuid: string,
     cardTransactionId: string,
   ): Promise<SandboxCardSimulationResponse> {
-    return this.simulate(platformId, cardUuid, async (m, card) => {
-      const txn = await this.lockOpenAuthorization(m, card, cardTransactionId);
+    return this.simulate(platformId, cardUuid, cardTransactionId, async (m, { card, work, txn, statement }) => {
+      const purchase = requireOpenAuthorization(txn!);
       const { issuerTransactionToken } = await this.issuer.reverse({
         card,
-        issuerTransactionToken: txn.issuerTransactionToken,
-        amount: await this.heldFor(m, txn),
+        issuerTransactionToken: purchase.issuerTransactionToken,
+        amount: heldFor(work, purchase),
       });
-      await this.expire(m, txn);
-      return { issuerTransactionToken, txn, event: true };
+      this.expire(work, purchase, statement, m);
+      return { issuerTransactionToken, txn: purchase, event: true };
     });
   }
 
@@ -255,8 +282,8 @@ export class CardTransactionsService {
    * transaction (SETTLED) linked by `originalTransactionId`; the purchase keeps its status.
    */
   refund(platformId: string, cardUuid: string, body: SandboxCardReturnRequest): Promise<SandboxCardSimulationResponse> {
-    return this.simulate(platformId, cardUuid, async (m, card) => {
-      const purchase = await this.lockTransaction(m, card, body.cardTransactionId);
+    return this.simulate(platformId, cardUuid, body.cardTransactionId, async (m, { card, work, txn, statement }) => {
+      const purchase = txn!;
       const settled = BigInt(purchase.settledAmount);
       if (purchase.direction !== 'DEBIT' || settled === 0n)
         throw notOpen('cardTransactionId', 'only a purchase with a settled clearing can be returned');
@@ -269,13 +296,12 @@ export class CardTransactionsService {
         issuerTransactionToken: purchase.issuerTransactionToken,
         amount,
       });
-      const now = this.clock.now();
       const credit = this.newTransaction(card, {
         amount,
         merchant: purchase.merchant,
         issuerTransactionToken,
         pullOutcome: 'OK',
-        now,
+        now: work.now,
       });
       Object.assign(credit, {
         accountId: purchase.accountId,
@@ -284,8 +310,7 @@ export class CardTransactionsService {
         settledAmount: amount.toString(),
         originalTransactionId: purchase.id,
       });
-      await m.insert(CardTransactionEntity, credit);
-      await this.ledger.transfer(m, {
+      this.ledger.move(work, {
         lines: [
           { account: systemAccount('CARD_SETTLEMENT', purchase.platformId, purchase.currency), amount: -amount },
           { account: { internalAccountId: purchase.accountId }, amount },
@@ -293,9 +318,10 @@ export class CardTransactionsService {
         reason: CARD_LEDGER_REASONS.return,
         reference: formatId('Transaction', credit.id),
       });
+      statement.with('card_txn_insert', insertSql(m, statement, CardTransactionEntity, credit));
       purchase.refundedAmount = (BigInt(purchase.refundedAmount) + amount).toString();
       // The purchase keeps its status (no event); the return is its own SETTLED CREDIT transaction.
-      await this.save(m, purchase);
+      this.save(m, statement, purchase, work.now);
       return { issuerTransactionToken, txn: credit, event: true };
     });
   }
@@ -313,30 +339,87 @@ export class CardTransactionsService {
   }
 
   /**
-   * The frame of every simulation: lock the card (404 when unknown or another platform's), refuse
-   * programs where the issuer decides (409), run `work`, then write the `CARD_TRANSACTION.<status>`
-   * event of the transaction it returns (unless `work` says its status did not change) and render it.
+   * The frame of every simulation, two statements (docs/ledger.md, "The two-statement path"). The
+   * first locks the card (404 when unknown or another platform's), the card transaction named by
+   * `transactionId` (its public id; 404 TRANSACTION_NOT_FOUND when it is not this card's), the
+   * funding account (id order) and the transaction's hold, and reads the platform's card program
+   * (409 where the issuer decides) and the holder's platformCustomerId. `work` decides in memory
+   * and adds its writes to the statement; the second statement writes them with the ledger's, the
+   * `CARD_TRANSACTION.<status>` event of the transaction it returns (unless `work` says its status
+   * did not change) and the request's audit event.
    */
   private simulate(
     platformId: string,
     cardUuid: string,
-    work: (m: EntityManager, card: CardEntity, limits: CardLimits) => Promise<Simulated>,
+    transactionId: string | null,
+    work: (m: EntityManager, frame: SimulationFrame) => Promise<Simulated>,
   ): Promise<SandboxCardSimulationResponse> {
     return this.tx.run(async (m) => {
-      const card = await this.cards.lockForUpdate(m, platformId, cardUuid);
-      if (!card) throw cardNotFound(cardUuid);
-      const config = await this.config.cardSettings(m, platformId);
+      const s = new Statement();
+      const platform = s.p(platformId, 'uuid');
+      s.with(
+        'head',
+        `SELECT * FROM cards WHERE id = ${s.p(cardUuid, 'uuid')} AND platform_id = ${platform} FOR UPDATE`,
+      );
+      const txnUuid = transactionId === null ? null : parseId('Transaction', transactionId);
+      if (transactionId !== null)
+        s.with(
+          'card_txn',
+          `SELECT t.* FROM card_transactions t
+            WHERE t.id = ${s.p(txnUuid, 'uuid')} AND t.card_id = (SELECT id FROM head) AND t.platform_id = ${platform}
+              FOR UPDATE`,
+        );
+      const locked = await this.ledger.lock(m, {
+        statement: s,
+        accountsFrom:
+          transactionId === null
+            ? `SELECT funding_source_id FROM head WHERE status = 'ACTIVE' AND funding_detached_at IS NULL`
+            : 'SELECT account_id FROM card_txn',
+        ...(transactionId === null ? {} : { holdsFrom: 'SELECT hold_id FROM card_txn WHERE hold_id IS NOT NULL' }),
+        outputs: {
+          card: 'SELECT to_jsonb(h) FROM head h',
+          ...(transactionId === null ? {} : { txn: 'SELECT to_jsonb(t) FROM card_txn t' }),
+          program: cardSettingsSql(platform),
+          customer: 'SELECT platform_customer_id FROM customers WHERE id = (SELECT customer_id FROM head)',
+        },
+      });
+      const cardJson = locked.outputs.card as Record<string, unknown> | null;
+      if (!cardJson) throw cardNotFound(cardUuid);
+      const card = hydrate(m, CardEntity, cardJson);
+      const program = locked.outputs.program as { card_program: CardProgram; card_configs: CardConfigs } | null;
+      if (!program) throw new Error(`platform ${platformId} has no configuration row`);
+      const config = cardSettingsOf(program.card_program, program.card_configs);
       if (config.cardProgram.authorizationDecisionMaker !== 'SERVICE')
         throw new ApiError(
           'CONFLICT',
           "The card's program has the card issuer make authorization decisions; the sandbox simulations support only programs where this service decides",
         );
+      let txn: CardTransactionEntity | undefined;
+      if (transactionId !== null) {
+        const json = locked.outputs.txn as Record<string, unknown> | null;
+        if (!json) throw new ApiError('TRANSACTION_NOT_FOUND', `Card transaction ${transactionId} not found`);
+        txn = hydrate(m, CardTransactionEntity, json);
+      }
       const limits = effectiveLimits(cardLimits(card), config.cardConfigs);
-      const { issuerTransactionToken, txn, event } = await work(m, card, limits);
-      const view = renderCardTransaction(txn, await this.platformCustomerId(m, card.customerId));
+      const statement = new Statement();
+      const ledgerWork = this.ledger.work(locked);
+      const result = await work(m, {
+        card,
+        limits,
+        work: ledgerWork,
+        txn,
+        statement,
+        usage: {
+          day: (cardJson.day_usage_date as string | null) ?? null,
+          count: Number(cardJson.day_usage_count ?? 0),
+          spent: BigInt((cardJson.day_usage_spent as string | number | null) ?? 0),
+        },
+      });
+      const view = renderCardTransaction(result.txn, locked.outputs.customer as string);
       noteAuditResource(view.id); // also when the simulation changes no status (no event)
-      if (event) await this.outbox.write(m, cardTransactionEvent(platformId, view));
-      return { issuerTransactionToken, cardTransaction: view };
+      const events = result.event ? [this.outbox.prepare(cardTransactionEvent(platformId, view))] : [];
+      await this.ledger.write(m, ledgerWork, { statement, events, last: true });
+      return { issuerTransactionToken: result.issuerTransactionToken, cardTransaction: view };
     });
   }
 
@@ -377,72 +460,42 @@ export class CardTransactionsService {
     return txn;
   }
 
-  /** The card's approved purchases of the UTC day containing `now`. */
+  /**
+   * The card's approved purchases of the UTC day containing `now`, from its transactions: only when a
+   * sandbox test clock was set back before the day of the card's counters.
+   */
   private async dayUsage(m: EntityManager, cardId: string, now: Date): Promise<DayUsage> {
     const { start, end } = utcDay(now);
     const [row] = await m.query<Array<{ count: number; spent: string }>>(DAY_USAGE_SQL, [cardId, start, end]);
     return { count: Number(row.count), spent: BigInt(row.spent) };
   }
 
-  /** The card's transaction, locked; 404 TRANSACTION_NOT_FOUND when it is not this card's. */
-  private async lockTransaction(m: EntityManager, card: CardEntity, publicId: string): Promise<CardTransactionEntity> {
-    const id = parseId('Transaction', publicId);
-    const txn =
-      id === null
-        ? null
-        : await m.findOne(CardTransactionEntity, {
-            where: { id, cardId: card.id, platformId: card.platformId },
-            lock: { mode: 'pessimistic_write' },
-          });
-    if (!txn) throw new ApiError('TRANSACTION_NOT_FOUND', `Card transaction ${publicId} not found`);
-    return txn;
-  }
-
-  /** A purchase still fully open (AUTHORIZED, nothing settled): 400 otherwise. */
-  private async lockOpenAuthorization(
-    m: EntityManager,
-    card: CardEntity,
-    publicId: string,
-  ): Promise<CardTransactionEntity> {
-    const txn = await this.lockTransaction(m, card, publicId);
-    if (txn.direction !== 'DEBIT' || txn.status !== 'AUTHORIZED' || BigInt(txn.settledAmount) !== 0n)
-      throw notOpen('cardTransactionId', `the card transaction is ${txn.status}, not an open authorization`);
-    return txn;
-  }
-
-  /** What the transaction still holds (0 without a hold). */
-  private async heldFor(m: EntityManager, txn: CardTransactionEntity): Promise<bigint> {
-    if (txn.holdId === null) return 0n;
-    const hold = await this.ledger.hold(m, txn.holdId);
-    return hold.status === 'OPEN' ? BigInt(hold.remaining) : 0n;
-  }
-
   /**
    * Ends the authorization without (further) clearing: releases what is still held; an untouched
    * authorization becomes VOIDED (authorizedAmount 0), a partially settled one SETTLED.
    */
-  private async expire(m: EntityManager, txn: CardTransactionEntity): Promise<void> {
-    const held = await this.heldFor(m, txn);
-    if (held > 0n) await this.ledger.releaseHold(m, txn.holdId!);
+  private expire(work: LedgerWork, txn: CardTransactionEntity, s: Statement, m: EntityManager): void {
+    const held = heldFor(work, txn);
+    if (held > 0n) this.ledger.release(work, txn.holdId!);
     if (BigInt(txn.settledAmount) === 0n) {
       txn.reversedAmount = (BigInt(txn.reversedAmount) + held).toString();
       txn.status = 'VOIDED';
     } else txn.status = 'SETTLED';
-    await this.save(m, txn);
+    this.save(m, s, txn, work.now);
   }
 
-  private async save(m: EntityManager, txn: CardTransactionEntity): Promise<void> {
-    txn.updatedAt = this.clock.now();
-    await m.update(
-      CardTransactionEntity,
-      { id: txn.id },
-      {
+  /** The transaction's changed columns, as a CTE of the simulation's write statement. */
+  private save(m: EntityManager, s: Statement, txn: CardTransactionEntity, now: Date): void {
+    txn.updatedAt = now;
+    s.with(
+      'card_txn_update',
+      updateSql(m, s, CardTransactionEntity, txn.id, {
         status: txn.status,
         reversedAmount: txn.reversedAmount,
         settledAmount: txn.settledAmount,
         refundedAmount: txn.refundedAmount,
         updatedAt: txn.updatedAt,
-      },
+      }),
     );
   }
 
@@ -507,3 +560,27 @@ const cardNotFound = (cardUuid: string) => new ApiError('NOT_FOUND', `Card ${for
 
 /** 400 INVALID_INPUT naming the transaction: it is not in a state the simulation can act on. */
 const notOpen = (field: string, message: string) => invalidInput([fieldError(field, message)]);
+
+/** The UTC calendar day of an instant, `YYYY-MM-DD`. */
+function utcDate(at: Date): string {
+  return at.toISOString().slice(0, 10);
+}
+
+/** The counters' usage for `day`: theirs when they count it, none when they count an earlier day. */
+function usageOn(usage: { day: string | null; count: number; spent: bigint }, day: string): DayUsage {
+  return usage.day === day ? { count: usage.count, spent: usage.spent } : { count: 0, spent: 0n };
+}
+
+/** What the transaction still holds (0 without a hold), from the locked hold. */
+function heldFor(work: LedgerWork, txn: CardTransactionEntity): bigint {
+  if (txn.holdId === null) return 0n;
+  const hold = work.hold(txn.holdId);
+  return hold.status === 'OPEN' ? BigInt(hold.remaining) : 0n;
+}
+
+/** A purchase still fully open (AUTHORIZED, nothing settled): 400 otherwise. */
+function requireOpenAuthorization(txn: CardTransactionEntity): CardTransactionEntity {
+  if (txn.direction !== 'DEBIT' || txn.status !== 'AUTHORIZED' || BigInt(txn.settledAmount) !== 0n)
+    throw notOpen('cardTransactionId', `the card transaction is ${txn.status}, not an open authorization`);
+  return txn;
+}

@@ -9,7 +9,6 @@ import { authenticateStartup } from './embedded-auth.js';
 import { lockDataDir } from './embedded-lock.js';
 import { ProtocolQueue } from './embedded-protocol-queue.js';
 
-
 export interface EmbeddedDatabase {
   /**
    * A postgres:// URL that `pg` (and so TypeORM) uses exactly as it would a PostgreSQL server: a

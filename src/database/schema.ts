@@ -53,6 +53,7 @@ import { PlatformFeeConfigs1767228910000 } from './migrations/1767228910000-Plat
 import { PaymentDocuments1767228920000 } from './migrations/1767228920000-PaymentDocuments.js';
 import { IncomingPayments1767228960000 } from './migrations/1767228960000-IncomingPayments.js';
 import { ConsoleOverviewIndexes1767229000000 } from './migrations/1767229000000-ConsoleOverviewIndexes.js';
+import { CardDayUsage1767229050000 } from './migrations/1767229050000-CardDayUsage.js';
 import { AuditUnlinked1767228100000 } from './migrations/1767228100000-AuditUnlinked.js';
 import { Onboarding1767228600000 } from './migrations/1767228600000-Onboarding.js';
 import { BulkImport1767228610000 } from './migrations/1767228610000-BulkImport.js';
@@ -133,5 +134,6 @@ export const MIGRATIONS = [
   BulkImport1767228610000,
   ScaResendLimit1767228931000,
   ConsoleOverviewIndexes1767229000000,
+  CardDayUsage1767229050000,
   Stablecoins1767229100000,
 ];

@@ -257,6 +257,22 @@ export class TransactionService {
     }
   }
 
+  /**
+   * The pending before-commit hooks' riders (the audit event) for the last statement of the open
+   * transaction, built as a CTE of it (`source`: a CTE of that statement that returns a row), its
+   * parameters numbered from `first`. The caller appends each rider's CTE and parameters, and calls
+   * its `written()` once the statement ran; a hook without a rider still runs at commit.
+   */
+  riders(source: string, first: number): StatementRider[] {
+    const riders: StatementRider[] = [];
+    for (const hook of this.hooks) {
+      if (!hook.pending()) continue;
+      const rider = hook.rider?.(source, first + riders.reduce((n, r) => n + r.parameters.length, 0));
+      if (rider) riders.push(rider);
+    }
+    return riders;
+  }
+
   /** The statement with the riders' CTEs, one text per statement and riders (so it prepares once). */
   private withRiders(statement: ChangeStatement, riders: StatementRider[]): string {
     const key = riders.map((r) => r.cte).join(',\n  ');
@@ -270,6 +286,26 @@ export class TransactionService {
   /** The open transaction's manager, or the pool's for a plain read. */
   get manager(): EntityManager {
     return current.getStore() ?? this.dataSource.manager;
+  }
+
+  /**
+   * One fixed-text statement of a hot path inside the transaction of `m` (a manager of `run`), answered
+   * as `m.query` answers a SELECT (its rows): prepared by name on the transaction's own connection
+   * when statements are prepared (DB_PREPARED_STATEMENTS), so a hot path's locking and write
+   * statements are parsed and planned once per connection, not on every request; `m.query` otherwise.
+   */
+  async queryIn<T = unknown>(m: EntityManager, sql: string, parameters: unknown[]): Promise<T> {
+    const runner = m.queryRunner;
+    if (!this.prepare || !runner?.isTransactionActive) return m.query<T>(sql, parameters);
+    const client = (await runner.connect()) as pg.PoolClient;
+    this.dataSource.logger.logQuery(sql, parameters, runner);
+    try {
+      const raw = await client.query(this.statement(sql, parameters));
+      return raw.rows as T;
+    } catch (err) {
+      this.dataSource.logger.logQueryError(err as Error, sql, parameters, runner);
+      throw new QueryFailedError(sql, parameters, err as Error);
+    }
   }
 
   /**

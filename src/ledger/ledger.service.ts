@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, In } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
 import { formatId, newUuid } from '../common/ids.js';
 import { MAX_SAFE_MINOR_UNITS } from '../common/validation.js';
@@ -7,11 +7,12 @@ import { balanceUpdated } from '../customers/customer-events.js';
 import { InternalAccountEntity } from '../customers/internal-account.entity.js';
 import { renderInternalAccount } from '../customers/internal-accounts.service.js';
 import { ApiError } from '../errors/api-error.js';
-import { OutboxService } from '../outbox/outbox.service.js';
+import { outboxBatchCtes, OutboxService, type PreparedEvent } from '../outbox/outbox.service.js';
+import { hydrate, Statement } from '../database/statement.js';
+import { TransactionService } from '../database/transaction.service.js';
 import { LedgerEntryEntity } from './ledger-entry.entity.js';
 import { LedgerHoldEntity } from './ledger-hold.entity.js';
 import { SYSTEM_ACCOUNT_KINDS, type SystemAccountKind } from './system-accounts.js';
-
 
 /** Largest balance an account may hold (and largest posting): an exact JSON number for every client. */
 export const MAX_BALANCE = BigInt(MAX_SAFE_MINOR_UNITS);
@@ -88,56 +89,233 @@ export function systemAccount(system: SystemAccountKind, platformId: string, cur
 }
 
 /**
+ * What a request's locking statement took (`LedgerService.lock`): the internal accounts it locked
+ * (id order), the holds it locked after them, and the caller's own outputs (its locked domain row,
+ * the customer's platformCustomerId...), by the names the caller gave them.
+ */
+export interface Locked {
+  accounts: Map<string, InternalAccountEntity>;
+  holds: Map<string, LedgerHoldEntity>;
+  outputs: Record<string, unknown>;
+}
+
+/** What `LedgerService.lock` locks and reads, in one statement. */
+export interface LockRequest {
+  /**
+   * The statement to lock in, holding the caller's own CTEs (e.g. `head`: the quote or card
+   * `SELECT ... FOR UPDATE`, locked before the accounts, as every movement of it does).
+   */
+  statement?: Statement;
+  /** Internal account uuids known before the statement. */
+  accountIds?: string[];
+  /** SQL selecting more account uuids from the caller's CTEs (e.g. the quote's source account). */
+  accountsFrom?: string;
+  /** Hold uuids to lock (after the accounts). */
+  holdIds?: string[];
+  /** SQL selecting more hold uuids (e.g. the card transaction's hold). */
+  holdsFrom?: string;
+  /** The caller's outputs: name => a scalar SQL expression over its CTEs, evaluated before the locks. */
+  outputs?: Record<string, string>;
+}
+
+/**
+ * One request's ledger work between its two statements: built in memory against the locked rows
+ * (each step checked in full before it changes anything, so a refused step leaves the work as it
+ * was), then written by `LedgerService.write` in one statement with the caller's own writes.
+ */
+export class LedgerWork {
+  readonly entries: LedgerEntryEntity[] = [];
+  readonly newHolds: LedgerHoldEntity[] = [];
+  readonly changedHolds = new Map<string, LedgerHoldEntity>();
+  /** Accounts whose balance, held or ledgerSeq changed (one BALANCE_UPDATED each). */
+  readonly touched = new Set<string>();
+
+  constructor(
+    readonly locked: Locked,
+    readonly now: Date,
+  ) {}
+
+  account(id: string): InternalAccountEntity {
+    const account = this.locked.accounts.get(id);
+    if (!account) throw new Error(`internal account ${id} was not locked`);
+    return account;
+  }
+
+  hold(id: string): LedgerHoldEntity {
+    const hold = this.locked.holds.get(id);
+    if (!hold) throw new Error(`ledger hold ${id} was not locked`);
+    return hold;
+  }
+}
+
+/** One statement's CTEs of the ledger's columns, as arrays (one text whatever the number of rows). */
+const POSTING_COLUMNS = `id, journal_id, account_id, system_account, platform_id, currency, seq, amount, balance_after, reason,
+  reference, created_at`;
+const HOLD_COLUMNS =
+  'id, account_id, platform_id, amount, remaining, status, reason, reference, created_at, updated_at';
+
+/**
  * The only writer of balances, and a double-entry one: every movement is a journal of postings
  * (`ledger_entries` rows sharing a `journalId`) that sum to zero per currency, between internal
  * accounts (customers' and platforms') and the service's own system accounts (rail clearing, FX,
  * fees, platform revenue, sandbox funding, card settlement, opening balances).
  *
+ * Every movement and hold is two statements (docs/ledger.md, "The two-statement path"): `lock`
+ * locks every internal account it touches in one statement, in id order (one global order, so
+ * opposite movements cannot deadlock), after the caller's own locked row and with whatever else
+ * the request needs to read; the work is computed in memory (`move`, `placeHold`, `release`,
+ * `capture` on a `LedgerWork`); `write` sends one statement with the postings, the balances, the
+ * holds, one `INTERNAL_ACCOUNT.BALANCE_UPDATED` per touched account, the caller's domain writes and
+ * events, and (for the request's last statement) its audit event. `transfer`, `placeHold`,
+ * `releaseHold` and `captureHold` are the same two statements for a caller with nothing to add.
+ *
  * An internal account's posting carries the balance it leaves (`balanceAfter`) and the account's
- * next `seq`; the account's cached `balance` is updated in the same transaction. Internal accounts
- * are locked FOR UPDATE, all of one movement in one statement ordered by id (one global order, so
- * opposite movements cannot deadlock), and each movement sees the balance the previous one left.
- * System accounts are not locked and have no cached balance (it is the sum of their postings), so
- * they never become a hot row and may go negative: they are not customer money.
+ * next `seq`; the account row caches `balance` and `ledger_seq`. System accounts are not locked and
+ * have no cached balance (it is the sum of their postings), so they never become a hot row and may
+ * go negative: they are not customer money.
  *
  * Holds reserve funds without moving money: `held` (the sum of the open holds' `remaining`) is
  * part of `balance` but not available, so a debit or a new hold may use only `balance - held`.
- * Capturing a hold turns (part of) it into a debit credited to a counter account; releasing it
- * makes the funds available again. Every change of an internal account's `balance` or `held`
- * writes one `INTERNAL_ACCOUNT.BALANCE_UPDATED` to the outbox in the same transaction.
  */
 @Injectable()
 export class LedgerService {
   constructor(
     private readonly outbox: OutboxService,
     private readonly clock: Clock,
+    private readonly tx: TransactionService,
   ) {}
 
   /**
-   * Writes one balanced movement inside the caller's transaction (`m` must be a transaction's
-   * manager, so it commits or rolls back with the caller's other effects). Everything is checked
-   * before anything is written: 404 ACCOUNT_NOT_FOUND for an unknown internal account, 400
-   * INSUFFICIENT_FUNDS when a debit would take an internal account's available balance (balance
-   * minus holds) below zero, 400 AMOUNT_OUT_OF_RANGE for a line or a resulting balance above
-   * 9007199254740991. Unbalanced lines are a programming error (a plain Error).
+   * The locking statement (see LockRequest): the caller's CTEs and outputs, then every internal
+   * account `FOR UPDATE` in id order, then the holds `FOR UPDATE`. 404 ACCOUNT_NOT_FOUND for an
+   * account id given in `accountIds` that does not exist.
    */
-  async transfer(m: EntityManager, t: LedgerTransfer): Promise<TransferResult> {
-    requireTransaction(m, 'transfer');
-    checkTransfer(t);
-    const accounts = await this.lockAccounts(m, internalIds(t.lines));
-    return this.write(m, t, accounts);
+  async lock(m: EntityManager, request: LockRequest): Promise<Locked> {
+    requireTransaction(m, 'lock');
+    const s = request.statement ?? new Statement();
+    const wanted = [...new Set(request.accountIds ?? [])];
+    const ids = `SELECT unnest(${s.p(wanted, 'uuid[]')})${request.accountsFrom ? ` UNION ${request.accountsFrom}` : ''}`;
+    s.with('ledger_accounts', `SELECT a.* FROM internal_accounts a WHERE a.id IN (${ids}) ORDER BY a.id FOR UPDATE`);
+    const lockHolds = request.holdIds !== undefined || request.holdsFrom !== undefined;
+    if (lockHolds) {
+      const holds = `SELECT unnest(${s.p(request.holdIds ?? [], 'uuid[]')})${request.holdsFrom ? ` UNION ${request.holdsFrom}` : ''}`;
+      s.with('ledger_holds_locked', `SELECT h.* FROM ledger_holds h WHERE h.id IN (${holds}) ORDER BY h.id FOR UPDATE`);
+    }
+    const outputs = Object.entries(request.outputs ?? {});
+    const select = [
+      ...outputs.map(([name, sql]) => `(${sql}) AS "${name}"`),
+      `(SELECT jsonb_agg(to_jsonb(a) ORDER BY a.id) FROM ledger_accounts a) AS ledger_accounts`,
+      ...(lockHolds
+        ? [`(SELECT jsonb_agg(to_jsonb(h) ORDER BY h.id) FROM ledger_holds_locked h) AS ledger_holds`]
+        : []),
+    ];
+    const [row] = await this.tx.queryIn<Array<Record<string, unknown>>>(
+      m,
+      s.text(`SELECT ${select.join(',\n  ')}`),
+      s.parameters,
+    );
+    const accounts = new Map<string, InternalAccountEntity>();
+    for (const json of (row.ledger_accounts as Array<Record<string, unknown>> | null) ?? []) {
+      const account = hydrate(m, InternalAccountEntity, json);
+      accounts.set(account.id, account);
+    }
+    const holds = new Map<string, LedgerHoldEntity>();
+    for (const json of (row.ledger_holds as Array<Record<string, unknown>> | null) ?? []) {
+      const hold = hydrate(m, LedgerHoldEntity, json);
+      holds.set(hold.id, hold);
+    }
+    const missing = wanted.find((id) => !accounts.has(id));
+    if (missing !== undefined)
+      throw new ApiError('ACCOUNT_NOT_FOUND', `Internal account ${formatId('InternalAccount', missing)} not found`);
+    return { accounts, holds, outputs: Object.fromEntries(outputs.map(([name]) => [name, row[name]])) };
   }
 
-  /** Reserves `amount` on the account: 400 INSUFFICIENT_FUNDS when less than that is available. */
-  async placeHold(m: EntityManager, request: HoldRequest): Promise<HoldResult> {
-    requireTransaction(m, 'placeHold');
+  /** A new work over what `lock` took. */
+  work(locked: Locked): LedgerWork {
+    return new LedgerWork(locked, this.clock.now());
+  }
+
+  /**
+   * Adds one balanced movement to the work: 404 ACCOUNT_NOT_FOUND for an internal account the lock
+   * did not find, 400 INSUFFICIENT_FUNDS when a debit would take an internal account's available
+   * balance (balance minus holds) below zero, 400 AMOUNT_OUT_OF_RANGE for a line or a resulting
+   * balance above 9007199254740991; the work is unchanged then. Unbalanced lines are a programming
+   * error (a plain Error).
+   */
+  move(work: LedgerWork, t: LedgerTransfer): TransferResult {
+    checkTransfer(t);
+    for (const id of internalIds(t.lines))
+      if (!work.locked.accounts.has(id))
+        throw new ApiError('ACCOUNT_NOT_FOUND', `Internal account ${formatId('InternalAccount', id)} not found`);
+    const next = new Map<string, { balance: bigint; seq: bigint }>();
+    const journalId = newUuid();
+    const entries: LedgerEntryEntity[] = [];
+    const touched: InternalAccountEntity[] = [];
+    for (const line of t.lines) {
+      const base = {
+        id: newUuid(),
+        journalId,
+        amount: line.amount.toString(),
+        reason: t.reason,
+        reference: t.reference ?? null,
+        createdAt: work.now,
+      };
+      if ('system' in line.account) {
+        const { system, platformId, currency } = line.account;
+        entries.push(
+          Object.assign(new LedgerEntryEntity(), {
+            ...base,
+            accountId: null,
+            systemAccount: system,
+            platformId,
+            currency,
+            seq: null,
+            balanceAfter: null,
+          }),
+        );
+        continue;
+      }
+      const account = work.account(line.account.internalAccountId);
+      let state = next.get(account.id);
+      if (!state) next.set(account.id, (state = { balance: BigInt(account.balance), seq: BigInt(account.ledgerSeq) }));
+      if (line.amount < 0n) requireAvailable(account, -line.amount, state.balance);
+      state.balance += line.amount;
+      state.seq += 1n;
+      if (state.balance > MAX_BALANCE) throw balanceOutOfRange(account);
+      if (!touched.includes(account)) touched.push(account);
+      entries.push(
+        Object.assign(new LedgerEntryEntity(), {
+          ...base,
+          accountId: account.id,
+          systemAccount: null,
+          platformId: account.platformId,
+          currency: account.currency,
+          seq: state.seq.toString(),
+          balanceAfter: state.balance.toString(),
+        }),
+      );
+    }
+    requireBalanced(entries);
+    // Everything holds: apply.
+    work.entries.push(...entries);
+    for (const account of touched) {
+      const state = next.get(account.id)!;
+      account.balance = state.balance.toString();
+      account.ledgerSeq = state.seq.toString();
+      account.updatedAt = work.now;
+      work.touched.add(account.id);
+    }
+    return { journalId, entries, accounts: touched };
+  }
+
+  /** Adds a hold of `amount` to the work: 400 INSUFFICIENT_FUNDS (work unchanged) when less is available. */
+  hold(work: LedgerWork, request: HoldRequest): HoldResult {
     const amount = toMinorUnits(request.amount);
     if (amount <= 0n) throw new Error('a hold is positive');
     checkLabels(request.reason, request.reference);
-    const [account] = (await this.lockAccounts(m, [request.accountId])).values();
+    const account = work.account(request.accountId);
     requireAvailable(account, amount);
-    const now = this.clock.now();
-    const hold = m.create(LedgerHoldEntity, {
+    const hold = Object.assign(new LedgerHoldEntity(), {
       id: newUuid(),
       accountId: account.id,
       platformId: account.platformId,
@@ -146,65 +324,278 @@ export class LedgerService {
       status: 'OPEN',
       reason: request.reason,
       reference: request.reference ?? null,
-      createdAt: now,
-      updatedAt: now,
-    });
-    await m.insert(LedgerHoldEntity, hold);
+      createdAt: work.now,
+      updatedAt: work.now,
+    } satisfies LedgerHoldEntity);
+    work.newHolds.push(hold);
     account.held = (BigInt(account.held) + amount).toString();
-    await this.saveAccount(m, account);
+    account.updatedAt = work.now;
+    work.touched.add(account.id);
     return { hold, account };
   }
 
-  /** Releases `amount` of an open hold (all that remains when omitted); the funds become available again. */
-  async releaseHold(m: EntityManager, holdId: string, amount?: bigint): Promise<HoldResult> {
-    requireTransaction(m, 'releaseHold');
-    const { hold, accounts } = await this.lockHold(m, holdId, []);
-    const account = accounts.get(hold.accountId)!;
+  /** Adds the release of `amount` of an open, locked hold (all that remains when omitted) to the work. */
+  release(work: LedgerWork, holdId: string, amount?: bigint): HoldResult {
+    const hold = openHold(work, holdId);
+    const account = work.account(hold.accountId);
     const release = amount ?? BigInt(hold.remaining);
     if (release <= 0n || release > BigInt(hold.remaining))
       throw new Error(`cannot release ${release} of hold ${hold.id}`);
-    await this.shrinkHold(m, hold, account, release);
-    await this.saveAccount(m, account);
+    shrinkHold(work, hold, account, release);
     return { hold, account };
   }
 
   /**
-   * Turns a hold into a debit of `amount` credited to `counter` (e.g. a card clearing to
-   * CARD_SETTLEMENT): up to what remains of the hold is taken from it, anything above is pulled
-   * from the available balance (400 INSUFFICIENT_FUNDS, with nothing written, when that does not
-   * cover it). With `close`, what remains of the hold afterwards is released; otherwise it stays
-   * held for later captures.
+   * Adds to the work the capture of a locked hold: a debit of `amount` credited to `counter` (up to
+   * what remains of the hold is taken from it, anything above from the available balance: 400
+   * INSUFFICIENT_FUNDS, work unchanged, when that does not cover it). With `close`, what remains
+   * of the hold afterwards is released.
    */
-  async captureHold(m: EntityManager, holdId: string, capture: CaptureRequest): Promise<CaptureResult> {
-    requireTransaction(m, 'captureHold');
+  capture(work: LedgerWork, holdId: string, capture: CaptureRequest): CaptureResult {
     if (capture.amount < 0n) throw new Error('a capture is not negative');
     checkLabels(capture.reason, capture.reference);
-    const counterId = 'internalAccountId' in capture.counter ? [capture.counter.internalAccountId] : [];
-    const { hold, accounts } = await this.lockHold(m, holdId, counterId);
-    const account = accounts.get(hold.accountId)!;
+    const hold = openHold(work, holdId);
+    const account = work.account(hold.accountId);
     const remaining = BigInt(hold.remaining);
     const fromHold = capture.amount < remaining ? capture.amount : remaining;
-    requireAvailable(account, capture.amount - fromHold);
     const shrink = capture.close ? remaining : fromHold;
-    if (shrink > 0n) await this.shrinkHold(m, hold, account, shrink);
+    // What the hold does not cover must be available (the hold still counted as held).
+    requireAvailable(account, capture.amount - fromHold);
     if (capture.amount === 0n) {
-      await this.saveAccount(m, account);
+      if (shrink > 0n) shrinkHold(work, hold, account, shrink);
       return { hold, account, entry: null, journalId: null };
     }
-    const moved = await this.write(
-      m,
-      {
+    const held = account.held;
+    if (shrink > 0n) shrinkHold(work, hold, account, shrink);
+    try {
+      const moved = this.move(work, {
         lines: [
           { account: { internalAccountId: account.id }, amount: -capture.amount },
           { account: capture.counter, amount: capture.amount },
         ],
         reason: capture.reason,
         reference: capture.reference,
-      },
-      accounts,
-      checkTransfer,
-    );
-    return { hold, account, entry: moved.entries[0], journalId: moved.journalId };
+      });
+      return { hold, account, entry: moved.entries[0], journalId: moved.journalId };
+    } catch (error) {
+      // Nothing moved: the hold as it was.
+      if (shrink > 0n) {
+        hold.remaining = remaining.toString();
+        hold.status = 'OPEN';
+        account.held = held;
+      }
+      throw error;
+    }
+  }
+
+  /**
+   * The write statement: the work's postings, balances and holds, one BALANCE_UPDATED per touched
+   * account, then the caller's CTEs already in `s` (its domain writes) and `events`; with `last`,
+   * the request's audit event rides in it too (the before-commit hooks' riders), so a request whose
+   * last statement this is sends only COMMIT after it. Answers the rows of `select` (default: none).
+   */
+  async write<T = unknown>(
+    m: EntityManager,
+    work: LedgerWork,
+    options: { statement?: Statement; events?: PreparedEvent[]; last?: boolean; select?: string } = {},
+  ): Promise<T[]> {
+    requireTransaction(m, 'write');
+    const s = options.statement ?? new Statement();
+    if (work.entries.length) {
+      const e = work.entries;
+      s.with(
+        'ledger_postings',
+        `INSERT INTO ledger_entries (${POSTING_COLUMNS})
+         SELECT * FROM unnest(${s.p(
+           e.map((x) => x.id),
+           'uuid[]',
+         )}, ${s.p(
+           e.map((x) => x.journalId),
+           'uuid[]',
+         )}, ${s.p(
+           e.map((x) => x.accountId),
+           'uuid[]',
+         )}, ${s.p(
+           e.map((x) => x.systemAccount),
+           'text[]',
+         )}, ${s.p(
+           e.map((x) => x.platformId),
+           'uuid[]',
+         )}, ${s.p(
+           e.map((x) => x.currency),
+           'text[]',
+         )}, ${s.p(
+           e.map((x) => x.seq),
+           'bigint[]',
+         )}, ${s.p(
+           e.map((x) => x.amount),
+           'bigint[]',
+         )}, ${s.p(
+           e.map((x) => x.balanceAfter),
+           'bigint[]',
+         )}, ${s.p(
+           e.map((x) => x.reason),
+           'text[]',
+         )}, ${s.p(
+           e.map((x) => x.reference),
+           'text[]',
+         )}, ${s.p(
+           e.map((x) => x.createdAt),
+           'timestamptz[]',
+         )})`,
+      );
+    }
+    if (work.newHolds.length) {
+      const h = work.newHolds;
+      s.with(
+        'ledger_new_holds',
+        `INSERT INTO ledger_holds (${HOLD_COLUMNS})
+         SELECT * FROM unnest(${s.p(
+           h.map((x) => x.id),
+           'uuid[]',
+         )}, ${s.p(
+           h.map((x) => x.accountId),
+           'uuid[]',
+         )}, ${s.p(
+           h.map((x) => x.platformId),
+           'uuid[]',
+         )}, ${s.p(
+           h.map((x) => x.amount),
+           'bigint[]',
+         )}, ${s.p(
+           h.map((x) => x.remaining),
+           'bigint[]',
+         )}, ${s.p(
+           h.map((x) => x.status),
+           'text[]',
+         )}, ${s.p(
+           h.map((x) => x.reason),
+           'text[]',
+         )}, ${s.p(
+           h.map((x) => x.reference),
+           'text[]',
+         )}, ${s.p(
+           h.map((x) => x.createdAt),
+           'timestamptz[]',
+         )}, ${s.p(
+           h.map((x) => x.updatedAt),
+           'timestamptz[]',
+         )})`,
+      );
+    }
+    if (work.changedHolds.size) {
+      const h = [...work.changedHolds.values()];
+      s.with(
+        'ledger_hold_changes',
+        `UPDATE ledger_holds h SET remaining = v.remaining, status = v.status, updated_at = v.updated_at
+           FROM unnest(${s.p(
+             h.map((x) => x.id),
+             'uuid[]',
+           )}, ${s.p(
+             h.map((x) => x.remaining),
+             'bigint[]',
+           )}, ${s.p(
+             h.map((x) => x.status),
+             'text[]',
+           )}, ${s.p(
+             h.map((x) => x.updatedAt),
+             'timestamptz[]',
+           )}) AS v(id, remaining, status, updated_at)
+          WHERE h.id = v.id`,
+      );
+    }
+    const touched = [...work.touched].map((id) => work.account(id));
+    if (touched.length) {
+      s.with(
+        'ledger_balances',
+        `UPDATE internal_accounts a SET balance = v.balance, held = v.held, ledger_seq = v.ledger_seq, updated_at = v.updated_at
+           FROM unnest(${s.p(
+             touched.map((x) => x.id),
+             'uuid[]',
+           )}, ${s.p(
+             touched.map((x) => x.balance),
+             'bigint[]',
+           )}, ${s.p(
+             touched.map((x) => x.held),
+             'bigint[]',
+           )}, ${s.p(
+             touched.map((x) => x.ledgerSeq),
+             'bigint[]',
+           )}, ${s.p(
+             touched.map((x) => x.updatedAt),
+             'timestamptz[]',
+           )}) AS v(id, balance, held, ledger_seq, updated_at)
+          WHERE a.id = v.id`,
+      );
+    }
+    const events = [
+      ...touched.map((account) =>
+        this.outbox.prepare(balanceUpdated(account.platformId, renderInternalAccount(account))),
+      ),
+      ...(options.events ?? []),
+    ];
+    if (events.length) outboxBatchCtes(s, events);
+    const riders = options.last ? this.tx.riders('ledger_done', s.parameters.length + 1) : [];
+    if (riders.length) {
+      s.with('ledger_done', 'SELECT 1');
+      for (const rider of riders) {
+        s.withRaw(rider.cte);
+        s.parameters.push(...rider.parameters);
+      }
+    }
+    if (s.empty) return [];
+    const rows = await this.tx.queryIn<T[]>(m, s.text(options.select ?? 'SELECT 1 WHERE false'), s.parameters);
+    for (const rider of riders) rider.written();
+    return rows;
+  }
+
+  /**
+   * Writes one balanced movement inside the caller's transaction (`m` must be a transaction's
+   * manager, so it commits or rolls back with the caller's other effects): the two statements with
+   * nothing of the caller's. Errors as `move`.
+   */
+  async transfer(m: EntityManager, t: LedgerTransfer): Promise<TransferResult> {
+    requireTransaction(m, 'transfer');
+    checkTransfer(t);
+    const work = this.work(await this.lock(m, { accountIds: internalIds(t.lines) }));
+    const result = this.move(work, t);
+    await this.write(m, work);
+    return result;
+  }
+
+  /** Reserves `amount` on the account: 400 INSUFFICIENT_FUNDS when less than that is available. */
+  async placeHold(m: EntityManager, request: HoldRequest): Promise<HoldResult> {
+    requireTransaction(m, 'placeHold');
+    if (toMinorUnits(request.amount) <= 0n) throw new Error('a hold is positive');
+    checkLabels(request.reason, request.reference);
+    const work = this.work(await this.lock(m, { accountIds: [request.accountId] }));
+    const result = this.hold(work, request);
+    await this.write(m, work);
+    return result;
+  }
+
+  /** Releases `amount` of an open hold (all that remains when omitted); the funds become available again. */
+  async releaseHold(m: EntityManager, holdId: string, amount?: bigint): Promise<HoldResult> {
+    requireTransaction(m, 'releaseHold');
+    const work = this.work(await this.lockHold(m, holdId, []));
+    const result = this.release(work, holdId, amount);
+    await this.write(m, work);
+    return result;
+  }
+
+  /**
+   * Turns a hold into a debit of `amount` credited to `counter` (e.g. a card clearing to
+   * CARD_SETTLEMENT): see `capture`.
+   */
+  async captureHold(m: EntityManager, holdId: string, capture: CaptureRequest): Promise<CaptureResult> {
+    requireTransaction(m, 'captureHold');
+    if (capture.amount < 0n) throw new Error('a capture is not negative');
+    checkLabels(capture.reason, capture.reference);
+    const counterId = 'internalAccountId' in capture.counter ? [capture.counter.internalAccountId] : [];
+    const work = this.work(await this.lockHold(m, holdId, counterId));
+    const result = this.capture(work, holdId, capture);
+    await this.write(m, work);
+    return result;
   }
 
   /** An internal account's postings, oldest first. */
@@ -233,7 +624,7 @@ export class LedgerService {
   }
 
   /** One hold, as it is now (read inside the caller's transaction). */
-  async hold(m: EntityManager, holdId: string): Promise<LedgerHoldEntity> {
+  async getHold(m: EntityManager, holdId: string): Promise<LedgerHoldEntity> {
     const hold = await m.findOne(LedgerHoldEntity, { where: { id: holdId } });
     if (!hold) throw new Error(`ledger hold ${holdId} not found`);
     return hold;
@@ -244,139 +635,38 @@ export class LedgerService {
     return m.find(LedgerHoldEntity, { where: { accountId }, order: { createdAt: 'ASC', id: 'ASC' } });
   }
 
-  /**
-   * Validates the whole movement against the (locked) accounts, then writes its postings in one
-   * INSERT, each touched account's balance and one BALANCE_UPDATED event per account.
-   */
-  private async write(
-    m: EntityManager,
-    t: LedgerTransfer,
-    accounts: Map<string, InternalAccountEntity>,
-    check: (t: LedgerTransfer) => void = () => undefined,
-  ): Promise<TransferResult> {
-    check(t);
-    // Check everything first: a refused movement writes nothing (callers may catch and go on).
-    const next = new Map<string, { balance: bigint; seq: bigint }>();
-    for (const [id, account] of accounts)
-      next.set(id, { balance: BigInt(account.balance), seq: BigInt(account.ledgerSeq) });
-    const journalId = newUuid();
-    const now = this.clock.now();
-    const entries: LedgerEntryEntity[] = [];
-    const touched: InternalAccountEntity[] = [];
-    for (const line of t.lines) {
-      const base = {
-        id: newUuid(),
-        journalId,
-        amount: line.amount.toString(),
-        reason: t.reason,
-        reference: t.reference ?? null,
-        createdAt: now,
-      };
-      if ('system' in line.account) {
-        const { system, platformId, currency } = line.account;
-        entries.push(
-          m.create(LedgerEntryEntity, {
-            ...base,
-            accountId: null,
-            systemAccount: system,
-            platformId,
-            currency,
-            seq: null,
-            balanceAfter: null,
-          }),
-        );
-        continue;
-      }
-      const account = accounts.get(line.account.internalAccountId)!;
-      const state = next.get(account.id)!;
-      if (line.amount < 0n) requireAvailable(account, -line.amount, state.balance);
-      state.balance += line.amount;
-      state.seq += 1n;
-      if (state.balance > MAX_BALANCE) throw balanceOutOfRange(account);
-      if (!touched.includes(account)) touched.push(account);
-      entries.push(
-        m.create(LedgerEntryEntity, {
-          ...base,
-          accountId: account.id,
-          systemAccount: null,
-          platformId: account.platformId,
-          currency: account.currency,
-          seq: state.seq.toString(),
-          balanceAfter: state.balance.toString(),
-        }),
-      );
-    }
-    requireBalanced(entries);
-    await m.insert(LedgerEntryEntity, entries);
-    for (const account of touched) {
-      const state = next.get(account.id)!;
-      account.balance = state.balance.toString();
-      account.ledgerSeq = state.seq.toString();
-      await this.saveAccount(m, account);
-    }
-    return { journalId, entries, accounts: touched };
+  /** The hold's account (and `more`) locked, then the hold: one statement. */
+  private async lockHold(m: EntityManager, holdId: string, more: string[]): Promise<Locked> {
+    const s = new Statement();
+    const id = s.p(holdId, 'uuid');
+    const locked = await this.lock(m, {
+      statement: s,
+      accountIds: more,
+      accountsFrom: `SELECT account_id FROM ledger_holds WHERE id = ${id}`,
+      holdsFrom: `SELECT ${id}`,
+    });
+    const hold = locked.holds.get(holdId);
+    if (!hold) throw new Error(`ledger hold ${holdId} not found`);
+    if (hold.status !== 'OPEN') throw new Error(`ledger hold ${holdId} is not open`);
+    return locked;
   }
+}
 
-  /** Locks the internal accounts FOR UPDATE in one statement, in id order: 404 for an unknown one. */
-  private async lockAccounts(m: EntityManager, ids: string[]): Promise<Map<string, InternalAccountEntity>> {
-    const wanted = [...new Set(ids)];
-    const found =
-      wanted.length === 0
-        ? []
-        : await m.find(InternalAccountEntity, {
-            where: { id: wanted.length === 1 ? wanted[0] : In(wanted) },
-            order: { id: 'ASC' },
-            lock: { mode: 'pessimistic_write' },
-          });
-    const byId = new Map(found.map((a) => [a.id, a]));
-    const missing = wanted.find((id) => !byId.has(id));
-    if (missing !== undefined)
-      throw new ApiError('ACCOUNT_NOT_FOUND', `Internal account ${formatId('InternalAccount', missing)} not found`);
-    return byId;
-  }
+function openHold(work: LedgerWork, holdId: string): LedgerHoldEntity {
+  const hold = work.hold(holdId);
+  if (hold.status !== 'OPEN') throw new Error(`ledger hold ${holdId} is not open`);
+  return hold;
+}
 
-  /** The hold and the accounts (its own and `more`), locked: accounts first, as every other movement. */
-  private async lockHold(
-    m: EntityManager,
-    holdId: string,
-    more: string[],
-  ): Promise<{ hold: LedgerHoldEntity; accounts: Map<string, InternalAccountEntity> }> {
-    const found = await m.findOne(LedgerHoldEntity, { where: { id: holdId } });
-    if (!found) throw new Error(`ledger hold ${holdId} not found`);
-    const accounts = await this.lockAccounts(m, [found.accountId, ...more]);
-    const hold = await m.findOne(LedgerHoldEntity, { where: { id: holdId }, lock: { mode: 'pessimistic_write' } });
-    if (!hold || hold.status !== 'OPEN') throw new Error(`ledger hold ${holdId} is not open`);
-    return { hold, accounts };
-  }
-
-  private async shrinkHold(
-    m: EntityManager,
-    hold: LedgerHoldEntity,
-    account: InternalAccountEntity,
-    by: bigint,
-  ): Promise<void> {
-    const remaining = BigInt(hold.remaining) - by;
-    hold.remaining = remaining.toString();
-    hold.status = remaining === 0n ? 'CLOSED' : 'OPEN';
-    hold.updatedAt = this.clock.now();
-    await m.update(
-      LedgerHoldEntity,
-      { id: hold.id },
-      { remaining: hold.remaining, status: hold.status, updatedAt: hold.updatedAt },
-    );
-    account.held = (BigInt(account.held) - by).toString();
-  }
-
-  /** Writes the account's balance, held and ledgerSeq, and the BALANCE_UPDATED event. */
-  private async saveAccount(m: EntityManager, account: InternalAccountEntity): Promise<void> {
-    account.updatedAt = this.clock.now();
-    await m.update(
-      InternalAccountEntity,
-      { id: account.id },
-      { balance: account.balance, held: account.held, ledgerSeq: account.ledgerSeq, updatedAt: account.updatedAt },
-    );
-    await this.outbox.write(m, balanceUpdated(account.platformId, renderInternalAccount(account)));
-  }
+function shrinkHold(work: LedgerWork, hold: LedgerHoldEntity, account: InternalAccountEntity, by: bigint): void {
+  const remaining = BigInt(hold.remaining) - by;
+  hold.remaining = remaining.toString();
+  hold.status = remaining === 0n ? 'CLOSED' : 'OPEN';
+  hold.updatedAt = work.now;
+  work.changedHolds.set(hold.id, hold);
+  account.held = (BigInt(account.held) - by).toString();
+  account.updatedAt = work.now;
+  work.touched.add(account.id);
 }
 
 function requireTransaction(m: EntityManager, what: string): void {

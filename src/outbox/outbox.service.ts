@@ -4,6 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock, RealClock } from '../common/clock.js';
 import { formatId, newUuid } from '../common/ids.js';
+import type { Statement } from '../database/statement.js';
 import type { WebhookEnvelope, WebhookType } from './webhook-types.js';
 
 /** The NOTIFY channel a committed event wakes the workers on. */
@@ -66,6 +67,48 @@ export function outboxInsertCtes(source: string, offset: number): string {
    outbox_event AS (
      ${eventInsert(offset, 'outbox_counter')}
    )`;
+}
+
+/**
+ * Any number of prepared events (`OutboxService.prepare`) as CTEs of a producer's statement `s`,
+ * one text for every count: the events go in as arrays; each aggregate's counter is advanced once
+ * by its number of events (one upsert row per aggregate, so two events of one aggregate in one
+ * statement get consecutive numbers, in the order given), and the workers are woken at commit.
+ * Written unconditionally (the producer's statement is the change). The CTE `outbox_written`
+ * returns each event's `seq`.
+ */
+export function outboxBatchCtes(s: Statement, events: PreparedEvent[]): void {
+  const column = (i: number, cast: string) =>
+    s.p(
+      events.map((e) => e.parameters[i] ?? null),
+      cast,
+    );
+  s.with(
+    'outbox_in',
+    `SELECT * FROM unnest(${column(0, 'uuid[]')}, ${column(1, 'uuid[]')}, ${column(2, 'text[]')}, ${column(3, 'text[]')},
+       ${column(4, 'text[]')}, ${column(5, 'timestamptz[]')}, ${column(6, 'timestamptz[]')}, ${column(7, 'text[]')})
+       WITH ORDINALITY AS e(id, platform_id, type, aggregate_id, body, due, created_at, trace_context, ord)`,
+  );
+  s.with(
+    'outbox_counters',
+    `INSERT INTO outbox_aggregates (platform_id, aggregate_id, last_seq)
+     SELECT platform_id, aggregate_id, count(*) FROM outbox_in GROUP BY platform_id, aggregate_id
+     ON CONFLICT (platform_id, aggregate_id) DO UPDATE SET last_seq = outbox_aggregates.last_seq + EXCLUDED.last_seq
+     RETURNING platform_id, aggregate_id, last_seq`,
+  );
+  s.with(
+    'outbox_written',
+    `INSERT INTO outbox_events
+       (id, platform_id, type, aggregate_id, seq, body, status, attempt_count, next_attempt_at, retrying_since, created_at,
+        trace_context)
+     SELECT e.id, e.platform_id, e.type, e.aggregate_id,
+            c.last_seq - count(*) OVER (PARTITION BY e.platform_id, e.aggregate_id)
+              + row_number() OVER (PARTITION BY e.platform_id, e.aggregate_id ORDER BY e.ord),
+            e.body, 'PENDING', 0, e.due, e.due, e.created_at, e.trace_context
+       FROM outbox_in e JOIN outbox_counters c USING (platform_id, aggregate_id),
+            (SELECT pg_notify('${OUTBOX_CHANNEL}', '')) AS wake
+     RETURNING seq`,
+  );
 }
 
 /**

@@ -2,7 +2,6 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 import type { RealTime } from '../common/clock.js';
 import type { CardConfigs, CardProgram } from './card-program.js';
 
-
 export interface CounterpartyFieldDefinition {
   name: string;
   mandatory: boolean;

@@ -133,6 +133,21 @@ export interface CardSettings {
   cardConfigs: CardConfigs;
 }
 
+/**
+ * A scalar subquery of the platform's stored card settings as one jsonb object (`card_program`,
+ * `card_configs`), for a caller's own statement (`platform`: the platform id's placeholder); give
+ * its value to `cardSettingsOf`.
+ */
+export function cardSettingsSql(platform: string): string {
+  return `SELECT jsonb_build_object('card_program', card_program, 'card_configs', card_configs)
+            FROM platform_configs WHERE platform_id = ${platform}`;
+}
+
+/** The settings from the stored `card_program` and `card_configs` (read by a caller's own statement). */
+export function cardSettingsOf(program: CardProgram, configs: CardConfigs): CardSettings {
+  return { cardProgram: withProgramDefaults(program), cardConfigs: { ...DEFAULT_CARD_CONFIGS, ...configs } };
+}
+
 export function renderConfig(row: PlatformConfigEntity, webhook: WebhookCredentialsView): PlatformConfig {
   const view: PlatformConfig = {
     id: formatId('PlatformConfig', row.id),
@@ -220,10 +235,7 @@ export class PlatformConfigService {
       [platformId],
     );
     if (!row) throw new Error(`platform ${platformId} has no configuration row`);
-    return {
-      cardProgram: withProgramDefaults(row.card_program),
-      cardConfigs: { ...DEFAULT_CARD_CONFIGS, ...row.card_configs },
-    };
+    return cardSettingsOf(row.card_program, row.card_configs);
   }
 
   /** The counterparty-requirements flag alone. */

@@ -1,8 +1,13 @@
+import http from 'node:http';
+import { DataSource } from 'typeorm';
+import { formatId, parseId } from '../../src/common/ids.js';
+import { verifyLedger } from '../../src/ledger/ledger-verify.js';
 import { authorization, cardWithFunds } from '../support/card-transactions.js';
+import { ChildServer } from '../support/child-server.js';
 import type { TestCard } from '../support/card-transactions.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { recordedEvents } from '../support/events.js';
-import { startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
+import { startTestApp, TestApp, TestPlatform, V } from '../support/test-app.js';
 
 /**
  * Limits under concurrency (the card row is locked for each authorization, so none overshoots) and
@@ -93,3 +98,109 @@ describe('UTC day windows', () => {
     expect(await authorize(p, card, 1)).toMatchObject({ cardDeclinedReason: 'SPEND_LIMIT_EXCEEDED' });
   });
 });
+
+/**
+ * A real server process killed with SIGKILL while authorizations on one card stream in, then
+ * started again on the same database: every authorization it acknowledged is stored AUTHORIZED
+ * with its hold, the account's `held` is exactly its open holds (`verifyLedger`), and the card's
+ * velocity counters equal the day's approved purchases counted from its transactions.
+ */
+describe('kill -9 during authorizations', () => {
+  it('loses no acknowledged authorization; held, holds and the day counters agree', async () => {
+    const p = await TestPlatform.create(t);
+    const card = await cardWithFunds(p, 1_000_000);
+    const server = ChildServer.start(['node', 'dist/src/main.js'], { SANDBOX: 'true' });
+    const { port } = await server.listening();
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 6 });
+    const acknowledged: string[] = [];
+    let sent = 0;
+    let reached!: () => void;
+    const enough = new Promise<void>((resolve) => (reached = resolve));
+    const client = async () => {
+      while (sent < 400) {
+        sent += 1;
+        try {
+          const res = await post(
+            port,
+            agent,
+            `${V}/sandbox/cards/${card.id}/simulate/authorization`,
+            p.authorization,
+            authorization(10),
+          );
+          if (res.status === 202)
+            acknowledged.push((res.body as { cardTransaction: { id: string } }).cardTransaction.id);
+          if (acknowledged.length === 15) reached();
+        } catch {
+          return; // the server is gone
+        }
+      }
+      reached();
+    };
+    const clients = Promise.all(Array.from({ length: 6 }, client));
+    await enough;
+    server.child.kill('SIGKILL');
+    await clients;
+    agent.destroy();
+    expect((await server.exited).signal).toBe('SIGKILL');
+    expect(acknowledged.length).toBeGreaterThanOrEqual(15);
+
+    const m = t.app.get(DataSource).manager;
+    const cardUuid = parseId('Card', card.id)!;
+    const stored = await m.query<Array<{ id: string; status: string; hold_id: string | null }>>(
+      'SELECT id, status, hold_id FROM card_transactions WHERE card_id = $1',
+      [cardUuid],
+    );
+    const byId = new Map(stored.map((r) => [formatId('Transaction', r.id), r]));
+    for (const id of acknowledged) expect(byId.get(id)).toMatchObject({ status: 'AUTHORIZED' });
+    for (const r of stored) expect(r.hold_id).not.toBeNull();
+    const [counters] = await m.query<
+      Array<{ day: string; count: number; spent: string; aggregate: number; sum: string }>
+    >(
+      `SELECT to_char(c.day_usage_date, 'YYYY-MM-DD') AS day, c.day_usage_count AS count, c.day_usage_spent::text AS spent,
+              (SELECT count(*)::int FROM card_transactions t WHERE t.card_id = c.id AND t.direction = 'DEBIT' AND t.status <> 'DECLINED'
+                  AND (t.authorized_at AT TIME ZONE 'UTC')::date = c.day_usage_date) AS aggregate,
+              (SELECT COALESCE(sum(authorized_amount), 0)::text FROM card_transactions t WHERE t.card_id = c.id AND t.direction = 'DEBIT'
+                  AND t.status <> 'DECLINED' AND (t.authorized_at AT TIME ZONE 'UTC')::date = c.day_usage_date) AS sum
+         FROM cards c WHERE c.id = $1`,
+      [cardUuid],
+    );
+    expect(counters.count).toBe(counters.aggregate);
+    expect(counters.spent).toBe(counters.sum);
+    expect(await verifyLedger(t.app.get(DataSource), parseId('Platform', p.platformId))).toMatchObject({ ok: true });
+  }, 300_000);
+});
+
+function post(
+  port: number,
+  agent: http.Agent,
+  path: string,
+  authorizationHeader: string,
+  body: object,
+): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const payload = JSON.stringify(body);
+    const req = http.request({
+      host: '127.0.0.1',
+      port,
+      agent,
+      method: 'POST',
+      path,
+      headers: {
+        authorization: authorizationHeader,
+        'content-type': 'application/json',
+        'content-length': Buffer.byteLength(payload),
+      },
+    });
+    req.on('response', (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk: string) => (text += chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body: text ? (JSON.parse(text) as unknown) : undefined }),
+      );
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(payload);
+  });
+}

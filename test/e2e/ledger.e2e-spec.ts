@@ -234,7 +234,7 @@ describe('the double-entry migration', () => {
 });
 
 describe('statements per movement', () => {
-  it('an authorization and a clearing cost what they cost before double entry', async () => {
+  it('an authorization and a clearing are two statements each (4 with START and COMMIT)', async () => {
     const own = await startTestApp();
     try {
       const counter = new StatementCounter(own.app);
@@ -254,9 +254,21 @@ describe('statements per movement', () => {
         `[ledger] statements: authorization ${authorizing.length} (ledger ${ledgerStatements(authorizing).length}), ` +
           `clearing ${clearing.length} (ledger ${ledgerStatements(clearing).length})\n`,
       );
-      // The clearing writes its two postings in one INSERT.
-      expect(clearing.filter((q) => q.startsWith('INSERT INTO "ledger_entries"'))).toHaveLength(1);
+      // Two statements each (docs/ledger.md, "The two-statement path"): START, the locking
+      // statement, the one write statement (its audit event a CTE of it), COMMIT.
+      expect(authorizing).toHaveLength(4);
+      expect(clearing).toHaveLength(4);
+      for (const s of [authorizing, clearing]) {
+        expect(s[0]).toMatch(/^(START TRANSACTION|BEGIN)/);
+        expect(s[1]).toMatch(/FOR UPDATE/);
+        expect(s[2]).toMatch(/audit_event AS \(INSERT INTO audit_events/);
+        expect(s[3]).toBe('COMMIT');
+      }
+      // The clearing writes its two postings in one INSERT, the authorization none (a hold).
+      expect(clearing[2].match(/INSERT INTO ledger_entries/g)).toHaveLength(1);
       expect(authorizing.filter((q) => q.includes('ledger_entries'))).toEqual([]);
+      // The day's usage is the card's counters, not an aggregate of its transactions.
+      expect(authorizing.filter((q) => /FROM card_transactions/.test(q))).toEqual([]);
     } finally {
       await own.close();
     }

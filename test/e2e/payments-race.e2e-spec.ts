@@ -75,7 +75,33 @@ it('one execute to an external account is the pinned statements, in one transact
   process.stdout.write(`[payments] one execute: ${statements.length} statements\n  ${statements.join('\n  ')}\n`);
   expect(statements[0]).toMatch(/^(START TRANSACTION|BEGIN)/);
   expect(statements[statements.length - 1]).toBe('COMMIT');
-  expect(statements.length).toBe(12);
+  expect(statements.length).toBe(4);
+  // The locking statement (quote, accounts, customer), then one write statement with the audit event.
+  expect(statements[1]).toMatch(/FOR UPDATE/);
+  expect(statements[2]).toMatch(/audit_event AS \(INSERT INTO audit_events/);
+});
+
+it('the same with an Idempotency-Key adds the key (lock and lookup) and its record: 6 statements; a replay is the same body', async () => {
+  const p = await TestPlatform.create(t);
+  const a = await payer(p, 10_000);
+  await a.execute((await a.quote(100)).id as string);
+  const quote = await a.quote(100);
+  const counter = new StatementCounter(t.app);
+  const send = () =>
+    p.post(`/quotes/${quote.id as string}/execute`).set('Idempotency-Key', `exec-${quote.id as string}`);
+  let first: { status: number; body: unknown } | undefined;
+  const statements = await counter.during(async () => (first = await send()));
+  process.stdout.write(`[payments] one execute with an Idempotency-Key: ${statements.length} statements\n`);
+  expect(first!.status).toBe(200);
+  expect(statements[0]).toMatch(/^(START TRANSACTION|BEGIN)/);
+  expect(statements[statements.length - 1]).toBe('COMMIT');
+  expect(statements.length).toBe(6);
+  let again: { status: number; body: unknown } | undefined;
+  const replay = await counter.during(async () => (again = await send()));
+  expect(again!.status).toBe(200);
+  expect(again!.body).toEqual(first!.body);
+  // A replay touches neither the quote nor an account (the interceptor's own path, unchanged).
+  expect(replay.filter((q) => /internal_accounts|quotes/.test(q))).toEqual([]);
 });
 
 /**

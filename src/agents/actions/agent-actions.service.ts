@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { updateSql } from '../../database/statement.js';
 import { EntityManager, In, IsNull } from 'typeorm';
 import type { AgentPrincipal } from '../../auth/auth.decorators.js';
 import { type BusinessTime, Clock } from '../../common/clock.js';
@@ -265,19 +266,20 @@ export class AgentActionsService {
     usage: PolicyDecision['usage'],
     now: BusinessTime,
   ): Promise<ExecutedPayment> {
-    const executed = await this.payments.execute(m, quote, now);
-    await m.update(
-      AgentEntity,
-      { id: agent.id },
-      {
-        dailyTransactionCount: usage.dailyTransactionCount,
-        dailySpend: String(usage.dailySpend),
-        monthlySpend: String(usage.monthlySpend),
-        dailyResetDate: usage.dailyResetDate,
-        monthlyResetMonth: usage.monthlyResetMonth,
-      },
-    );
-    return executed;
+    // The agent's usage is written in the execution's own statement (one write for all of it).
+    return this.payments.execute(m, quote, now, undefined, {
+      also: (s) =>
+        s.with(
+          'agent_usage',
+          updateSql(m, s, AgentEntity, agent.id, {
+            dailyTransactionCount: usage.dailyTransactionCount,
+            dailySpend: String(usage.dailySpend),
+            monthlySpend: String(usage.monthlySpend),
+            dailyResetDate: usage.dailyResetDate,
+            monthlyResetMonth: usage.monthlyResetMonth,
+          }),
+        ),
+    });
   }
 
   /** `settle` inside a savepoint: a ledger refusal rolls back its partial work and names the failure. */

@@ -24,7 +24,8 @@ import { invalidInput } from '../../errors/validation-errors.js';
 import { AppConfig } from '../../config/app-config.js';
 import { CustomerEntity } from '../../customers/customer.entity.js';
 import { InternalAccountEntity } from '../../customers/internal-account.entity.js';
-import { LedgerService } from '../../ledger/ledger.service.js';
+import { LedgerService, type LedgerWork, type Locked } from '../../ledger/ledger.service.js';
+import { Statement, updateSql } from '../../database/statement.js';
 import { TransactionService } from '../../database/transaction.service.js';
 import { ApiError } from '../../errors/api-error.js';
 import { DirectDelivery } from '../../outbox/delivery/direct-delivery.js';
@@ -37,7 +38,6 @@ import {
   IncomingTransactionEntity,
   type JsonObject,
 } from '../transactions/incoming-transaction.entity.js';
-import { moveMoney } from '../money-movement.js';
 import { OutgoingTransactionEntity } from '../transactions/outgoing-transaction.entity.js';
 import {
   IncomingTransactionView,
@@ -408,17 +408,26 @@ export class IncomingPaymentsService {
     const clearing =
       row.origin === 'UMA' ? 'UMA_SETTLEMENT' : row.origin === 'BANK' ? 'RAIL_CLEARING' : 'SANDBOX_FUNDING';
     const amount = BigInt(row.receivedAmount);
+    // Two statements (docs/ledger.md): the receiver's account locked with its customer's
+    // platformCustomerId read, then the credit, the transaction and its event in one write.
+    const lock = new Statement();
+    let locked: Locked;
+    let work: LedgerWork;
     try {
-      await moveMoney(this.ledger, m, {
+      locked = await this.ledger.lock(m, {
+        statement: lock,
+        accountIds: [row.destinationAccountId],
+        outputs: {
+          customer: `SELECT platform_customer_id FROM customers WHERE id = ${lock.p(row.customerId, 'uuid')}`,
+        },
+      });
+      work = this.ledger.work(locked);
+      this.ledger.move(work, {
         reason: INCOMING_PAYMENT_LEDGER_REASON,
         reference: formatId('Transaction', row.id),
         lines: [
-          {
-            account: { system: clearing, platformId: row.platformId, currency: row.currency },
-            amount: -amount,
-            currency: row.currency,
-          },
-          { account: { internalAccountId: row.destinationAccountId }, amount, currency: row.currency },
+          { account: { system: clearing, platformId: row.platformId, currency: row.currency }, amount: -amount },
+          { account: { internalAccountId: row.destinationAccountId }, amount },
         ],
       });
     } catch (error) {
@@ -432,8 +441,31 @@ export class IncomingPaymentsService {
     row.settlesBusinessAt = null;
     row.timeline = [...row.timeline, step('COMPLETED', now)];
     row.updatedAt = now;
-    await this.save(m, row);
-    await this.outbox.write(m, incomingPayment(row.platformId, 'COMPLETED', await this.view(m, row)));
+    const customer = locked.outputs.customer;
+    const ids =
+      row.customerId !== null && typeof customer === 'string'
+        ? new Map([[row.customerId, customer]])
+        : new Map<string, string>();
+    const view = renderIncomingTransaction(row, ownerOf(row.platformId, row.customerId, ids));
+    const s = new Statement();
+    s.with(
+      'incoming',
+      updateSql(m, s, IncomingTransactionEntity, row.id, {
+        status: row.status,
+        failureReason: row.failureReason,
+        requestedFields: row.requestedFields,
+        receiverCustomerInfo: row.receiverCustomerInfo,
+        decideBy: row.decideBy,
+        settlesBusinessAt: row.settlesBusinessAt,
+        settledAt: row.settledAt,
+        timeline: row.timeline,
+        updatedAt: row.updatedAt,
+      }),
+    );
+    await this.ledger.write(m, work, {
+      statement: s,
+      events: [this.outbox.prepare(incomingPayment(row.platformId, 'COMPLETED', view))],
+    });
     await this.hookOf(row).onDecided(m, this.decisionOf(row));
   }
 

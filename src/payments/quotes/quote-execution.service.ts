@@ -4,10 +4,16 @@ import { type BusinessTime, Clock, later, RealClock } from '../../common/clock.j
 import { formatId } from '../../common/ids.js';
 import { noteAuditResource } from '../../audit/audit-trail.js';
 import { CustomerEntity } from '../../customers/customer.entity.js';
-import { LedgerService } from '../../ledger/ledger.service.js';
+import {
+  LedgerService,
+  type LedgerTransfer as LedgerApiTransfer,
+  type LedgerWork,
+  type Locked,
+} from '../../ledger/ledger.service.js';
+import { hydrate, insertSql, Statement, updateSql } from '../../database/statement.js';
 import { ApiError } from '../../errors/api-error.js';
 import { OutboxService } from '../../outbox/outbox.service.js';
-import { LedgerLine, LedgerTransfer, moveMoney, reversed } from '../money-movement.js';
+import { LedgerLine, LedgerTransfer, reversed } from '../money-movement.js';
 import { OutgoingFailureReason, OutgoingTransactionEntity } from '../transactions/outgoing-transaction.entity.js';
 import {
   OutgoingTransactionView,
@@ -98,16 +104,48 @@ export class QuoteExecutionService {
   ) {}
 
   /**
+   * The locking statement of an execution (the first of its two, docs/ledger.md): the quote FOR
+   * UPDATE (scoped to the platform, and to the agent when given), then, when it is PENDING, the
+   * internal accounts its movement touches (id order), and its customer's platformCustomerId.
+   * Null when there is no such quote.
+   */
+  async lockQuote(
+    m: EntityManager,
+    where: { id: string; platformId: string; agentId?: string },
+  ): Promise<{ quote: QuoteEntity; locked: Locked } | null> {
+    const s = new Statement();
+    const agent = where.agentId !== undefined ? ` AND agent_id = ${s.p(where.agentId, 'uuid')}` : '';
+    s.with(
+      'head',
+      `SELECT * FROM quotes WHERE id = ${s.p(where.id, 'uuid')} AND platform_id = ${s.p(where.platformId, 'uuid')}${agent} FOR UPDATE`,
+    );
+    const locked = await this.ledger.lock(m, {
+      statement: s,
+      accountsFrom: QUOTE_ACCOUNTS_SQL,
+      outputs: { quote: 'SELECT to_jsonb(h) FROM head h', customer: QUOTE_CUSTOMER_SQL },
+    });
+    const json = locked.outputs.quote as Record<string, unknown> | null;
+    if (!json) return null;
+    return { quote: hydrate(m, QuoteEntity, json), locked };
+  }
+
+  /**
    * Executes a quote locked FOR UPDATE by the caller, in its transaction: 409 once executed, 400
    * QUOTE_EXPIRED after `expiresAt` (the platform's clock), 400 INSUFFICIENT_FUNDS with nothing
    * written when the source cannot pay. `awaiting`: the transaction recorded PENDING_AUTHORIZATION
    * before the quote's SCA authorization (it carries on from there).
+   *
+   * Two statements (docs/ledger.md): the accounts' lock (`options.locked` when the caller's
+   * locking statement took them with the quote, `lockQuote`), then one statement with the
+   * postings, the balances, the transaction, the quote's status, every event and (`options.last`)
+   * the request's audit event; `options.also` adds the caller's own writes to it.
    */
   async execute(
     m: EntityManager,
     quote: QuoteEntity,
     now: BusinessTime,
     awaiting?: OutgoingTransactionEntity,
+    options: ExecuteOptions = {},
   ): Promise<ExecutedPayment> {
     if (quote.status !== 'PENDING') throw quoteAlreadyExecuted(quote);
     if (now >= quote.expiresAt) {
@@ -116,7 +154,10 @@ export class QuoteExecutionService {
         `Quote ${formatId('Quote', quote.id)} expired at ${quote.expiresAt.toISOString()}; request a new quote`,
       );
     }
-    await moveMoney(this.ledger, m, movementOf(quote));
+    const movement = movementOf(quote);
+    const locked = options.locked ?? (await this.lockFor(m, movement, quote.customerId));
+    const work = this.ledger.work(locked);
+    this.ledger.move(work, ledgerTransfer(movement));
     const internal = quote.destinationKind === 'InternalAccount';
     const row = this.transactionOf(m, quote, internal ? 'COMPLETED' : 'PENDING', null, now);
     if (quote.destinationKind === 'UmaAddress') {
@@ -151,13 +192,13 @@ export class QuoteExecutionService {
       row.railSettlesBusinessAt = plan.settlesBusinessAt;
       row.expectedSettlementAt = plan.settlesBusinessAt;
     }
+    const s = new Statement();
     if (awaiting) {
       row.timeline = [...awaiting.timeline, ...row.timeline];
       row.createdAt = awaiting.createdAt;
-      await m.update(
-        OutgoingTransactionEntity,
-        { id: row.id },
-        {
+      s.with(
+        'payment',
+        updateSql(m, s, OutgoingTransactionEntity, row.id, {
           status: row.status,
           timeline: row.timeline,
           railOutcome: row.railOutcome,
@@ -166,15 +207,35 @@ export class QuoteExecutionService {
           expectedSettlementAt: row.expectedSettlementAt,
           settledAt: row.settledAt,
           updatedAt: now,
-        },
+        }),
       );
-    } else await m.insert(OutgoingTransactionEntity, row);
+    } else s.with('payment', insertSql(m, s, OutgoingTransactionEntity, row));
     noteAuditResource(formatId('Transaction', row.id));
     quote.status = internal ? 'COMPLETED' : 'PROCESSING';
     quote.updatedAt = now;
-    await m.update(QuoteEntity, { id: quote.id }, { status: quote.status, updatedAt: now });
-    const view = await this.emit(m, row, internal ? 'COMPLETED' : 'PENDING');
+    s.with('quote_status', updateSql(m, s, QuoteEntity, quote.id, { status: quote.status, updatedAt: now }));
+    options.also?.(s);
+    const view = this.renderWith(row, customerIdsOf(quote.customerId, locked));
+    const event = this.outbox.prepare(outgoingPayment(row.platformId, internal ? 'COMPLETED' : 'PENDING', view));
+    await this.ledger.write(m, work, { statement: s, events: [event], last: options.last });
     return { row, view };
+  }
+
+  /** The accounts of a movement locked, with the customer's platformCustomerId: one statement. */
+  private lockFor(m: EntityManager, movement: LedgerTransfer, customerId: string | null): Promise<Locked> {
+    const s = new Statement();
+    return this.ledger.lock(m, {
+      statement: s,
+      accountIds: movement.lines.flatMap((l) =>
+        'internalAccountId' in l.account ? [l.account.internalAccountId] : [],
+      ),
+      outputs: { customer: `SELECT platform_customer_id FROM customers WHERE id = ${s.p(customerId, 'uuid')}` },
+    });
+  }
+
+  /** The transaction rendered with a known platformCustomerId map. */
+  private renderWith(row: OutgoingTransactionEntity, ids: Map<string, string>): OutgoingTransactionView {
+    return renderOutgoingTransaction(row, ownerOf(row.platformId, row.customerId, ids));
   }
 
   /**
@@ -183,9 +244,8 @@ export class QuoteExecutionService {
    */
   async awaitAuthorization(m: EntityManager, quote: QuoteEntity, now: Date): Promise<OutgoingTransactionEntity> {
     const row = this.transactionOf(m, quote, 'PENDING_AUTHORIZATION', null, now);
-    await m.insert(OutgoingTransactionEntity, row);
     noteAuditResource(formatId('Transaction', row.id));
-    await this.emit(m, row, 'PENDING_AUTHORIZATION');
+    await this.commit(m, row, { insert: true, events: ['PENDING_AUTHORIZATION'] });
     return row;
   }
 
@@ -201,9 +261,10 @@ export class QuoteExecutionService {
     row.failureReason = 'QUOTE_EXPIRED';
     row.timeline = [...row.timeline, step('EXPIRED', now, 'QUOTE_EXPIRED')];
     row.updatedAt = now;
-    await this.save(m, row);
-    await m.update(QuoteEntity, { id: row.quoteId }, { status: 'EXPIRED', scaChallenge: null, updatedAt: now });
-    await this.emit(m, row, 'EXPIRED');
+    await this.commit(m, row, {
+      quote: { status: 'EXPIRED', scaChallenge: null, updatedAt: now },
+      events: ['EXPIRED'],
+    });
     return true;
   }
 
@@ -215,12 +276,10 @@ export class QuoteExecutionService {
     now: Date,
   ): Promise<OutgoingTransactionEntity> {
     const row = this.transactionOf(m, quote, 'FAILED', reason, now);
-    await m.insert(OutgoingTransactionEntity, row);
     noteAuditResource(formatId('Transaction', row.id));
     const status = reason === 'QUOTE_EXPIRED' ? 'EXPIRED' : 'FAILED';
     quote.status = status;
-    await m.update(QuoteEntity, { id: quote.id }, { status, updatedAt: now });
-    await this.emit(m, row, 'FAILED');
+    await this.commit(m, row, { insert: true, quote: { status, updatedAt: now }, events: ['FAILED'] });
     return row;
   }
 
@@ -243,8 +302,7 @@ export class QuoteExecutionService {
         row.status = 'PROCESSING';
         row.railDueRealAt = row.railOutcome === 'SLOW' ? null : later(real, 1000);
         row.timeline = [...row.timeline, step('PROCESSING', now)];
-        await this.save(m, row);
-        await this.emit(m, row, 'PROCESSING');
+        await this.commit(m, row, { events: ['PROCESSING'] });
         return row;
       case 'COMPLETED':
         if (row.status !== 'PROCESSING') return row;
@@ -253,9 +311,7 @@ export class QuoteExecutionService {
         row.railSettlesBusinessAt = null;
         row.railDueRealAt = row.railOutcome === 'RETURN' ? later(real, 1000) : null;
         row.timeline = [...row.timeline, step('COMPLETED', now)];
-        await this.save(m, row);
-        await this.setQuoteStatus(m, row.quoteId, 'COMPLETED', now);
-        await this.emit(m, row, 'COMPLETED');
+        await this.commit(m, row, { quote: { status: 'COMPLETED', updatedAt: now }, events: ['COMPLETED'] });
         return row;
       case 'FAILED':
         if (row.status !== 'PROCESSING' && row.status !== 'PENDING') return row;
@@ -287,9 +343,7 @@ export class QuoteExecutionService {
     row.status = 'COMPLETED';
     row.settledAt = now;
     row.timeline = [...row.timeline, step('COMPLETED', now)];
-    await this.save(m, row);
-    await this.setQuoteStatus(m, row.quoteId, 'COMPLETED', now);
-    await this.emit(m, row, 'COMPLETED');
+    await this.commit(m, row, { quote: { status: 'COMPLETED', updatedAt: now }, events: ['COMPLETED'] });
     return row;
   }
 
@@ -320,7 +374,15 @@ export class QuoteExecutionService {
     refundReason: 'TRANSACTION_FAILED' | 'USER_CANCELLATION' = 'TRANSACTION_FAILED',
     note?: string,
   ): Promise<OutgoingTransactionEntity> {
-    const quote = await m.findOneByOrFail(QuoteEntity, { id: row.quoteId });
+    // One statement reads the quote (its movement) and locks its accounts, one writes it all.
+    const s = new Statement();
+    s.with('head', `SELECT * FROM quotes WHERE id = ${s.p(row.quoteId, 'uuid')}`);
+    const locked = await this.ledger.lock(m, {
+      statement: s,
+      accountsFrom: REFUND_ACCOUNTS_SQL,
+      outputs: { quote: 'SELECT to_jsonb(h) FROM head h', customer: QUOTE_CUSTOMER_SQL },
+    });
+    const quote = hydrate(m, QuoteEntity, locked.outputs.quote as Record<string, unknown>);
     row.status = 'FAILED';
     row.failureReason = reason;
     row.railDueRealAt = null;
@@ -333,15 +395,23 @@ export class QuoteExecutionService {
     };
     const why = reason ?? refundReason;
     row.timeline = [...row.timeline, step('FAILED', now, note ? `${why}: ${note}` : why)];
-    await this.save(m, row);
-    await this.setQuoteStatus(m, row.quoteId, 'FAILED', now);
-    await this.emit(m, row, 'FAILED');
-    await this.emit(m, row, 'REFUND_PENDING');
-    await moveMoney(this.ledger, m, reversed(movementOf(quote), REFUND_LEDGER_REASON));
+    const ids = customerIdsOf(row.customerId, locked);
+    const failed = this.renderWith(row, ids);
+    const work = this.ledger.work(locked);
+    this.ledger.move(work, ledgerTransfer(reversed(movementOf(quote), REFUND_LEDGER_REASON)));
     row.refund = { ...row.refund, status: 'COMPLETED', settledAt: now.toISOString() };
     row.timeline = [...row.timeline, step('REFUNDED', now)];
-    await this.save(m, row);
-    await this.emit(m, row, 'REFUND_COMPLETED');
+    const refunded = this.renderWith(row, ids);
+    await this.commit(m, row, {
+      quote: { status: 'FAILED', updatedAt: now },
+      events: [
+        ['FAILED', failed],
+        ['REFUND_PENDING', failed],
+        ['REFUND_COMPLETED', refunded],
+      ],
+      locked,
+      work,
+    });
     return row;
   }
 
@@ -354,36 +424,60 @@ export class QuoteExecutionService {
     return rows.map((r) => renderOutgoingTransaction(r, ownerOf(r.platformId, r.customerId, ids)));
   }
 
-  /** Writes the event; answers the transaction as rendered for it (callers reuse it: no second read). */
-  private async emit(
+  /**
+   * Writes a transition in one statement: the transaction (inserted, or its changing columns),
+   * the quote's columns given, each event (`[event, view]`, or an event of the row as it is now)
+   * and, when money moves, the work's postings and balances; before it, the locking statement
+   * (`locked`, or one that reads the customer's platformCustomerId the events carry; none for a
+   * platform's own transaction). Two statements at most, as every money path (docs/ledger.md).
+   */
+  private async commit(
     m: EntityManager,
     row: OutgoingTransactionEntity,
-    event: OutgoingPaymentEvent,
-  ): Promise<OutgoingTransactionView> {
-    const [view] = await this.render(m, [row]);
-    await this.outbox.write(m, outgoingPayment(row.platformId, event, view));
-    return view;
-  }
-
-  private async save(m: EntityManager, row: OutgoingTransactionEntity): Promise<void> {
-    await m.update(
-      OutgoingTransactionEntity,
-      { id: row.id },
-      {
-        status: row.status,
-        failureReason: row.failureReason,
-        refund: row.refund,
-        timeline: row.timeline,
-        railDueRealAt: row.railDueRealAt,
-        railSettlesBusinessAt: row.railSettlesBusinessAt,
-        settledAt: row.settledAt,
-        updatedAt: row.updatedAt,
-      },
+    change: {
+      insert?: boolean;
+      quote?: Partial<QuoteEntity>;
+      events: Array<OutgoingPaymentEvent | [OutgoingPaymentEvent, OutgoingTransactionView]>;
+      locked?: Locked;
+      work?: LedgerWork;
+    },
+  ): Promise<void> {
+    let locked = change.locked;
+    if (!locked) {
+      const s = new Statement();
+      locked =
+        row.customerId === null
+          ? { accounts: new Map(), holds: new Map(), outputs: {} }
+          : await this.ledger.lock(m, {
+              statement: s,
+              outputs: {
+                customer: `SELECT platform_customer_id FROM customers WHERE id = ${s.p(row.customerId, 'uuid')}`,
+              },
+            });
+    }
+    const ids = customerIdsOf(row.customerId, locked);
+    const s = new Statement();
+    s.with(
+      'payment',
+      change.insert
+        ? insertSql(m, s, OutgoingTransactionEntity, row)
+        : updateSql(m, s, OutgoingTransactionEntity, row.id, {
+            status: row.status,
+            failureReason: row.failureReason,
+            refund: row.refund,
+            timeline: row.timeline,
+            railDueRealAt: row.railDueRealAt,
+            railSettlesBusinessAt: row.railSettlesBusinessAt,
+            settledAt: row.settledAt,
+            updatedAt: row.updatedAt,
+          }),
     );
-  }
-
-  private async setQuoteStatus(m: EntityManager, quoteId: string, status: 'COMPLETED' | 'FAILED', now: Date) {
-    await m.update(QuoteEntity, { id: quoteId }, { status, updatedAt: now });
+    if (change.quote) s.with('quote_status', updateSql(m, s, QuoteEntity, row.quoteId, change.quote));
+    const events = change.events.map((e) => {
+      const [event, view] = Array.isArray(e) ? e : [e, this.renderWith(row, ids)];
+      return this.outbox.prepare(outgoingPayment(row.platformId, event, view));
+    });
+    await this.ledger.write(m, change.work ?? this.ledger.work(locked), { statement: s, events });
   }
 
   private transactionOf(
@@ -438,4 +532,38 @@ export async function platformCustomerIds(
   if (ids.length === 0) return new Map();
   const rows = await m.find(CustomerEntity, { where: { id: In(ids) }, select: { id: true, platformCustomerId: true } });
   return new Map(rows.map((c) => [c.id, c.platformCustomerId]));
+}
+
+/** Options of `QuoteExecutionService.execute`. */
+export interface ExecuteOptions {
+  /** The accounts (and `customer`) the caller's locking statement took with the quote (`lockQuote`). */
+  locked?: Locked;
+  /** The request's last statement: its audit event rides in it (nothing is written after it). */
+  last?: boolean;
+  /** The caller's own writes, added to the execution's statement as CTEs. */
+  also?: (s: Statement) => void;
+}
+
+/** The quote's internal accounts, when it can still be executed (`lockQuote`'s `head`). */
+const QUOTE_ACCOUNTS_SQL = `SELECT source_account_id FROM head WHERE status = 'PENDING' AND source_account_id IS NOT NULL
+   UNION SELECT destination_account_id FROM head WHERE status = 'PENDING' AND destination_kind = 'InternalAccount'`;
+/** A refund's internal accounts: the quote's source and internal destination, whatever its status. */
+const REFUND_ACCOUNTS_SQL = `SELECT source_account_id FROM head WHERE source_account_id IS NOT NULL
+   UNION SELECT destination_account_id FROM head WHERE destination_kind = 'InternalAccount'`;
+const QUOTE_CUSTOMER_SQL = 'SELECT platform_customer_id FROM customers WHERE id = (SELECT customer_id FROM head)';
+
+function customerIdsOf(customerId: string | null, locked: Locked): Map<string, string> {
+  const platformCustomerId = locked.outputs.customer;
+  return customerId !== null && typeof platformCustomerId === 'string'
+    ? new Map([[customerId, platformCustomerId]])
+    : new Map<string, string>();
+}
+
+/** A payments-area movement in the ledger's terms (the lines without their currency). */
+function ledgerTransfer(t: LedgerTransfer): LedgerApiTransfer {
+  return {
+    lines: t.lines.map(({ account, amount }) => ({ account, amount })),
+    reason: t.reason,
+    reference: t.reference,
+  };
 }

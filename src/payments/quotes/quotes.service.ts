@@ -302,11 +302,14 @@ export class QuotesService {
    */
   execute(scope: QuoteScope, quoteId: string): Promise<QuoteView> {
     return this.tx.run(async (m) => {
-      const quote = await this.scopedQuote(m, scope, quoteId, 'update');
+      // One statement locks the quote, its accounts and reads its customer; one writes everything.
+      const found = await this.payments.lockQuote(m, { id: quoteId, ...scope });
+      if (!found) throw quoteNotFound(quoteId);
+      const { quote, locked } = found;
       if (quote.sourceType === 'REALTIME_FUNDING') throw awaitingFunds(quote);
       const now = this.clock.now();
       if (quote.status === 'PENDING_AUTHORIZATION') await this.authorization.requestExecution(m, quote, now);
-      else await this.payments.execute(m, quote, now);
+      else await this.payments.execute(m, quote, now, undefined, { locked, last: true });
       return renderQuote(quote, now);
     });
   }

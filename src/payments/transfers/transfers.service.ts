@@ -5,13 +5,13 @@ import { Clock } from '../../common/clock.js';
 import { formatId, newUuid, parseId } from '../../common/ids.js';
 import { InternalAccountEntity } from '../../customers/internal-account.entity.js';
 import { TransactionService } from '../../database/transaction.service.js';
+import { insertSql, Statement } from '../../database/statement.js';
 import { ApiError } from '../../errors/api-error.js';
 import { ExternalAccountEntity } from '../../external-accounts/external-account.entity.js';
 import { LedgerService } from '../../ledger/ledger.service.js';
 import { OutboxService } from '../../outbox/outbox.service.js';
-import { moveMoney } from '../money-movement.js';
 import { incomingPayment } from '../payment-events.js';
-import { platformCustomerIds, QuoteExecutionService } from '../quotes/quote-execution.service.js';
+import { QuoteExecutionService } from '../quotes/quote-execution.service.js';
 import { QuotesService } from '../quotes/quotes.service.js';
 import { IncomingTransactionEntity } from '../transactions/incoming-transaction.entity.js';
 import { ownerOf, renderIncomingTransaction, step, TransactionView } from '../transactions/transaction.render.js';
@@ -117,27 +117,41 @@ export class TransfersService {
         createdAt: now,
         updatedAt: now,
       });
-      await moveMoney(this.ledger, m, {
+      // Two statements (docs/ledger.md): the account locked with the customer read, then the
+      // postings, the balance, the transaction and both events in one write.
+      const lock = new Statement();
+      const locked = await this.ledger.lock(m, {
+        statement: lock,
+        accountIds: [destination.id],
+        outputs: {
+          customer: `SELECT platform_customer_id FROM customers WHERE id = ${lock.p(row.customerId, 'uuid')}`,
+        },
+      });
+      const work = this.ledger.work(locked);
+      this.ledger.move(work, {
         reason: TRANSFER_IN_LEDGER_REASON,
         reference: formatId('Transaction', row.id),
         lines: [
           {
             account: { system: 'RAIL_CLEARING', platformId, currency: destination.currency },
             amount: -BigInt(body.amount),
-            currency: destination.currency,
           },
-          {
-            account: { internalAccountId: destination.id },
-            amount: BigInt(body.amount),
-            currency: destination.currency,
-          },
+          { account: { internalAccountId: destination.id }, amount: BigInt(body.amount) },
         ],
       });
-      await m.insert(IncomingTransactionEntity, row);
       noteAuditResource(formatId('Transaction', row.id));
-      const ids = await platformCustomerIds(m, [row.customerId]);
+      const customer = locked.outputs.customer;
+      const ids =
+        row.customerId !== null && typeof customer === 'string'
+          ? new Map([[row.customerId, customer]])
+          : new Map<string, string>();
       const view = renderIncomingTransaction(row, ownerOf(platformId, row.customerId, ids));
-      await this.outbox.write(m, incomingPayment(platformId, 'COMPLETED', view));
+      const s = new Statement();
+      s.with('incoming', insertSql(m, s, IncomingTransactionEntity, row));
+      await this.ledger.write(m, work, {
+        statement: s,
+        events: [this.outbox.prepare(incomingPayment(platformId, 'COMPLETED', view))],
+      });
       return view;
     });
   }

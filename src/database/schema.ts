@@ -52,6 +52,7 @@ import { UmaPayments1767228900000 } from './migrations/1767228900000-UmaPayments
 import { PlatformFeeConfigs1767228910000 } from './migrations/1767228910000-PlatformFeeConfigs.js';
 import { PaymentDocuments1767228920000 } from './migrations/1767228920000-PaymentDocuments.js';
 import { IncomingPayments1767228960000 } from './migrations/1767228960000-IncomingPayments.js';
+import { UmaReconciliation1767229000000 } from './migrations/1767229000000-UmaReconciliation.js';
 import { AuditUnlinked1767228100000 } from './migrations/1767228100000-AuditUnlinked.js';
 import { Onboarding1767228600000 } from './migrations/1767228600000-Onboarding.js';
 import { BulkImport1767228610000 } from './migrations/1767228610000-BulkImport.js';
@@ -122,4 +123,5 @@ export const MIGRATIONS = [
   Onboarding1767228600000,
   BulkImport1767228610000,
   ScaResendLimit1767228931000,
+  UmaReconciliation1767229000000,
 ];

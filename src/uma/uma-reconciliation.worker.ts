@@ -73,7 +73,13 @@ export class UmaReconciliationWorker extends PollingWorker {
     try {
       const answer = await this.reconciliation.inquire(payment.receiver_domain, payment.transaction_id, final);
       result = await this.reconciliation.apply(payment.transaction_id, answer);
-      if (result.resolved) return result;
+      if (result.resolved) {
+        this.logger.log(
+          { transactionId: payment.transaction_id, outcome: answer.outcome, resolved: result.resolved },
+          'settlement resolved by inquiry',
+        );
+        return result;
+      }
       error = `the receiver answered ${answer.outcome}${final ? ' to a final inquiry' : ''}`;
     } catch (e) {
       error = (e as Error).message.slice(0, 500);

@@ -5,9 +5,10 @@ import type { AddressInfo } from 'node:net';
  * What the proxy does with a request: `forward` it; `down`: the deployment behind is unreachable
  * (the connection is cut at once); `drop-settlement-answers`: settlement messages
  * (`/.well-known/uma-settlement`) reach the deployment, which acts on them, but its answer is lost
- * (the connection is cut when it arrives); everything else is forwarded.
+ * (the connection is cut when it arrives); `hold-settlement-answers`: the same, but the answer is
+ * held (the caller waits) until `releaseHeld()` cuts it; everything else is forwarded.
  */
-export type ProxyMode = 'forward' | 'down' | 'drop-settlement-answers';
+export type ProxyMode = 'forward' | 'down' | 'drop-settlement-answers' | 'hold-settlement-answers';
 
 /**
  * A real HTTP proxy on 127.0.0.1 in front of one deployment, whose UMA domain is the proxy's
@@ -20,6 +21,21 @@ export class UmaProxy {
   /** Settlement messages whose answer was dropped (the deployment behind answered them). */
   dropped = 0;
   private server: http.Server | null = null;
+  private held: Array<() => void> = [];
+  private heldWaiters: Array<{ count: number; resolve: () => void }> = [];
+
+  /** Resolves once `count` settlement answers are held (the deployment behind acted on them). */
+  waitHeld(count: number): Promise<void> {
+    if (this.held.length >= count) return Promise.resolve();
+    return new Promise((resolve) => this.heldWaiters.push({ count, resolve }));
+  }
+
+  /** Cuts every held answer's connection (the caller never gets it). */
+  releaseHeld(): void {
+    const held = this.held;
+    this.held = [];
+    held.forEach((cut) => cut());
+  }
 
   static async start(): Promise<UmaProxy> {
     const proxy = new UmaProxy();
@@ -33,6 +49,7 @@ export class UmaProxy {
   }
 
   async close(): Promise<void> {
+    this.releaseHeld();
     this.server?.closeAllConnections();
     await new Promise<void>((resolve) => this.server?.close(() => resolve()) ?? resolve());
   }
@@ -42,7 +59,9 @@ export class UmaProxy {
       req.socket.destroy();
       return;
     }
-    const drop = this.mode === 'drop-settlement-answers' && (req.url ?? '').startsWith('/.well-known/uma-settlement');
+    const settlement = (req.url ?? '').startsWith('/.well-known/uma-settlement');
+    const drop = this.mode === 'drop-settlement-answers' && settlement;
+    const hold = this.mode === 'hold-settlement-answers' && settlement;
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -59,6 +78,13 @@ export class UmaProxy {
           const parts: Buffer[] = [];
           answer.on('data', (c: Buffer) => parts.push(c));
           answer.on('end', () => {
+            if (hold) {
+              this.held.push(() => req.socket.destroy());
+              const ready = this.heldWaiters.filter((w) => this.held.length >= w.count);
+              this.heldWaiters = this.heldWaiters.filter((w) => this.held.length < w.count);
+              ready.forEach((w) => w.resolve());
+              return;
+            }
             if (drop) {
               this.dropped++;
               req.socket.destroy(); // the deployment acted; its answer never arrives

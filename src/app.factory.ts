@@ -84,6 +84,9 @@ export async function createApp(
         ? [
             'console/api/session',
             { path: 'console/api/transactions/:transactionId/history', method: RequestMethod.GET },
+            { path: 'console/api/attention', method: RequestMethod.GET },
+            { path: 'console/api/attention/settlements/:transactionId/retry', method: RequestMethod.POST },
+            { path: 'console/api/attention/settlements/:transactionId/resolve', method: RequestMethod.POST },
           ]
         : []),
     ],

@@ -9,6 +9,7 @@ import { AgentPage, AgentsPage } from './pages/agents';
 import { WebhooksPage } from './pages/webhooks';
 import { CustomerPage, CustomersPage } from './pages/customers';
 import { TransactionPage, TransactionsPage } from './pages/transactions';
+import { AttentionPage } from './pages/attention';
 import './styles.css';
 
 const field = (form: FormData, name: string) => {
@@ -74,6 +75,7 @@ const NAV: Array<[string, string]> = [
   ['/webhooks', 'Webhooks'],
   ['/customers', 'Customers'],
   ['/transactions', 'Transactions'],
+  ['/attention', 'Needs attention'],
 ];
 
 function Page(props: { path: string; session: Session }) {
@@ -95,6 +97,8 @@ function Page(props: { path: string; session: Session }) {
       return decoded ? <CustomerPage id={decoded} /> : <CustomersPage />;
     case 'transactions':
       return decoded ? <TransactionPage id={decoded} /> : <TransactionsPage />;
+    case 'attention':
+      return <AttentionPage session={session} />;
     default:
       return (
         <main id="main">

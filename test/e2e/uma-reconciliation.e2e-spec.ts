@@ -6,6 +6,7 @@ import { verifyLedger } from '../../src/ledger/ledger-verify.js';
 import { MetricsService } from '../../src/metrics/metrics.service.js';
 import { UmaReconciliationService } from '../../src/uma/uma-reconciliation.service.js';
 import { UmaReconciliationWorker } from '../../src/uma/uma-reconciliation.worker.js';
+import { UmaSettlementService } from '../../src/uma/uma-settlement.service.js';
 import { UmaSettlementWorker } from '../../src/uma/uma-settlement.worker.js';
 import { individual } from '../support/customers.js';
 import { platformWithEndpoint, recordedEvents } from '../support/events.js';
@@ -322,6 +323,58 @@ describe('UMA settlement reconciliation between deployments', () => {
       .query<Array<{ resolution: string }>>(`SELECT resolution FROM uma_payments WHERE transaction_id = $1`, [uuid]);
     expect(['DECISION', 'INQUIRY', 'OPERATOR']).toContain(row.resolution);
     expect(await balance(pa, alice.customerId, 'USD')).toBe(aStart - 1_200);
+    await ledgersClean();
+  }, 240_000);
+
+  it('a PAYMENT racing a final inquiry at B: either credited or tombstoned, never both, and A follows B', async () => {
+    hooksB.reset();
+    proxy.mode = 'forward';
+    const aStart = await balance(pa, alice.customerId, 'USD');
+    const bStart = await balance(pb, bob.id, 'EUR');
+    const payments = [await pay(1_001), await pay(1_002), await pay(1_003)];
+    const messages = a.app.get(DataSource);
+    const settlement = a.app.get(UmaSettlementService);
+    const reconciliation = a.app.get(UmaReconciliationService);
+    const outcomes = await Promise.all(
+      payments.map(async (p) => {
+        const [row] = await messages.query<Array<{ payload: Json }>>(
+          `SELECT payload FROM uma_settlement_messages WHERE kind = 'PAYMENT' AND reference = $1`,
+          [p.outgoingId],
+        );
+        const envelope = await settlement.sign('PAYMENT', row.payload);
+        const uuid = parseId('Transaction', p.outgoingId)!;
+        // The callback (straight to B) and A's final inquiry (through the proxy) at once.
+        const [callback, raced] = await Promise.all([
+          b.http.post('/.well-known/uma-settlement').send(envelope),
+          reconciliation.inquire(proxy.domain, uuid, true),
+        ]);
+        const credited = (await incomingOnB(p.outgoingId)).length === 1;
+        let status = raced;
+        if (callback.status === 200) {
+          expect(credited).toBe(true);
+          // Seen while B's platform was still deciding: PENDING; asked again once it decided: CREDITED.
+          expect(['CREDITED', 'PENDING']).toContain(raced.outcome);
+          if (raced.outcome === 'PENDING') status = await reconciliation.inquire(proxy.domain, uuid, true);
+          expect(status).toMatchObject({ outcome: 'CREDITED', tombstoned: false });
+        } else {
+          expect([callback.status, (callback.body as Json).code]).toEqual([409, 'UMA_SETTLEMENT_TOMBSTONED']);
+          expect(credited).toBe(false);
+          expect(status).toMatchObject({ outcome: 'UNKNOWN', tombstoned: true });
+        }
+        await messages.query(`UPDATE uma_settlement_messages SET status = 'FAILED' WHERE reference = $1`, [
+          p.outgoingId,
+        ]);
+        return { p, resolved: (await reconciliation.apply(uuid, status)).resolved };
+      }),
+    );
+    // A's outcome is B's, each once; the money matches on both sides.
+    const completed = outcomes.filter((o) => o.resolved === 'COMPLETED').map((o) => o.p);
+    const refunded = outcomes.filter((o) => o.resolved === 'FAILED').map((o) => o.p);
+    expect(completed.length + refunded.length).toBe(payments.length);
+    for (const p of completed) expect(await statusOf(pa, p.outgoingId)).toMatchObject({ status: 'COMPLETED' });
+    for (const p of refunded) expect(await statusOf(pa, p.outgoingId)).toMatchObject({ status: 'FAILED' });
+    expect(await balance(pa, alice.customerId, 'USD')).toBe(aStart - completed.reduce((n, p) => n + p.amount, 0));
+    expect(await balance(pb, bob.id, 'EUR')).toBe(bStart + completed.reduce((n, p) => n + p.received, 0));
     await ledgersClean();
   }, 240_000);
 });

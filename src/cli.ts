@@ -20,6 +20,9 @@ import { TransactionService } from './database/transaction.service.js';
 import { verifyLedger } from './ledger/ledger-verify.js';
 import { StablecoinsService } from './stablecoins/stablecoins.service.js';
 import { OPERATOR_GRID_STATUSES, type OperatorGridStatus } from './stablecoins/stablecoin.types.js';
+import { ApiError } from './errors/api-error.js';
+import { RailOverdue } from './payments/transactions/rail-overdue.service.js';
+import { UmaReconciliationService } from './uma/uma-reconciliation.service.js';
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
 
@@ -31,8 +34,95 @@ const USAGE = `Usage:
   npm run --silent cli -- ledger:verify [--platform ID] check the double-entry ledger; names the first violation (exit 3)
   npm run --silent cli -- stablecoin:enablement --stablecoin ID --status ENABLING|ENABLED|DISABLED
                                                         the operator moves a stablecoin's Grid enablement (audited)
+  npm run --silent cli -- settlements:list [--platform ID]   unresolved UMA settlements and overdue rail transactions
+  npm run --silent cli -- settlements:retry --platform ID --transaction ID   ask the receiver again now
+  npm run --silent cli -- settlements:resolve --platform ID --transaction ID --action REFUND|COMPLETE --reason TEXT
   npm run --silent cli -- keys:status                   how many secrets at rest each key-encryption key seals
   npm run --silent cli -- keys:rotate [--batch-size N]  re-seal every secret under the ring's first key (resumable)`;
+
+/**
+ * `settlements:*`: what needs an operator (unresolved UMA settlements, overdue rail transactions)
+ * and the actions on a settlement, as the console's Needs attention page offers them; each action
+ * is recorded in the audit trail (actor `system`) with its change.
+ */
+async function settlements(
+  command: 'settlements:list' | 'settlements:retry' | 'settlements:resolve',
+  rest: string[],
+  config: ReturnType<typeof loadConfig>,
+  logger: ReturnType<typeof createRootLogger>,
+): Promise<number> {
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      platform: { type: 'string' },
+      transaction: { type: 'string' },
+      action: { type: 'string' },
+      reason: { type: 'string' },
+    },
+  });
+  const platformUuid = values.platform === undefined ? null : parseId('Platform', values.platform);
+  const fail = (message: string) => {
+    process.stderr.write(`${message}\n${USAGE}\n`);
+    return 2;
+  };
+  if (values.platform !== undefined && !platformUuid) return fail('--platform must be a Platform:<uuid>');
+  if (command !== 'settlements:list') {
+    if (!platformUuid) return fail('--platform is required');
+    if (!values.transaction || !parseId('Transaction', values.transaction)) {
+      return fail('--transaction must be a Transaction:<uuid>');
+    }
+  }
+  const action = values.action?.toUpperCase();
+  const reason = values.reason?.trim() ?? '';
+  if (command === 'settlements:resolve') {
+    if (action !== 'REFUND' && action !== 'COMPLETE') return fail('--action must be REFUND or COMPLETE');
+    if (reason.length < 3 || reason.length > 500) return fail('--reason is required (3 to 500 characters)');
+  }
+  checkKeyEncryptionKeyConfig(config);
+  const db = await openDatabase(config);
+  try {
+    const context = await NestFactory.createApplicationContext(
+      AppModule.forRoot(config, db.url, { runWorker: false }),
+      { logger: new PinoNestLogger(logger) },
+    );
+    try {
+      const reconciliation = context.get(UmaReconciliationService);
+      let result: unknown;
+      if (command === 'settlements:list') {
+        result = {
+          settlements: await reconciliation.unresolved(platformUuid),
+          railTransactions: await context.get(RailOverdue).list(platformUuid),
+        };
+      } else if (command === 'settlements:retry') {
+        await context.get(TransactionService).run(async (m) => {
+          await reconciliation.retryNow(platformUuid!, values.transaction!);
+          await context.get(AuditTrail).recordSystem(m, platformUuid, 'cli:settlements:retry', [values.transaction!]);
+        });
+        result = { transactionId: values.transaction, status: 'PENDING' };
+      } else {
+        result = await reconciliation.resolveByOperator(
+          platformUuid!,
+          values.transaction!,
+          action as 'REFUND' | 'COMPLETE',
+          reason,
+          'cli:settlements:resolve',
+        );
+      }
+      process.stdout.write(`${JSON.stringify(result)}\n`);
+      return 0;
+    } catch (error) {
+      if (error instanceof ApiError) {
+        process.stderr.write(`${command}: ${error.code}: ${error.message}\n`);
+        return 3;
+      }
+      throw error;
+    } finally {
+      await context.close();
+    }
+  } finally {
+    await db.stop();
+  }
+}
 
 /** Operator commands. Results go to stdout as one JSON object; logs go to stderr. */
 async function main(argv: string[]): Promise<number> {
@@ -187,6 +277,10 @@ async function main(argv: string[]): Promise<number> {
         await db.stop();
       }
     }
+    case 'settlements:list':
+    case 'settlements:retry':
+    case 'settlements:resolve':
+      return settlements(command, rest, config, logger);
     case 'keys:status':
     case 'keys:rotate': {
       const { values } = parseArgs({ args: rest, options: { 'batch-size': { type: 'string' } } });

@@ -290,6 +290,41 @@ export const SCHEDULES: readonly Schedule[] = [
     files: ['src/stablecoins/stablecoin-operations.service.ts', 'src/stablecoins/stablecoin-operations.worker.ts'],
     test: 'test/e2e/stablecoins.e2e-spec.ts',
   },
+  {
+    table: 'uma_settlement_messages',
+    column: 'created_at',
+    clock: 'real',
+    kind: 'age',
+    what: 'UMA settlement callback retry horizon (UMA_SETTLEMENT_RETRY_HORIZON_SECONDS after it was written, a callback still failing is given up)',
+    files: ['src/uma/uma-settlement.service.ts', 'src/uma/uma-settlement.worker.ts'],
+    test: 'test/e2e/uma-reconciliation.e2e-spec.ts',
+  },
+  {
+    table: 'uma_payments',
+    column: 'settling_since',
+    clock: 'real',
+    kind: 'age',
+    what: "an unresolved UMA payment's age (past UMA_SETTLEMENT_INQUIRY_AFTER_SECONDS it counts as unresolved; past UMA_SETTLEMENT_RETRY_HORIZON_SECONDS its inquiry is final)",
+    files: [
+      'src/uma/uma-settlement.service.ts',
+      'src/uma/uma-reconciliation.service.ts',
+      'src/uma/uma-reconciliation.worker.ts',
+    ],
+    test: 'test/e2e/uma-reconciliation.e2e-spec.ts',
+  },
+  {
+    table: 'uma_payments',
+    column: 'inquiry_due_at',
+    clock: 'real',
+    kind: 'due',
+    what: 'the next settlement inquiry of an unresolved UMA payment (first UMA_SETTLEMENT_INQUIRY_AFTER_SECONDS after settlement began, then with backoff; a lease while one is asked)',
+    files: [
+      'src/uma/uma-settlement.service.ts',
+      'src/uma/uma-reconciliation.service.ts',
+      'src/uma/uma-reconciliation.worker.ts',
+    ],
+    test: 'test/e2e/uma-reconciliation.e2e-spec.ts',
+  },
 ];
 
 /**

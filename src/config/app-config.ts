@@ -569,6 +569,24 @@ export class AppConfig {
   UMA_MAX_MESSAGE_AGE_SECONDS = 300;
 
   @Doc(
+    'How long (seconds, real time) a settlement callback to another UMA deployment is retried before it is given up (default 3 days: as long as a counterparty can reasonably be down). Retries back off from 1 s to at most 5 minutes. It is also the horizon of the settlement inquiry: a payment the receiver still does not know after it is refunded, and the receiver records a tombstone so a late callback can never credit it (see [UMA, reconciliation](uma.md#reconciliation-the-settlement-inquiry)).',
+  )
+  @Transform(toInt)
+  @IsInt()
+  @Min(1)
+  @Max(2_592_000)
+  UMA_SETTLEMENT_RETRY_HORIZON_SECONDS = 259_200;
+
+  @Doc(
+    "How old (seconds, real time) an unresolved UMA payment must be before the sender asks the receiver what became of it (the signed settlement inquiry, repeated with backoff up to 5 minutes); from then on it counts in `uma_settlement_unresolved` and shows on the console's Needs attention page (see [UMA, reconciliation](uma.md#reconciliation-the-settlement-inquiry)).",
+  )
+  @Transform(toInt)
+  @IsInt()
+  @Min(0)
+  @Max(2_592_000)
+  UMA_SETTLEMENT_INQUIRY_AFTER_SECONDS = 600;
+
+  @Doc(
     'Base URL of the page where an invitation is claimed (`url` is `<base>/<code>`). Unset: invitations are off (400 INVITATIONS_NOT_CONFIGURED) unless `SANDBOX=true`, where it is `http://<UMA domain>/invitations`.',
   )
   @IsOptional()

@@ -4,6 +4,10 @@ import { ConsoleNamesService } from './console-names.service.js';
 import { ConsoleOverviewController } from './console-overview.controller.js';
 import { ConsoleOverviewService } from './console-overview.service.js';
 import { ConsoleSearchService } from './console-search.service.js';
+import { PaymentsModule } from '../payments/payments.module.js';
+import { UmaModule } from '../uma/uma.module.js';
+import { ConsoleAttentionController } from './console-attention.controller.js';
+import { ConsoleAttentionService } from './console-attention.service.js';
 import { ConsoleSessionController } from './console-session.controller.js';
 import { ConsoleSessionGuard } from './console-session.guard.js';
 import { ConsoleTransactionsController } from './console-transactions.controller.js';
@@ -11,18 +15,25 @@ import { ConsoleTransactionsService } from './console-transactions.service.js';
 
 /**
  * The operator console's server side (CONSOLE=true): sign-in, who-am-I and sign-out; and its own
- * read-only routes for what the REST API does not answer: the overview's panels, names for ids,
- * the transaction search and its CSV, a transaction's timeline and ledger postings. Its pages are
- * static files (console-static.ts); everything else it does is the REST API itself.
+ * routes for what the REST API does not answer: the overview's panels, names for ids, the
+ * transaction search and its CSV, a transaction's timeline and ledger postings, and the Needs
+ * attention page's list and actions (console-attention.*). Its pages are static files
+ * (console-static.ts); everything else it does is the REST API itself.
  */
 @Module({
-  imports: [AuthModule],
-  controllers: [ConsoleSessionController, ConsoleTransactionsController, ConsoleOverviewController],
+  imports: [AuthModule, PaymentsModule, UmaModule],
+  controllers: [
+    ConsoleSessionController,
+    ConsoleTransactionsController,
+    ConsoleOverviewController,
+    ConsoleAttentionController,
+  ],
   providers: [
     ConsoleTransactionsService,
     ConsoleSearchService,
     ConsoleOverviewService,
     ConsoleNamesService,
+    ConsoleAttentionService,
     ConsoleSessionGuard,
   ],
 })

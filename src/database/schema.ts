@@ -54,6 +54,7 @@ import { PaymentDocuments1767228920000 } from './migrations/1767228920000-Paymen
 import { IncomingPayments1767228960000 } from './migrations/1767228960000-IncomingPayments.js';
 import { ConsoleOverviewIndexes1767229000000 } from './migrations/1767229000000-ConsoleOverviewIndexes.js';
 import { CardDayUsage1767229050000 } from './migrations/1767229050000-CardDayUsage.js';
+import { UmaReconciliation1767229200000 } from './migrations/1767229200000-UmaReconciliation.js';
 import { AuditUnlinked1767228100000 } from './migrations/1767228100000-AuditUnlinked.js';
 import { Onboarding1767228600000 } from './migrations/1767228600000-Onboarding.js';
 import { BulkImport1767228610000 } from './migrations/1767228610000-BulkImport.js';
@@ -136,4 +137,5 @@ export const MIGRATIONS = [
   ConsoleOverviewIndexes1767229000000,
   CardDayUsage1767229050000,
   Stablecoins1767229100000,
+  UmaReconciliation1767229200000,
 ];

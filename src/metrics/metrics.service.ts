@@ -72,6 +72,24 @@ export class MetricsService {
     registers: [this.registry],
   });
 
+  readonly umaSettlementUnresolved = new Gauge({
+    name: 'uma_settlement_unresolved',
+    help: 'UMA payments sent by this deployment and still unresolved past UMA_SETTLEMENT_INQUIRY_AFTER_SECONDS (the same value on every replica)',
+    registers: [this.registry],
+  });
+
+  readonly umaSettlementOldestUnresolved = new Gauge({
+    name: 'uma_settlement_oldest_unresolved_seconds',
+    help: 'Age of the oldest unresolved UMA payment sent by this deployment; 0 when none',
+    registers: [this.registry],
+  });
+
+  readonly railTransactionsOverdue = new Gauge({
+    name: 'rail_transactions_overdue',
+    help: "Outgoing rail transactions still PROCESSING past their rail's expected settlement time",
+    registers: [this.registry],
+  });
+
   readonly auditUnsealedEvents = new Gauge({
     name: 'audit_unsealed_events',
     help: 'Audit events appended but not yet linked into their hash chain by the sealer (all platforms)',

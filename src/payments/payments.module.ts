@@ -24,6 +24,7 @@ import { UmaDestinations } from './quotes/uma-destination.js';
 import { Rail } from './rail/rail.js';
 import { RailWorker } from './rail/rail-worker.service.js';
 import { SandboxRail } from './rail/sandbox-rail.js';
+import { RailOverdue } from './transactions/rail-overdue.service.js';
 import { TransactionsController } from './transactions/transactions.controller.js';
 import { TransactionsService } from './transactions/transactions.service.js';
 import { TransfersController } from './transfers/transfers.controller.js';
@@ -66,12 +67,14 @@ import { TransfersService } from './transfers/transfers.service.js';
     TransfersService,
     ExchangeRatesService,
     RailWorker,
+    RailOverdue,
     { provide: INCOMING_SETTLEMENT_HOOK, useValue: NO_SETTLEMENT_HOOK },
     IncomingPaymentsService,
     IncomingPaymentsWorker,
     UmaDestinations,
   ],
   exports: [
+    RailOverdue,
     FxRatesService,
     QuotesService,
     QuoteExecutionService,

@@ -9,8 +9,9 @@ import {
   type PostTransactionCallback,
 } from '@uma-sdk/core';
 import type { EntityManager } from 'typeorm';
-import { noteAuditActor, noteAuditResource } from '../audit/audit-trail.js';
-import { type BusinessTime, Clock, RealClock } from '../common/clock.js';
+import { AuditTrail, noteAuditActor, noteAuditResource } from '../audit/audit-trail.js';
+import { type BusinessTime, Clock, later, RealClock } from '../common/clock.js';
+import { AppConfig } from '../config/app-config.js';
 import { formatId, newUuid, parseId } from '../common/ids.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
@@ -28,7 +29,11 @@ import { SettlementLayer, type SettlementPayment } from '../payments/quotes/uma-
 import { UmaKeysService } from './uma-keys.service.js';
 import { fromUmaError, UmaVerifier } from './uma-verifier.js';
 
-export type SettlementKind = 'PAYMENT' | 'DECISION';
+/**
+ * PAYMENT (A to B) and DECISION (B to A) are callbacks; INQUIRY (A to B: what became of a payment?)
+ * is answered at once by a signed STATUS in the response's body (docs/uma.md, reconciliation).
+ */
+export type SettlementKind = 'PAYMENT' | 'DECISION' | 'INQUIRY' | 'STATUS';
 
 /** What A tells B: pay `amount` of `currency` to `receiver` (the reference is A's transaction). */
 export interface PaymentMessage {
@@ -48,6 +53,48 @@ export interface DecisionMessage {
   failureReason?: string;
   /** When the receiving platform answered 422: the payer data fields it asked for. */
   receiverFields?: string[];
+}
+
+/** What A asks B: what became of the payment `reference`? `final`: A gives up waiting after this answer. */
+export interface InquiryMessage {
+  reference: string;
+  final: boolean;
+}
+
+/**
+ * B's signed answer to an inquiry: CREDITED (the receiver's account was credited), REFUSED (B
+ * failed or refused it; never credited), PENDING (B's platform is still deciding, or the receipt is
+ * being finished), UNKNOWN (B has no record of it). `tombstoned`: B has recorded that it will never
+ * credit this reference (a refusal, or an UNKNOWN answered to a final inquiry).
+ */
+export interface StatusMessage {
+  reference: string;
+  outcome: InquiryOutcome;
+  tombstoned: boolean;
+  failureReason?: string;
+}
+export type InquiryOutcome = 'CREDITED' | 'REFUSED' | 'PENDING' | 'UNKNOWN';
+export const INQUIRY_OUTCOMES: readonly InquiryOutcome[] = ['CREDITED', 'REFUSED', 'PENDING', 'UNKNOWN'];
+
+/** The tombstone's reason when a final inquiry found no record of the payment. */
+export const UNKNOWN_AT_HORIZON = 'UNKNOWN_AT_HORIZON';
+
+/** How a sender's UMA payment was resolved (uma_payments.resolution). */
+export type SettlementResolution = 'DECISION' | 'REFUSED_CALLBACK' | 'INQUIRY' | 'OPERATOR';
+
+/** A payment the receiver recorded (RECEIVED) or will never credit (TOMBSTONE). */
+interface ReceiptRow {
+  state: 'RECEIVED' | 'TOMBSTONE';
+  platform_id: string | null;
+  message: (PaymentMessage & { accountId: string }) | null;
+  reason: string | null;
+}
+
+/** A verified envelope: who signed it, what kind, the parsed message. */
+export interface VerifiedEnvelope {
+  domain: string;
+  kind: SettlementKind;
+  message: unknown;
 }
 
 /**
@@ -84,6 +131,8 @@ export class UmaSettlementService extends SettlementLayer implements OnModuleIni
     private readonly realClock: RealClock,
     private readonly incoming: IncomingPaymentsService,
     private readonly payments: QuoteExecutionService,
+    private readonly config: AppConfig,
+    private readonly audit: AuditTrail,
   ) {
     super();
   }
@@ -100,10 +149,12 @@ export class UmaSettlementService extends SettlementLayer implements OnModuleIni
       [payment.quoteId],
     );
     if (!row) throw new Error(`no UMA payment recorded for quote ${payment.quoteId}`);
-    await m.query(`UPDATE uma_payments SET status = 'SETTLING', updated_at = $2 WHERE quote_id = $1`, [
-      payment.quoteId,
-      now,
-    ]);
+    const since = this.realClock.now();
+    await m.query(
+      `UPDATE uma_payments SET status = 'SETTLING', settling_since = $3, inquiry_due_at = $4, updated_at = $2
+        WHERE quote_id = $1`,
+      [payment.quoteId, now, since, later(since, this.config.UMA_SETTLEMENT_INQUIRY_AFTER_SECONDS * 1000)],
+    );
     const message: PaymentMessage = {
       reference: formatId('Transaction', payment.transactionId),
       sender: row.sender_uma_address,
@@ -146,20 +197,35 @@ export class UmaSettlementService extends SettlementLayer implements OnModuleIni
   }
 
   /**
-   * `POST /.well-known/uma-settlement`: a settlement callback from another deployment, verified
-   * (timestamp, the sender's keys and chain, nonce, signature over the message) before anything
-   * moves. Answers what was done.
+   * `POST /.well-known/uma-settlement`: a settlement callback (or inquiry) from another deployment,
+   * verified (timestamp, the sender's keys and chain, nonce, signature over the message) before
+   * anything moves. Answers what was done; an INQUIRY is answered with a signed STATUS envelope.
    */
   async accept(body: unknown): Promise<Record<string, unknown>> {
+    const { domain, kind, message } = await this.verifyEnvelope(body, ['PAYMENT', 'DECISION', 'INQUIRY']);
+    if (kind === 'INQUIRY') return { ...(await this.answerInquiry(domain, message as InquiryMessage)) };
+    return kind === 'PAYMENT'
+      ? this.acceptPayment(domain, message as PaymentMessage)
+      : this.acceptDecision(domain, message as DecisionMessage);
+  }
+
+  /**
+   * Checks a signed envelope of one of `kinds` (the timestamp window, the signer's keys and chain
+   * fetched from its domain, the nonce, the signature, and that the signature covers the message)
+   * and answers who signed it and the parsed message. Used for callbacks and inquiries received,
+   * and for the STATUS answer to an inquiry sent.
+   */
+  async verifyEnvelope(body: unknown, kinds: readonly SettlementKind[]): Promise<VerifiedEnvelope> {
     const envelope = body as Partial<SettlementEnvelope> | null;
     if (
       !envelope ||
-      (envelope.kind !== 'PAYMENT' && envelope.kind !== 'DECISION') ||
+      typeof envelope.kind !== 'string' ||
+      !kinds.includes(envelope.kind) ||
       typeof envelope.payload !== 'string' ||
       typeof envelope.callback !== 'object' ||
       envelope.callback === null
     ) {
-      throw new ApiError('MISSING_REQUIRED_UMA_PARAMETERS', 'A settlement callback has kind, payload and callback');
+      throw new ApiError('MISSING_REQUIRED_UMA_PARAMETERS', 'A settlement message has kind, payload and callback');
     }
     let callback: PostTransactionCallback;
     try {
@@ -189,15 +255,24 @@ export class UmaSettlementService extends SettlementLayer implements OnModuleIni
     } catch {
       throw new ApiError('MISSING_REQUIRED_UMA_PARAMETERS', 'The settlement callback carries no JSON message');
     }
-    return envelope.kind === 'PAYMENT'
-      ? this.acceptPayment(domain, message as PaymentMessage)
-      : this.acceptDecision(domain, message as DecisionMessage);
+    if (typeof message !== 'object' || message === null) {
+      throw new ApiError('MISSING_REQUIRED_UMA_PARAMETERS', 'The settlement callback carries no JSON object');
+    }
+    return { domain, kind: envelope.kind, message };
   }
 
+  /**
+   * A PAYMENT callback: recorded first as this reference's receipt (RECEIVED, with the message and
+   * the receiving account), unless a tombstone holds the reference (409
+   * UMA_SETTLEMENT_TOMBSTONED: refused or given up, never credited); then handed to
+   * `IncomingPaymentsService.receive`, idempotent by reference. A receiver that cannot take it
+   * (UMA_NOT_FOUND, INVALID_RECEIVER) leaves a tombstone with that reason.
+   */
   private async acceptPayment(senderDomain: string, message: PaymentMessage): Promise<Record<string, unknown>> {
     const id = await this.keys.load();
     if (
       typeof message.reference !== 'string' ||
+      message.reference.length > 255 ||
       typeof message.receiver !== 'string' ||
       typeof message.currency !== 'string' ||
       typeof message.amount !== 'string' ||
@@ -205,23 +280,36 @@ export class UmaSettlementService extends SettlementLayer implements OnModuleIni
     ) {
       throw new ApiError('MISSING_REQUIRED_UMA_PARAMETERS', 'The payment callback is incomplete');
     }
-    if (message.receiver.split('@')[1]?.toLowerCase() !== id.domain) {
-      throw new ApiError('INVALID_RECEIVER', `${message.receiver} is not an address of ${id.domain}`);
+    const reference = `${senderDomain}/${message.reference}`;
+    let receipt = await this.receipt(reference);
+    if (!receipt) {
+      let account: { platform_id: string; id: string };
+      try {
+        account = await this.receiverAccount(message, id.domain);
+      } catch (error) {
+        if (error instanceof ApiError) await this.recordReceipt(reference, 'TOMBSTONE', null, null, error.code);
+        throw error;
+      }
+      await this.recordReceipt(reference, 'RECEIVED', account.platform_id, { ...message, accountId: account.id }, null);
+      receipt = await this.receipt(reference);
     }
-    const [account] = await this.tx.query<Array<{ platform_id: string; id: string }>>(
-      `SELECT c.platform_id, a.id
-         FROM customers c JOIN internal_accounts a ON a.customer_id = c.id AND a.currency = $2
-        WHERE lower(c.uma_address) = lower($1) AND NOT c.is_deleted
-        ORDER BY c.created_at, c.id, a.created_at, a.id LIMIT 1`,
-      [message.receiver, message.currency],
-    );
-    if (!account) {
-      throw new ApiError('UMA_NOT_FOUND', `No receiver ${message.receiver} with a ${message.currency} account`);
+    if (!receipt || receipt.state === 'TOMBSTONE') {
+      throw new ApiError(
+        'UMA_SETTLEMENT_TOMBSTONED',
+        `The payment ${message.reference} was closed on this deployment without a credit (${receipt?.reason ?? 'unknown'})`,
+        { details: { reason: receipt?.reason ?? null } },
+      );
     }
-    noteAuditActor({ platformId: account.platform_id }); // the callback's event goes on the receiving platform
+    return this.receiveFrom(senderDomain, receipt);
+  }
+
+  /** Hands a recorded receipt to the incoming payments (idempotent: a repeat answers the same transaction). */
+  private async receiveFrom(senderDomain: string, receipt: ReceiptRow): Promise<Record<string, unknown>> {
+    const message = receipt.message!;
+    noteAuditActor({ platformId: receipt.platform_id! }); // the callback's event goes on the receiving platform
     const result = await this.incoming.receive({
-      platformId: account.platform_id,
-      accountId: formatId('InternalAccount', account.id),
+      platformId: receipt.platform_id!,
+      accountId: formatId('InternalAccount', message.accountId),
       amount: message.amount,
       currency: message.currency,
       senderUmaAddress: typeof message.sender === 'string' ? message.sender : undefined,
@@ -233,6 +321,108 @@ export class UmaSettlementService extends SettlementLayer implements OnModuleIni
     });
     noteAuditResource(result.transactionId);
     return { reference: message.reference, transactionId: result.transactionId, status: result.status };
+  }
+
+  private async receiverAccount(message: PaymentMessage, domain: string): Promise<{ platform_id: string; id: string }> {
+    if (message.receiver.split('@')[1]?.toLowerCase() !== domain) {
+      throw new ApiError('INVALID_RECEIVER', `${message.receiver} is not an address of ${domain}`);
+    }
+    const [account] = await this.tx.query<Array<{ platform_id: string; id: string }>>(
+      `SELECT c.platform_id, a.id
+         FROM customers c JOIN internal_accounts a ON a.customer_id = c.id AND a.currency = $2
+        WHERE lower(c.uma_address) = lower($1) AND NOT c.is_deleted
+        ORDER BY c.created_at, c.id, a.created_at, a.id LIMIT 1`,
+      [message.receiver, message.currency],
+    );
+    if (!account) {
+      throw new ApiError('UMA_NOT_FOUND', `No receiver ${message.receiver} with a ${message.currency} account`);
+    }
+    return account;
+  }
+
+  private async receipt(reference: string): Promise<ReceiptRow | null> {
+    const [row] = await this.tx.query<ReceiptRow[]>(
+      `SELECT state, platform_id, message, reason FROM uma_settlement_receipts WHERE reference = $1`,
+      [reference],
+    );
+    return row ?? null;
+  }
+
+  /** Records a receipt or a tombstone unless the reference has one already; answers whether this one was recorded. */
+  private async recordReceipt(
+    reference: string,
+    state: ReceiptRow['state'],
+    platformId: string | null,
+    message: object | null,
+    reason: string | null,
+  ): Promise<boolean> {
+    const now = this.realClock.now();
+    const inserted = await this.tx.query<unknown[]>(
+      `INSERT INTO uma_settlement_receipts (reference, state, platform_id, message, reason, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $6) ON CONFLICT (reference) DO NOTHING RETURNING reference`,
+      [reference, state, platformId, message === null ? null : JSON.stringify(message), reason, now],
+    );
+    return inserted.length === 1;
+  }
+
+  /**
+   * An INQUIRY from a sender: what became of its payment? Answered from the incoming transaction
+   * when there is one; a receipt whose receiving was interrupted is finished first; a tombstone is
+   * REFUSED (or UNKNOWN when it closed an unknown payment). No record: UNKNOWN, and when the inquiry
+   * is final a tombstone is recorded first, so no later callback can credit what the sender
+   * refunds. The receipt's primary key orders a racing PAYMENT and the tombstone: one wins.
+   */
+  async answerInquiry(senderDomain: string, inquiry: InquiryMessage): Promise<SettlementEnvelope> {
+    if (typeof inquiry.reference !== 'string' || inquiry.reference.length > 255 || typeof inquiry.final !== 'boolean') {
+      throw new ApiError('MISSING_REQUIRED_UMA_PARAMETERS', 'The inquiry is incomplete');
+    }
+    const reference = `${senderDomain}/${inquiry.reference}`;
+    const status = await this.statusOf(senderDomain, reference, inquiry);
+    return this.sign('STATUS', status);
+  }
+
+  private async statusOf(senderDomain: string, reference: string, inquiry: InquiryMessage): Promise<StatusMessage> {
+    const answer = (outcome: InquiryOutcome, tombstoned: boolean, failureReason?: string | null): StatusMessage => ({
+      reference: inquiry.reference,
+      outcome,
+      tombstoned,
+      ...(failureReason ? { failureReason } : {}),
+    });
+    for (let round = 0; round < 3; round++) {
+      const incoming = await this.incomingByReference(reference);
+      if (incoming) {
+        if (incoming.status === 'COMPLETED') return answer('CREDITED', false);
+        if (incoming.status === 'FAILED') return answer('REFUSED', true, incoming.failure_reason);
+        return answer('PENDING', false);
+      }
+      const receipt = await this.receipt(reference);
+      if (receipt?.state === 'RECEIVED') {
+        await this.receiveFrom(senderDomain, receipt); // interrupted: finish receiving it, then answer
+        continue;
+      }
+      if (receipt?.state === 'TOMBSTONE') {
+        return receipt.reason === UNKNOWN_AT_HORIZON
+          ? answer('UNKNOWN', true, UNKNOWN_AT_HORIZON)
+          : answer('REFUSED', true, receipt.reason);
+      }
+      if (!inquiry.final) return answer('UNKNOWN', false);
+      if (await this.recordReceipt(reference, 'TOMBSTONE', null, null, UNKNOWN_AT_HORIZON)) {
+        return answer('UNKNOWN', true, UNKNOWN_AT_HORIZON);
+      }
+      // A PAYMENT recorded its receipt meanwhile: look again.
+    }
+    return answer('PENDING', false);
+  }
+
+  private async incomingByReference(
+    reference: string,
+  ): Promise<{ status: string; failure_reason: string | null } | null> {
+    const [row] = await this.tx.query<Array<{ status: string; failure_reason: string | null }>>(
+      `SELECT status, failure_reason FROM incoming_transactions WHERE reference = $1 AND origin = 'UMA'
+        ORDER BY created_at LIMIT 1`,
+      [reference],
+    );
+    return row ?? null;
   }
 
   private async acceptDecision(senderDomain: string, message: DecisionMessage): Promise<Record<string, unknown>> {
@@ -257,12 +447,42 @@ export class UmaSettlementService extends SettlementLayer implements OnModuleIni
     fromDomain: string | null,
     failure: { reason?: OutgoingFailureReason; note?: string } = {},
   ): Promise<string> {
-    const found = await m.query<Array<{ quote_id: string; receiver_domain: string }>>(
-      `SELECT quote_id, receiver_domain FROM uma_payments WHERE transaction_id = $1 FOR UPDATE`,
+    return (await this.resolve(m, transactionUuid, outcome, { fromDomain, failure, resolution: 'DECISION' })).status;
+  }
+
+  /**
+   * Resolves the sender's payment exactly once, in the caller's transaction: locks its
+   * `uma_payments` row, then the transaction, and settles it (completed, or failed and refunded:
+   * the state change, its postings, its events and its timeline step, with `failure.note` on the
+   * step). `changed` is false when it was already resolved (the one that locked first won). A
+   * resolution no request records (a worker's) is written to the audit trail here, with it
+   * (`systemAudit`: the action, actor `system`).
+   */
+  async resolve(
+    m: EntityManager,
+    transactionUuid: string,
+    outcome: 'COMPLETED' | 'FAILED',
+    options: {
+      fromDomain?: string | null;
+      failure?: { reason?: OutgoingFailureReason; note?: string };
+      resolution: SettlementResolution;
+      platformId?: string;
+      systemAudit?: string;
+    },
+  ): Promise<{ status: string; changed: boolean; platformId: string }> {
+    const fromDomain = options.fromDomain ?? null;
+    const failure = options.failure ?? {};
+    const platformId = options.platformId;
+    const found = await m.query<Array<{ quote_id: string; receiver_domain: string; platform_id: string }>>(
+      `SELECT quote_id, receiver_domain, platform_id FROM uma_payments WHERE transaction_id = $1 FOR UPDATE`,
       [transactionUuid],
     );
     const payment = found[0];
-    if (!payment || (fromDomain !== null && payment.receiver_domain !== fromDomain)) {
+    if (
+      !payment ||
+      (fromDomain !== null && payment.receiver_domain !== fromDomain) ||
+      (platformId !== undefined && payment.platform_id !== platformId)
+    ) {
       throw new ApiError('TRANSACTION_NOT_FOUND', `Transaction ${formatId('Transaction', transactionUuid)} not found`);
     }
     const row = await m.findOne(OutgoingTransactionEntity, {
@@ -273,16 +493,27 @@ export class UmaSettlementService extends SettlementLayer implements OnModuleIni
       throw new ApiError('TRANSACTION_NOT_FOUND', `Transaction ${formatId('Transaction', transactionUuid)} not found`);
     noteAuditResource(formatId('Transaction', row.id));
     noteAuditActor({ platformId: row.platformId }); // a decision callback: on the paying platform
+    const before = row.status;
     const now = this.clock.now();
     const after = await this.payments.settle(m, row, outcome, now, failure);
-    if (after.status === 'COMPLETED' || after.status === 'FAILED') {
-      await m.query(`UPDATE uma_payments SET status = $2, updated_at = $3 WHERE quote_id = $1 AND status <> $2`, [
-        payment.quote_id,
-        after.status,
-        now,
-      ]);
+    const changed = after.status !== before && (after.status === 'COMPLETED' || after.status === 'FAILED');
+    if (changed) {
+      if (after.status === 'COMPLETED' && failure.note) {
+        // settle's COMPLETED step carries no note: the resolution's words go on it here
+        const last = after.timeline[after.timeline.length - 1];
+        after.timeline = [...after.timeline.slice(0, -1), { ...last, note: failure.note }];
+        await m.update(OutgoingTransactionEntity, { id: after.id }, { timeline: after.timeline });
+      }
+      await m.query(
+        `UPDATE uma_payments SET status = $2, resolution = $3, inquiry_due_at = NULL, updated_at = $4
+          WHERE quote_id = $1`,
+        [payment.quote_id, after.status, options.resolution, this.realClock.now()],
+      );
+      if (options.systemAudit) {
+        await this.audit.recordSystem(m, payment.platform_id, options.systemAudit, [formatId('Transaction', row.id)]);
+      }
     }
-    return after.status;
+    return { status: after.status, changed, platformId: payment.platform_id };
   }
 
   private async enqueue(

@@ -2,6 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { PollingWorker } from '../common/polling-worker.js';
 import { later, RealClock } from '../common/clock.js';
 import { parseId } from '../common/ids.js';
+import { AppConfig } from '../config/app-config.js';
 import { Runtime } from '../config/config.module.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { CounterpartyHttp } from './counterparty-http.js';
@@ -12,8 +13,8 @@ import { SETTLEMENT_PATH, UmaSettlementService, type SettlementKind } from './um
 export const SETTLEMENT_POLL_MS = 500;
 /** A claimed callback is someone else's again after this long (a worker that died mid-delivery). */
 const LEASE_MS = 30_000;
-/** Attempts before a callback is given up (FAILED, left to an operator). */
-export const SETTLEMENT_MAX_ATTEMPTS = 20;
+/** The longest wait between two attempts of a callback (and between two inquiries). */
+export const SETTLEMENT_MAX_BACKOFF_MS = 300_000;
 const BATCH = 20;
 
 interface ClaimedMessage {
@@ -23,11 +24,12 @@ interface ClaimedMessage {
   target_domain: string;
   payload: Record<string, unknown>;
   attempts: number;
+  created_at: Date;
 }
 
-/** Backoff before attempt n+1: 1 s, 2 s, 4 s ... at most a minute. */
+/** Backoff before attempt n+1: 1 s, 2 s, 4 s ... at most 5 minutes. */
 export function settlementBackoffMs(attempts: number): number {
-  return Math.min(60_000, 1000 * 2 ** Math.max(0, attempts - 1));
+  return Math.min(SETTLEMENT_MAX_BACKOFF_MS, 1000 * 2 ** Math.min(20, Math.max(0, attempts - 1)));
 }
 
 /**
@@ -36,9 +38,11 @@ export function settlementBackoffMs(attempts: number): number {
  * none delivers one twice at once), signs each afresh (UmaSettlementService.sign), POSTs it to the
  * target deployment's SETTLEMENT_PATH and records the outcome. 2xx: delivered. A refusal (4xx but
  * 408/429): given up, and a PAYMENT refused at its first attempt fails the sender's transaction and
- * refunds it (a later refusal may follow a lost answer to a credited attempt: left to an operator). Anything
- * else (unreachable, 5xx): retried with backoff, up to SETTLEMENT_MAX_ATTEMPTS. `next_attempt_at`
- * is infrastructure time (RealClock, src/common/schedules.ts). Tests drive it with `runOnce`.
+ * refunds it (a later refusal may follow a lost answer to a credited attempt: the settlement
+ * inquiry resolves it, UmaReconciliationWorker). Anything else (unreachable, 5xx): retried with
+ * backoff (at most 5 minutes apart) until UMA_SETTLEMENT_RETRY_HORIZON_SECONDS after the callback
+ * was written, then given up (the inquiry goes on). `next_attempt_at` and the horizon (from
+ * `created_at`) are infrastructure time (RealClock, src/common/schedules.ts). Tests drive it with `runOnce`.
  */
 @Injectable()
 export class UmaSettlementWorker extends PollingWorker {
@@ -51,6 +55,7 @@ export class UmaSettlementWorker extends PollingWorker {
     private readonly settlement: UmaSettlementService,
     private readonly realClock: RealClock,
     private readonly runtime: Runtime,
+    private readonly config: AppConfig,
   ) {
     super({
       runtime,
@@ -71,7 +76,7 @@ export class UmaSettlementWorker extends PollingWorker {
        ), claimed AS (
          UPDATE uma_settlement_messages s SET next_attempt_at = $2, attempts = s.attempts + 1, updated_at = $1
            FROM due WHERE s.id = due.id
-         RETURNING s.id, s.kind, s.reference, s.target_domain, s.payload, s.attempts
+         RETURNING s.id, s.kind, s.reference, s.target_domain, s.payload, s.attempts, s.created_at
        )
        SELECT * FROM claimed`,
       [now, later(now, LEASE_MS)],
@@ -102,7 +107,9 @@ export class UmaSettlementWorker extends PollingWorker {
       return;
     }
     const refused = status !== null && status >= 400 && status < 500 && status !== 408 && status !== 429;
-    if (refused || message.attempts >= SETTLEMENT_MAX_ATTEMPTS) {
+    const horizonPassed =
+      now.getTime() - new Date(message.created_at).getTime() >= this.config.UMA_SETTLEMENT_RETRY_HORIZON_SECONDS * 1000;
+    if (refused || horizonPassed) {
       this.logger.warn(
         { id: message.id, kind: message.kind, reference: message.reference, error },
         'settlement callback given up',
@@ -114,11 +121,16 @@ export class UmaSettlementWorker extends PollingWorker {
           [message.id, error, now],
         );
         // Refused at the first attempt: the receiver never took the payment, the sender is refunded.
-        // A refusal after an attempt whose answer was lost may follow a credit there: left PENDING
-        // for an operator, never refunded on a guess.
+        // A refusal after an attempt whose answer was lost may follow a credit there, and a callback
+        // given up at the horizon may have arrived: never refunded on a guess, the settlement
+        // inquiry asks the receiver (UmaReconciliationWorker).
         const uuid = parseId('Transaction', message.reference);
         if (refused && message.attempts === 1 && message.kind === 'PAYMENT' && uuid) {
-          await this.settlement.decide(m, uuid, 'FAILED', null);
+          await this.settlement.resolve(m, uuid, 'FAILED', {
+            failure: { note: `the receiver refused the payment (${refusalOf(status, error)})` },
+            resolution: 'REFUSED_CALLBACK',
+            systemAudit: 'umaSettlementRefused',
+          });
         }
       });
       return;
@@ -128,4 +140,16 @@ export class UmaSettlementWorker extends PollingWorker {
       [message.id, later(now, settlementBackoffMs(message.attempts)), error, now],
     );
   }
+}
+
+/** A refusal in a few words: the status and the counterparty's error code, when it sent one. */
+function refusalOf(status: number | null, error: string | null): string {
+  const body = (error ?? '').replace(/^\d+: /, '');
+  let code: unknown;
+  try {
+    code = (JSON.parse(body) as { code?: unknown }).code;
+  } catch {
+    code = undefined;
+  }
+  return typeof code === 'string' ? `${status} ${code.slice(0, 100)}` : String(status);
 }

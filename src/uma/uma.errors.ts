@@ -31,6 +31,13 @@ export const UMA_ERRORS = {
   UMA_NOT_FOUND: 404,
   INVITATION_NOT_FOUND: 404,
   UNSUPPORTED_UMA_VERSION: 412,
+  /**
+   * A settlement callback for a payment this deployment closed without a credit (a tombstone: it
+   * refused it, or answered a final inquiry that it never received it): never credited.
+   */
+  UMA_SETTLEMENT_TOMBSTONED: 409,
+  /** An operator's retry or resolution of a settlement that is no longer unresolved. */
+  UMA_SETTLEMENT_RESOLVED: 409,
   LNURLP_REQUEST_FAILED: 424,
   COUNTERPARTY_PUBKEY_FETCH_ERROR: 424,
   /** This deployment has no UMA keys (SANDBOX=false without UMA_SIGNING_PRIVATE_KEY & co.). */

@@ -20,6 +20,8 @@ import { UmaVerifier } from './uma-verifier.js';
 import { UmaPaymentsService } from './uma-payments.service.js';
 import { UmaSettlementService } from './uma-settlement.service.js';
 import { UmaSettlementWorker } from './uma-settlement.worker.js';
+import { UmaReconciliationService } from './uma-reconciliation.service.js';
+import { UmaReconciliationWorker } from './uma-reconciliation.worker.js';
 
 /**
  * UMA (docs/uma.md): keys, the well-known endpoints, lookups, invitations and providers, payments
@@ -40,7 +42,16 @@ import { UmaSettlementWorker } from './uma-settlement.worker.js';
     UmaSettlementService,
     UmaPaymentsService,
     UmaSettlementWorker,
+    UmaReconciliationService,
+    UmaReconciliationWorker,
   ],
-  exports: [UmaKeysService, UmaVerifier, UmaLookupService, UmaSettlementWorker],
+  exports: [
+    UmaKeysService,
+    UmaVerifier,
+    UmaLookupService,
+    UmaSettlementWorker,
+    UmaReconciliationService,
+    UmaReconciliationWorker,
+  ],
 })
 export class UmaModule {}

@@ -10,6 +10,7 @@ import { WebhooksPage } from './pages/webhooks';
 import { CustomerPage, CustomersPage } from './pages/customers';
 import { TransactionPage, TransactionsPage } from './pages/transactions';
 import { StablecoinPage, StablecoinsPage } from './pages/stablecoins';
+import { AttentionPage } from './pages/attention';
 import './styles.css';
 
 const field = (form: FormData, name: string) => {
@@ -76,6 +77,7 @@ const NAV: Array<[string, string]> = [
   ['/customers', 'Customers'],
   ['/transactions', 'Transactions'],
   ['/stablecoins', 'Stablecoins'],
+  ['/attention', 'Needs attention'],
 ];
 
 function Page(props: { path: string; session: Session }) {
@@ -99,6 +101,8 @@ function Page(props: { path: string; session: Session }) {
       return decoded ? <TransactionPage id={decoded} /> : <TransactionsPage />;
     case 'stablecoins':
       return decoded ? <StablecoinPage session={session} id={decoded} /> : <StablecoinsPage session={session} />;
+    case 'attention':
+      return <AttentionPage session={session} />;
     default:
       return (
         <main id="main">

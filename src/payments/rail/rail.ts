@@ -35,4 +35,10 @@ export abstract class Rail {
   abstract submit(payment: RailPayment, now: { real: RealTime; business: BusinessTime }): RailPlan;
   /** The rail's next status for a payment whose due time came (the sandbox decides it from the plan). */
   abstract nextStatus(current: string, outcome: RailOutcome, settled: boolean): RailStatus | null;
+  /**
+   * How long (ms, on the platform's clock) a payment of this plan may normally stay PROCESSING:
+   * past it, the transaction is overdue (the console's Needs attention page, the
+   * `rail_transactions_overdue` gauge; RailOverdue).
+   */
+  abstract expectedSettlementMs(outcome: RailOutcome | null): number;
 }

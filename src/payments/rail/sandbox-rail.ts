@@ -28,8 +28,16 @@ export function sandboxOutcome(sendingAmount: bigint): RailOutcome {
   }
 }
 
+/** Beyond the rail's own steps, how long before a PROCESSING payment counts as overdue. */
+export const SANDBOX_RAIL_GRACE_MS = 10 * 60_000;
+
 @Injectable()
 export class SandboxRail extends Rail {
+  /** A fast payment settles within seconds, a slow one SANDBOX_SLOW_RAIL_DAYS later; then some grace. */
+  expectedSettlementMs(outcome: RailOutcome | null): number {
+    return (outcome === 'SLOW' ? SANDBOX_SLOW_RAIL_DAYS * 86_400_000 : SANDBOX_RAIL_STEP_MS) + SANDBOX_RAIL_GRACE_MS;
+  }
+
   submit(payment: RailPayment, now: { real: RealTime; business: BusinessTime }): RailPlan {
     const outcome = sandboxOutcome(payment.sendingAmount);
     return {

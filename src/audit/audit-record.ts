@@ -99,7 +99,10 @@ export function cleanText(value: unknown, max: number): string | null {
 export function requestResources(req: Request): string[] {
   const ids = new Set<string>();
   const params = (req.params ?? {}) as Record<string, unknown>;
-  for (const value of Object.values(params)) if (typeof value === 'string' && ID_LIKE.test(value)) ids.add(value);
+  // Typed ids only (`<Type>:<uuid>`), as for the body: a path may also carry a bearer value (a KYC
+  // link's token, an invitation code, a passkey's credential id) that an audit record must not hold.
+  for (const value of Object.values(params))
+    if (typeof value === 'string' && ID_LIKE.test(value) && value.includes(':')) ids.add(value);
   const body: unknown = req.body;
   if (body && typeof body === 'object' && !Array.isArray(body)) {
     for (const [key, value] of Object.entries(body as Record<string, unknown>)) {

@@ -654,6 +654,10 @@ const CASES: Record<string, Case> = {
 const NOT_A_RESOURCE_CHANGE: Record<string, string> = {
   'POST /console/api/session':
     'console sign-in: not an API operation (not in the OpenAPI document, not audited); every call the session makes is audited as its token',
+  'POST /console/api/attention/settlements/:transactionId/retry':
+    "audited, naming the transaction: its case needs a settlement stranded between two deployments, so it lives in console-attention.e2e-spec.ts (the Needs attention page's actions, with their audit records)",
+  'POST /console/api/attention/settlements/:transactionId/resolve':
+    'audited, naming the transaction: console-attention.e2e-spec.ts resolves a stranded settlement and reads its audit record by resourceId',
   'POST /console/api/{*path}':
     "the console's own read-only GETs (overview, names, transaction search and CSV, a transaction's timeline and postings) are outside the API's prefix; every other method answers 404 NOT_FOUND (the route that sends it is what is listed here)",
 };

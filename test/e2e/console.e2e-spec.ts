@@ -561,9 +561,13 @@ maybe('operator console (browser)', () => {
 
       // On a phone: nothing wider than the screen, the charts redrawn to its width.
       await operator.setViewportSize({ width: 390, height: 844 });
-      await operator.waitForFunction(
-        `[...document.querySelectorAll('figure.chart canvas')].every((c) => c.getBoundingClientRect().right <= window.innerWidth)`,
-      );
+      // Frame by frame until the charts' resize observers have redrawn them (waitForFunction would
+      // evaluate its predicate with eval, which the console's CSP refuses; evaluate() is not eval).
+      const fits = `new Promise((resolve) => requestAnimationFrame(() => resolve(
+        [...document.querySelectorAll('figure.chart canvas')].every((c) => c.getBoundingClientRect().right <= window.innerWidth))))`;
+      let fitted = false;
+      for (let frame = 0; frame < 600 && !fitted; frame++) fitted = await operator.evaluate<boolean>(fits);
+      expect(fitted).toBe(true);
       // (anything wider scrolls inside its own box: .scroll around the tables)
       const wider = await operator.evaluate(`[...document.querySelectorAll('body *')]
         .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1 && !e.parentElement.closest('.scroll, .visually-hidden'))

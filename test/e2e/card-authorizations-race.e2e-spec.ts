@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { formatId, parseId } from '../../src/common/ids.js';
 import { verifyLedger } from '../../src/ledger/ledger-verify.js';
 import { authorization, cardWithFunds } from '../support/card-transactions.js';
-import { ChildServer } from '../support/child-server.js';
+import { ChildServer, killMidBurst } from '../support/child-server.js';
 import type { TestCard } from '../support/card-transactions.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { recordedEvents } from '../support/events.js';
@@ -112,36 +112,21 @@ describe('kill -9 during authorizations', () => {
     const server = ChildServer.start(['node', 'dist/src/main.js'], { SANDBOX: 'true' });
     const { port } = await server.listening();
     const agent = new http.Agent({ keepAlive: true, maxSockets: 6 });
-    const acknowledged: string[] = [];
-    let sent = 0;
-    let reached!: () => void;
-    const enough = new Promise<void>((resolve) => (reached = resolve));
-    const client = async () => {
-      while (sent < 400) {
-        sent += 1;
-        try {
-          const res = await post(
-            port,
-            agent,
-            `${V}/sandbox/cards/${card.id}/simulate/authorization`,
-            p.authorization,
-            authorization(10),
-          );
-          if (res.status === 202)
-            acknowledged.push((res.body as { cardTransaction: { id: string } }).cardTransaction.id);
-          if (acknowledged.length === 15) reached();
-        } catch {
-          return; // the server is gone
-        }
-      }
-      reached();
-    };
-    const clients = Promise.all(Array.from({ length: 6 }, client));
-    await enough;
-    server.child.kill('SIGKILL');
-    await clients;
+    const acknowledged = await killMidBurst(
+      server,
+      Array.from({ length: 400 }, (_, i) => i),
+      async () => {
+        const res = await post(
+          port,
+          agent,
+          `${V}/sandbox/cards/${card.id}/simulate/authorization`,
+          p.authorization,
+          authorization(10),
+        );
+        return res.status === 202 ? (res.body as { cardTransaction: { id: string } }).cardTransaction.id : null;
+      },
+    );
     agent.destroy();
-    expect((await server.exited).signal).toBe('SIGKILL');
     expect(acknowledged.length).toBeGreaterThanOrEqual(15);
 
     const m = t.app.get(DataSource).manager;

@@ -8,7 +8,7 @@ import { TransactionService } from '../../src/database/transaction.service.js';
 import { verifyLedger } from '../../src/ledger/ledger-verify.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { driveRail, payer, type Json } from '../support/payments.js';
-import { ChildServer } from '../support/child-server.js';
+import { ChildServer, killMidBurst } from '../support/child-server.js';
 import { StatementCounter } from '../support/statement-counter.js';
 import { expectError, startTestApp, TestApp, TestPlatform, V } from '../support/test-app.js';
 
@@ -119,29 +119,11 @@ it('kill -9 during executes loses no acknowledged transaction and leaves the led
   const first = ChildServer.start(['node', 'dist/src/main.js'], { SANDBOX: 'true' });
   const { port } = await first.listening();
   const agent = new http.Agent({ keepAlive: true, maxSockets: 6 });
-  const acknowledged: Json[] = [];
-  let next = 0;
-  let reached!: () => void;
-  const enough = new Promise<void>((resolve) => (reached = resolve));
-  const client = async () => {
-    for (;;) {
-      const quote = quotes[next++];
-      if (!quote) return reached(); // every quote sent before the kill: the check below still holds
-      try {
-        const res = await call(port, agent, 'POST', `${V}/quotes/${quote.id as string}/execute`, p.authorization);
-        if (res.status === 200) acknowledged.push(quote);
-        if (acknowledged.length === 15) reached();
-      } catch {
-        return; // the server is gone
-      }
-    }
-  };
-  const clients = Promise.all(Array.from({ length: 6 }, client));
-  await enough;
-  first.child.kill('SIGKILL');
-  await clients;
+  const acknowledged = await killMidBurst(first, quotes, async (quote) => {
+    const res = await call(port, agent, 'POST', `${V}/quotes/${quote.id as string}/execute`, p.authorization);
+    return res.status === 200 ? quote : null;
+  });
   agent.destroy();
-  expect((await first.exited).signal).toBe('SIGKILL');
   expect(acknowledged.length).toBeGreaterThanOrEqual(15);
 
   const second = ChildServer.start(['node', 'dist/src/main.js'], { SANDBOX: 'true' });

@@ -3,7 +3,7 @@ import { DataSource } from 'typeorm';
 import { parseId } from '../../src/common/ids.js';
 import { verifyLedger } from '../../src/ledger/ledger-verify.js';
 import { StablecoinOperationsWorker } from '../../src/stablecoins/stablecoin-operations.worker.js';
-import { ChildServer } from '../support/child-server.js';
+import { ChildServer, killMidBurst } from '../support/child-server.js';
 import { achMint, issuer, type Json } from '../support/stablecoins.js';
 import { startTestApp, TestApp, TestPlatform, V } from '../support/test-app.js';
 
@@ -62,39 +62,20 @@ it('kill -9 during a burst of mints keeps every acknowledged operation, creates 
   const first = ChildServer.start(['node', 'dist/src/main.js'], { SANDBOX: 'true' });
   const { port } = await first.listening();
   const agent = new http.Agent({ keepAlive: true, maxSockets: 6 });
-  const acknowledged = new Map<string, string>();
-  let next = 0;
-  let reached!: () => void;
-  const enough = new Promise<void>((resolve) => (reached = resolve));
-  const client = async () => {
-    for (;;) {
-      const request = requests[next++];
-      if (!request) return reached();
-      try {
-        const res = await call(
-          port,
-          agent,
-          'POST',
-          mintPath,
-          {
-            authorization: p.authorization,
-            'idempotency-key': request.key,
-          },
-          request.body,
-        );
-        if (res.status === 201) acknowledged.set(request.key, res.body.id as string);
-        if (acknowledged.size === 15) reached();
-      } catch {
-        return; // the server is gone
-      }
-    }
-  };
-  const clients = Promise.all(Array.from({ length: 6 }, client));
-  await enough;
-  first.child.kill('SIGKILL');
-  await clients;
+  const acknowledged = new Map(
+    await killMidBurst(first, requests, async (request) => {
+      const res = await call(
+        port,
+        agent,
+        'POST',
+        mintPath,
+        { authorization: p.authorization, 'idempotency-key': request.key },
+        request.body,
+      );
+      return res.status === 201 ? ([request.key, res.body.id as string] as const) : null;
+    }),
+  );
   agent.destroy();
-  expect((await first.exited).signal).toBe('SIGKILL');
   expect(acknowledged.size).toBeGreaterThanOrEqual(15);
 
   const second = ChildServer.start(['node', 'dist/src/main.js'], { SANDBOX: 'true' });

@@ -101,3 +101,41 @@ export class ChildServer {
     return this.stderr;
   }
 }
+
+/**
+ * The kill -9 harness of the crash tests: `clients` concurrent senders take the next of `items` and
+ * `send` it to the running `server`; `send` answers what the server acknowledged (or null), and
+ * throws once the server is gone. When `enough` were acknowledged (or every item was sent) the
+ * server is killed with SIGKILL; answers every acknowledgement, after checking the kill was the end.
+ */
+export async function killMidBurst<T, A>(
+  server: ChildServer,
+  items: readonly T[],
+  send: (item: T) => Promise<A | null>,
+  { clients = 6, enough = 15 }: { clients?: number; enough?: number } = {},
+): Promise<A[]> {
+  const acknowledged: A[] = [];
+  let next = 0;
+  let reached!: () => void;
+  const enoughSeen = new Promise<void>((resolve) => (reached = resolve));
+  const client = async () => {
+    while (next < items.length) {
+      const item = items[next++];
+      try {
+        const ack = await send(item);
+        if (ack !== null) acknowledged.push(ack);
+        if (acknowledged.length === enough) reached();
+      } catch {
+        return; // the server is gone
+      }
+    }
+    reached(); // every item sent before the kill: the caller's checks still hold
+  };
+  const running = Promise.all(Array.from({ length: clients }, client));
+  await enoughSeen;
+  server.child.kill('SIGKILL');
+  await running;
+  const exit = await server.exited;
+  if (exit.signal !== 'SIGKILL') throw new Error(`the server ended with ${JSON.stringify(exit)}, not SIGKILL`);
+  return acknowledged;
+}

@@ -28,6 +28,9 @@ const ADDRESS_SHAPES: Record<string, RegExp> = {
   SOLANA: /^[1-9A-HJ-NP-Za-km-z]{32,44}$/,
   TRON: /^T[1-9A-HJ-NP-Za-km-z]{33}$/,
   BITCOIN: /^((bc1|tb1|bcrt1)[02-9ac-hj-np-z]{8,87}|[123mn][1-9A-HJ-NP-Za-km-z]{25,34})$/,
+  // A BOLT11 invoice or a Lightning address.
+  LIGHTNING: /^(ln(bc|tb|bcrt)[02-9ac-hj-np-z0-9]+|[a-z0-9._+-]+@[a-z0-9-]+(\.[a-z0-9-]+)+)$/i,
+  SPARK: /^(sp|spt|sprt|sps|spl)1[02-9ac-hj-np-z]{8,}$/,
 };
 
 /**

@@ -23,10 +23,10 @@ beforeAll(async () => {
       ],
       withdrawalFees: [
         {
-          currency: 'USDC',
-          cryptoNetwork: 'SOLANA',
-          networkFee: 5000,
-          networkFeeAsset: 'SOL',
+          currency: 'BTC',
+          cryptoNetwork: 'BITCOIN',
+          networkFee: 2000,
+          networkFeeAsset: 'BTC',
           networkFeeInCurrency: 2000,
           applicationFee: 500,
         },
@@ -41,14 +41,14 @@ afterAll(async () => {
   await extended.close();
 });
 
-const SOLANA_ADDRESS = '7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU';
+const BITCOIN_ADDRESS = 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq';
 const EVM_ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
 
-/** A customer's USDC internal account on a platform supporting USD and USDC. */
-async function usdcAccount(p: TestPlatform): Promise<string> {
-  await supportCurrencies(p, ['USD', 'USDC']);
+/** A customer's BTC internal account on a platform supporting USD and BTC. */
+async function btcAccount(p: TestPlatform): Promise<string> {
+  await supportCurrencies(p, ['USD', 'BTC']);
   const customer = await newCustomer(p);
-  return (await customerAccount(p, customer.id, 'USDC')).id;
+  return (await customerAccount(p, customer.id, 'BTC')).id;
 }
 
 describe('GET /vasps', () => {
@@ -141,45 +141,45 @@ describe('GET /discoveries', () => {
 describe('POST /crypto/estimate-withdrawal-fee', () => {
   it('answers the schedule’s fees and the net amount', async () => {
     const p = await TestPlatform.create(t);
-    const internalAccountId = await usdcAccount(p);
+    const internalAccountId = await btcAccount(p);
     const res = await p.post('/crypto/estimate-withdrawal-fee', {
       internalAccountId,
-      currency: 'USDC',
-      cryptoNetwork: 'SOLANA',
-      amount: 1_000_000,
-      destinationAddress: SOLANA_ADDRESS,
+      currency: 'BTC',
+      cryptoNetwork: 'BITCOIN',
+      amount: 100_000,
+      destinationAddress: BITCOIN_ADDRESS,
     });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({
-      networkFee: 5000,
-      networkFeeAsset: 'SOL',
+      networkFee: 1500,
+      networkFeeAsset: 'BTC',
       applicationFee: 0,
-      totalFee: 1000,
-      netAmount: 999_000,
+      totalFee: 1500,
+      netAmount: 98_500,
     });
-    const base = await p.post('/crypto/estimate-withdrawal-fee', {
+    const spark = await p.post('/crypto/estimate-withdrawal-fee', {
       internalAccountId,
-      currency: 'USDC',
-      cryptoNetwork: 'BASE',
-      amount: 1_000_000,
-      destinationAddress: EVM_ADDRESS.toLowerCase(),
+      currency: 'BTC',
+      cryptoNetwork: 'SPARK',
+      amount: 1,
+      destinationAddress: 'sp1pgss9example',
     });
-    expect(base.body).toMatchObject({ networkFeeAsset: 'ETH', totalFee: 10_000, netAmount: 990_000 });
+    expect(spark.body).toEqual({ networkFee: 0, networkFeeAsset: 'BTC', applicationFee: 0, totalFee: 0, netAmount: 1 });
   });
 
   it('with the operator file its schedule replaces the shipped one', async () => {
     const p = await TestPlatform.create(extended);
-    const internalAccountId = await usdcAccount(p);
+    const internalAccountId = await btcAccount(p);
     const res = await p.post('/crypto/estimate-withdrawal-fee', {
       internalAccountId,
-      currency: 'USDC',
-      cryptoNetwork: 'SOLANA',
+      currency: 'BTC',
+      cryptoNetwork: 'BITCOIN',
       amount: 10_000,
-      destinationAddress: SOLANA_ADDRESS,
+      destinationAddress: BITCOIN_ADDRESS,
     });
     expect(res.body).toEqual({
-      networkFee: 5000,
-      networkFeeAsset: 'SOL',
+      networkFee: 2000,
+      networkFeeAsset: 'BTC',
       applicationFee: 500,
       totalFee: 2500,
       netAmount: 7500,
@@ -188,7 +188,7 @@ describe('POST /crypto/estimate-withdrawal-fee', () => {
 
   it('400 INVALID_INPUT: every FieldError of the body at once; then the account’s currency, the network, the address, the amount', async () => {
     const p = await TestPlatform.create(t);
-    const internalAccountId = await usdcAccount(p);
+    const internalAccountId = await btcAccount(p);
     expect(invalidFields(await p.post('/crypto/estimate-withdrawal-fee', {}))).toEqual([
       'amount',
       'cryptoNetwork',
@@ -220,10 +220,11 @@ describe('POST /crypto/estimate-withdrawal-fee', () => {
       'INVALID_INPUT',
     );
     expect(wrong.details!.errors).toEqual([
-      { field: 'currency', message: 'the internal account holds USDC, not USDT' },
+      { field: 'currency', message: 'the internal account holds BTC, not USDT' },
       { field: 'cryptoNetwork', message: 'USDT is withdrawable on ETHEREUM, TRON' },
       { field: 'destinationAddress', message: 'is not a BITCOIN address' },
     ]);
+    // A USDC address check on an EVM network goes through viem (a wrong checksum is refused).
     expect(
       invalidFields(
         await p.post('/crypto/estimate-withdrawal-fee', {
@@ -234,19 +235,40 @@ describe('POST /crypto/estimate-withdrawal-fee', () => {
           destinationAddress: '0x52908400098527886E0F7030069857D2E4169EE8',
         }),
       ),
-    ).toEqual(['amount', 'destinationAddress']);
+    ).toEqual(['amount', 'currency', 'destinationAddress']);
+    expect(
+      invalidFields(
+        await p.post('/crypto/estimate-withdrawal-fee', {
+          internalAccountId,
+          currency: 'BTC',
+          cryptoNetwork: 'BITCOIN',
+          amount: 1500,
+          destinationAddress: BITCOIN_ADDRESS,
+        }),
+      ),
+    ).toEqual(['amount']);
+    const lightning = (destinationAddress: string) =>
+      p.post('/crypto/estimate-withdrawal-fee', {
+        internalAccountId,
+        currency: 'BTC',
+        cryptoNetwork: 'LIGHTNING',
+        amount: 1500,
+        destinationAddress,
+      });
+    expect(invalidFields(await lightning(EVM_ADDRESS))).toEqual(['destinationAddress']);
+    expect((await lightning('alice@wallet.example')).body).toMatchObject({ totalFee: 10, netAmount: 1490 });
   });
 
   it('404 ACCOUNT_NOT_FOUND for an unknown account or another platform’s', async () => {
     const a = await TestPlatform.create(t);
     const b = await TestPlatform.create(t);
-    const internalAccountId = await usdcAccount(a);
+    const internalAccountId = await btcAccount(a);
     const body = {
       internalAccountId,
-      currency: 'USDC',
-      cryptoNetwork: 'SOLANA',
-      amount: 1_000_000,
-      destinationAddress: SOLANA_ADDRESS,
+      currency: 'BTC',
+      cryptoNetwork: 'BITCOIN',
+      amount: 100_000,
+      destinationAddress: BITCOIN_ADDRESS,
     };
     expectError(await b.post('/crypto/estimate-withdrawal-fee', body), 404, 'ACCOUNT_NOT_FOUND');
     expectError(

@@ -675,6 +675,8 @@ const CASES: Record<string, Case> = {
  * fails on a POST route in neither table).
  */
 const NOT_A_RESOURCE_CHANGE: Record<string, string> = {
+  [`POST ${V}/crypto/estimate-withdrawal-fee`]:
+    'a fee estimate over the directories (docs/directories.md): it reads an internal account and changes nothing',
   'POST /console/api/session':
     'console sign-in: not an API operation (not in the OpenAPI document, not audited); every call the session makes is audited as its token',
   'POST /console/api/attention/settlements/:transactionId/retry':

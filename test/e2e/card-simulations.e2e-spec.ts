@@ -372,3 +372,38 @@ describe('every new simulation', () => {
     expectError(await sim(a, other, 'return_reversal', { cardTransactionId: txn.id }), 404, 'TRANSACTION_NOT_FOUND');
   });
 });
+
+describe('concurrency (each simulation locks the card row, then its transactions)', () => {
+  it('two return reversals of one return: exactly one takes the money back, the other is 400', async () => {
+    const p = await TestPlatform.create(t);
+    const card = await cardWithFunds(p, 10_000);
+    const auth = await simulate(p, card, 'authorization', authorization(1000));
+    await simulate(p, card, 'clearing', { cardTransactionId: auth.id, amount: 1000 });
+    const ret = await simulate(p, card, 'return', { cardTransactionId: auth.id, amount: 600 });
+    const answers = await Promise.all([1, 2].map(() => sim(p, card, 'return_reversal', { cardTransactionId: ret.id })));
+    expect(answers.map((r) => r.status).sort()).toEqual([202, 400]);
+    expect(await balances(p, card)).toEqual({ available: 9000, total: 9000 });
+    await expectLedgerVerifies(p);
+  });
+
+  it('advices and a clearing racing on one authorization leave the hold, the account and the ledger in agreement', async () => {
+    const p = await TestPlatform.create(t);
+    const card = await cardWithFunds(p, 10_000);
+    const auth = await simulate(p, card, 'authorization', authorization(1000));
+    const answers = await Promise.all([
+      sim(p, card, 'authorization_advice', { cardTransactionId: auth.id, amount: 3000 }),
+      sim(p, card, 'authorization_advice', { cardTransactionId: auth.id, amount: 500 }),
+      sim(p, card, 'clearing', { cardTransactionId: auth.id, amount: 2000 }),
+    ]);
+    for (const res of answers) expect([202, 400]).toContain(res.status);
+    const page = await p.get(`/cards/${card.id}/transactions`);
+    const [txn] = (page.body.data as Txn[]).filter((x) => x.id === auth.id);
+    const { available, total } = await balances(p, card);
+    // What settled left the account; what is still authorized beyond it is held.
+    const settled = txn.settledAmount?.amount ?? 0;
+    expect(total).toBe(10_000 - settled);
+    const held = txn.status === 'SETTLED' ? 0 : Math.max(txn.authorizedAmount.amount - settled, 0);
+    expect(total - available).toBe(held);
+    await expectLedgerVerifies(p);
+  });
+});

@@ -401,8 +401,8 @@ export class CardTransactionsService {
   /**
    * An authorization advice: the network re-sizes an open authorization (AUTHORIZED or
    * PARTIALLY_SETTLED) to a new total `amount`; it informs, so nothing here declines it. Down: the
-   * difference is reversed and released from the hold. Up: the hold grows by the difference, as far
-   * as the available balance covers it (a clearing of the rest may end EXCEPTION, as production's
+   * difference is reversed and released from the hold. Up: the hold grows in place by the
+   * difference (`LedgerService.grow`), as far as the available balance covers it (a clearing of the rest may end EXCEPTION, as production's
    * post-hoc pull does), and the increase counts as the day's new spend (no decline: limits
    * decide authorizations, not advices). A total equal to what has settled closes a partially
    * settled one (SETTLED). A credit authorization's pending amount is re-sized the same way,
@@ -439,21 +439,13 @@ export class CardTransactionsService {
           const held = heldFor(work, auth);
           const target = total - settled;
           if (target < held) this.ledger.release(work, auth.holdId!, held - target);
-          else if (target > held) {
+          else if (target > held && held > 0n) {
+            // The hold grows in place (its id stays: a concurrent simulation locks it by the
+            // transaction's hold_id), as far as the available balance covers.
             const account = work.account(auth.accountId);
             const available = BigInt(account.balance) - BigInt(account.held);
             const grow = target - held <= available ? target - held : available > 0n ? available : 0n;
-            if (grow > 0n) {
-              // One hold per transaction: the open one is replaced by one of the new size.
-              if (held > 0n) this.ledger.release(work, auth.holdId!);
-              const { hold } = this.ledger.hold(work, {
-                accountId: auth.accountId,
-                amount: held + grow,
-                reason: CARD_LEDGER_REASONS.hold,
-                reference: formatId('Transaction', auth.id),
-              });
-              auth.holdId = hold.id;
-            }
+            if (grow > 0n) this.ledger.grow(work, auth.holdId!, grow);
           }
           const day = utcDate(work.now);
           if (delta > 0n && (usage.day === null || usage.day <= day)) {

@@ -33,6 +33,7 @@ import { PaymentsSandboxModule } from './payments/payments-sandbox.module.js';
 import { SandboxClockModule } from './sandbox-clock/sandbox-clock.module.js';
 import { StablecoinsSandboxModule } from './stablecoins/stablecoins-sandbox.module.js';
 import { StablecoinsModule } from './stablecoins/stablecoins.module.js';
+import { DirectoriesModule } from './directories/directories.module.js';
 import { UmaModule } from './uma/uma.module.js';
 import { VerificationsSandboxModule } from './verifications/verifications-sandbox.module.js';
 import { VerificationsModule } from './verifications/verifications.module.js';
@@ -70,6 +71,7 @@ export class AppModule {
         BulkImportModule,
         PaymentsModule,
         StablecoinsModule,
+        DirectoriesModule,
         // The operator console (its sign-in routes; its pages are served by createApp).
         ...(config.CONSOLE ? [ConsoleModule] : []),
         // Each area's sandbox-only routes (its <area>-sandbox.module.ts): with SANDBOX=false they do not exist (404).

@@ -70,6 +70,25 @@ export class SandboxCardAuthorizationRequest {
   merchant: CardMerchant;
 }
 
+/** Reference SandboxCardBalanceInquiryRequest: a 0-amount authorization, so no amount. */
+export class SandboxCardBalanceInquiryRequest {
+  @NestedField(() => CardMerchant)
+  merchant: CardMerchant;
+}
+
+/** Reference SandboxCardAuthorizationAdviceRequest: the new total of an open authorization. */
+export class SandboxCardAdviceRequest {
+  @IdField('Transaction', { description: 'The card transaction to re-size (AUTHORIZED or PARTIALLY_SETTLED)' })
+  cardTransactionId: string;
+
+  @IntField({
+    min: 1,
+    max: MAX_SAFE_MINOR_UNITS,
+    description: 'The new total authorized amount in minor units (not below what has settled)',
+  })
+  amount: number;
+}
+
 /** Reference SandboxCardClearingRequest: an amount of 0 acts as an authorization expiry. */
 export class SandboxCardClearingRequest {
   @IdField('Transaction', { description: 'The card transaction to clear (AUTHORIZED or PARTIALLY_SETTLED)' })
@@ -110,9 +129,11 @@ export class SandboxCardReversalRequest {
   amount?: number;
 }
 
-/** Reference SandboxCardTransactionRefRequest (authorization_expiry). */
+/** Reference SandboxCardTransactionRefRequest (authorization_expiry, return_reversal). */
 export class SandboxCardTransactionRefRequest {
-  @IdField('Transaction', { description: 'The open authorization to expire' })
+  @IdField('Transaction', {
+    description: 'The card transaction to act on: the open authorization to expire, or the return (CREDIT) to reverse',
+  })
   cardTransactionId: string;
 }
 

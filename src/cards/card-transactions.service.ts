@@ -20,7 +20,9 @@ import { cardTransactionEvent } from './card-transaction-events.js';
 import type {
   CardTransaction,
   ListCardTransactionsQuery,
+  SandboxCardAdviceRequest,
   SandboxCardAuthorizationRequest,
+  SandboxCardBalanceInquiryRequest,
   SandboxCardClearingRequest,
   SandboxCardReturnRequest,
   SandboxCardReversalRequest,
@@ -31,6 +33,7 @@ import type { CardDeclinedReason, CardMerchantInfo, CardTransactionStatus } from
 import { CardEntity } from './card.entity.js';
 import { CardsRepository } from './cards.repository.js';
 import { CardIssuer } from './issuer/card-issuer.js';
+import type { AuthorizationKind } from './issuer/card-issuer.js';
 import { noteAuditResource } from '../audit/audit-trail.js';
 
 /** Ledger reasons of card money movements. */
@@ -38,13 +41,28 @@ export const CARD_LEDGER_REASONS = {
   hold: 'CARD_AUTHORIZATION',
   clearing: 'CARD_CLEARING',
   return: 'CARD_RETURN',
+  /** A credit to the card (a credit authorization's clearing, a financial credit authorization). */
+  credit: 'CARD_CREDIT',
+  /** A return reversed by the network: the returned amount taken back. */
+  returnReversal: 'CARD_RETURN_REVERSAL',
 } as const;
 
-/** What the day's limits count: the card's approved purchases authorized in [start, end). */
+/** The authorization-family messages that credit the card (a CREDIT card transaction). */
+const CREDIT_KINDS: ReadonlySet<AuthorizationKind> = new Set<AuthorizationKind>([
+  'CREDIT_AUTHORIZATION',
+  'CREDIT_AUTHORIZATION_ADVICE',
+  'FINANCIAL_CREDIT_AUTHORIZATION',
+]);
+
+/**
+ * What the day's limits count: the card's approved purchases authorized in [start, end) (a balance
+ * inquiry, the only 0-amount authorization, is none).
+ */
 export const DAY_USAGE_SQL = `
   SELECT count(*)::int AS count, COALESCE(sum(authorized_amount), 0)::text AS spent
     FROM card_transactions
-   WHERE card_id = $1 AND direction = 'DEBIT' AND status <> 'DECLINED' AND authorized_at >= $2 AND authorized_at < $3`;
+   WHERE card_id = $1 AND direction = 'DEBIT' AND status <> 'DECLINED' AND authorized_amount > 0
+     AND authorized_at >= $2 AND authorized_at < $3`;
 
 /** Open (no clearing yet) or partially settled: what a clearing may act on. */
 const CLEARABLE: ReadonlySet<CardTransactionStatus> = new Set<CardTransactionStatus>([
@@ -59,6 +77,8 @@ interface SimulationFrame {
   work: LedgerWork;
   /** The card transaction the simulation names, locked (absent for an authorization). */
   txn?: CardTransactionEntity;
+  /** With `{original: true}`: the transaction `txn` is linked to (a return's purchase), locked. */
+  original?: CardTransactionEntity;
   /** The write statement the work adds its CTEs to. */
   statement: Statement;
   /** The card's velocity counters as stored: the UTC day (YYYY-MM-DD) they count, or null. */
@@ -93,50 +113,91 @@ export class CardTransactionsService {
   ) {}
 
   /**
-   * An authorization: declined (`CARD_NOT_ACTIVE`, `SPEND_LIMIT_EXCEEDED`, `INSUFFICIENT_FUNDS`, or
-   * what the issuer forced) or approved with a hold on the funding source. Either way a card
-   * transaction is recorded and its event written. Two statements (docs/ledger.md): the card, its
-   * program, its funding account and its holder's platformCustomerId locked and read in one; the
-   * hold, the account, the card transaction, the card's day counters, the events and the audit
-   * event written in the other.
+   * An authorization-family message (the kind, `AuthorizationKind`): declined (`CARD_NOT_ACTIVE`,
+   * `SPEND_LIMIT_EXCEEDED`, `INSUFFICIENT_FUNDS`, or what the issuer forced) or approved with its
+   * ledger effect: a hold on the funding source (an authorization), a pull to the platform's
+   * CARD_SETTLEMENT account (a financial authorization: SETTLED at once), a push from it (a
+   * financial credit authorization), nothing yet (a credit authorization or its advice: AUTHORIZED
+   * until its clearing; a balance inquiry: a 0-amount authorization recorded VOIDED). Either way a
+   * card transaction is recorded and its event written. Only purchases (authorizations and
+   * financial authorizations) meet the card's limits and advance its day counters. Two statements
+   * (docs/ledger.md): the card, its program, its funding account and its holder's
+   * platformCustomerId locked and read in one; the ledger's work, the card transaction, the card's
+   * day counters, the events and the audit event written in the other.
    */
   authorize(
     platformId: string,
     cardUuid: string,
-    body: SandboxCardAuthorizationRequest,
+    body: SandboxCardAuthorizationRequest | SandboxCardBalanceInquiryRequest,
+    kind: AuthorizationKind = 'AUTHORIZATION',
   ): Promise<SandboxCardSimulationResponse> {
     const decided = this.simulate(platformId, cardUuid, null, async (m, { card, limits, work, usage, statement }) => {
-      if (body.currency.code !== card.currency)
-        throw invalidInput([fieldError('currency.code', `the card transacts in ${card.currency}`)]);
-      const amount = BigInt(body.amount);
+      const amount = kind === 'BALANCE_INQUIRY' ? 0n : BigInt((body as SandboxCardAuthorizationRequest).amount);
+      if (kind !== 'BALANCE_INQUIRY') {
+        const { currency } = body as SandboxCardAuthorizationRequest;
+        if (currency.code !== card.currency)
+          throw invalidInput([fieldError('currency.code', `the card transacts in ${card.currency}`)]);
+      }
+      const credit = CREDIT_KINDS.has(kind);
+      const purchase = kind === 'AUTHORIZATION' || kind === 'FINANCIAL_AUTHORIZATION';
       const merchant = merchantOf(body.merchant);
-      const issued = await this.issuer.authorize({ card, amount, currency: card.currency, merchant });
+      const issued = await this.issuer.authorize({ card, amount, currency: card.currency, merchant, kind });
       const now = work.now;
       const txn = this.newTransaction(card, {
         amount,
         merchant,
         issuerTransactionToken: issued.issuerTransactionToken,
-        pullOutcome: issued.pullOutcome,
+        // A credit has no pull whose confirmation could fail.
+        pullOutcome: credit ? 'OK' : issued.pullOutcome,
         now,
       });
+      if (credit) txn.direction = 'CREDIT';
       let declined: CardDeclinedReason | null = issued.declinedReason;
       if (declined === null && (card.status !== 'ACTIVE' || card.fundingDetachedAt !== null))
         declined = 'CARD_NOT_ACTIVE';
       const day = utcDate(now);
       let counted: DayUsage | null = null;
-      if (declined === null) {
+      if (declined === null && purchase) {
         counted = usage.day !== null && usage.day > day ? await this.dayUsage(m, card.id, now) : usageOn(usage, day);
         if (!checkAuthorization(amount, limits, counted).approved) declined = 'SPEND_LIMIT_EXCEEDED';
       }
       if (declined === null) {
+        const reference = formatId('Transaction', txn.id);
+        const settlement = systemAccount('CARD_SETTLEMENT', card.platformId, card.currency);
+        const account = { internalAccountId: card.fundingSourceId };
         try {
-          const { hold } = this.ledger.hold(work, {
-            accountId: card.fundingSourceId,
-            amount,
-            reason: CARD_LEDGER_REASONS.hold,
-            reference: formatId('Transaction', txn.id),
-          });
-          txn.holdId = hold.id;
+          if (kind === 'AUTHORIZATION') {
+            const { hold } = this.ledger.hold(work, {
+              accountId: card.fundingSourceId,
+              amount,
+              reason: CARD_LEDGER_REASONS.hold,
+              reference,
+            });
+            txn.holdId = hold.id;
+          } else if (kind === 'FINANCIAL_AUTHORIZATION') {
+            this.ledger.move(work, {
+              lines: [
+                { account, amount: -amount },
+                { account: settlement, amount },
+              ],
+              reason: CARD_LEDGER_REASONS.clearing,
+              reference,
+            });
+            txn.settledAmount = amount.toString();
+            txn.status = txn.pullOutcome === 'CONFIRMATION_FAILS' ? 'EXCEPTION' : 'SETTLED';
+          } else if (kind === 'FINANCIAL_CREDIT_AUTHORIZATION') {
+            this.ledger.move(work, {
+              lines: [
+                { account: settlement, amount: -amount },
+                { account, amount },
+              ],
+              reason: CARD_LEDGER_REASONS.credit,
+              reference,
+            });
+            txn.settledAmount = amount.toString();
+            txn.status = 'SETTLED';
+          } else if (kind === 'BALANCE_INQUIRY') txn.status = 'VOIDED'; // nothing held, nothing moves
+          // CREDIT_AUTHORIZATION(_ADVICE): AUTHORIZED, the money moves at its clearing.
         } catch (error) {
           // The ledger checks before it changes anything: the transaction records the decline.
           if (!(error instanceof ApiError) || error.code !== 'INSUFFICIENT_FUNDS') throw error;
@@ -146,17 +207,11 @@ export class CardTransactionsService {
       if (declined !== null) {
         txn.status = 'DECLINED';
         txn.declinedReason = declined;
-      } else if (usage.day === null || usage.day <= day) {
+        txn.settledAmount = '0';
+      } else if (purchase && (usage.day === null || usage.day <= day)) {
         // The card's velocity counters, advanced with the approval (never moved back to an earlier
         // day: a test clock set back counts that day from its transactions, above).
-        statement.with(
-          'card_day_usage',
-          `UPDATE cards SET day_usage_date = ${statement.p(day, 'date')}, day_usage_count = ${statement.p(
-            counted!.count + 1,
-            'int',
-          )}, day_usage_spent = ${statement.p((counted!.spent + amount).toString(), 'bigint')}
-            WHERE id = ${statement.p(card.id, 'uuid')}`,
-        );
+        this.advanceDayUsage(statement, card.id, day, counted!.count + 1, counted!.spent + amount);
       }
       statement.with('card_txn_insert', insertSql(m, statement, CardTransactionEntity, txn));
       return { issuerTransactionToken: issued.issuerTransactionToken, txn, event: true };
@@ -184,7 +239,7 @@ export class CardTransactionsService {
     body: SandboxCardClearingRequest,
   ): Promise<SandboxCardSimulationResponse> {
     return this.simulate(platformId, cardUuid, body.cardTransactionId, async (m, { card, work, txn, statement }) => {
-      if (txn!.direction !== 'DEBIT' || !CLEARABLE.has(txn!.status))
+      if (!CLEARABLE.has(txn!.status))
         throw notOpen(
           'cardTransactionId',
           `the card transaction is ${txn!.status}: only AUTHORIZED or PARTIALLY_SETTLED ones clear`,
@@ -198,6 +253,23 @@ export class CardTransactionsService {
       });
       if (amount === 0n) {
         this.expire(work, purchase, statement, m);
+        return { issuerTransactionToken, txn: purchase, event: true };
+      }
+      if (purchase.direction === 'CREDIT') {
+        // A credit authorization's clearing: the platform's CARD_SETTLEMENT account pays the card's
+        // funding account; at or above what is still pending it settles the credit.
+        const pending = openAmount(work, purchase);
+        this.ledger.move(work, {
+          lines: [
+            { account: systemAccount('CARD_SETTLEMENT', purchase.platformId, purchase.currency), amount: -amount },
+            { account: { internalAccountId: purchase.accountId }, amount },
+          ],
+          reason: CARD_LEDGER_REASONS.credit,
+          reference: formatId('Transaction', purchase.id),
+        });
+        purchase.settledAmount = (BigInt(purchase.settledAmount) + amount).toString();
+        purchase.status = amount >= pending ? 'SETTLED' : 'PARTIALLY_SETTLED';
+        this.save(m, statement, purchase, work.now);
         return { issuerTransactionToken, txn: purchase, event: true };
       }
       const held = heldFor(work, purchase);
@@ -237,7 +309,7 @@ export class CardTransactionsService {
   ): Promise<SandboxCardSimulationResponse> {
     return this.simulate(platformId, cardUuid, body.cardTransactionId, async (m, { card, work, txn, statement }) => {
       const purchase = requireOpenAuthorization(txn!);
-      const held = heldFor(work, purchase);
+      const held = openAmount(work, purchase);
       const amount = body.amount === undefined ? held : BigInt(body.amount);
       if (amount > held)
         throw invalidInput([fieldError('amount', `at most the open authorization (${held}) can be reversed`)]);
@@ -251,7 +323,7 @@ export class CardTransactionsService {
         return { issuerTransactionToken, txn: purchase, event: true };
       }
       // A partial reversal: still AUTHORIZED with a smaller hold (no status change, no event).
-      this.ledger.release(work, purchase.holdId!, amount);
+      if (purchase.holdId !== null) this.ledger.release(work, purchase.holdId, amount);
       purchase.reversedAmount = (BigInt(purchase.reversedAmount) + amount).toString();
       this.save(m, statement, purchase, work.now);
       return { issuerTransactionToken, txn: purchase, event: false };
@@ -269,7 +341,7 @@ export class CardTransactionsService {
       const { issuerTransactionToken } = await this.issuer.reverse({
         card,
         issuerTransactionToken: purchase.issuerTransactionToken,
-        amount: heldFor(work, purchase),
+        amount: openAmount(work, purchase),
       });
       this.expire(work, purchase, statement, m);
       return { issuerTransactionToken, txn: purchase, event: true };
@@ -326,6 +398,124 @@ export class CardTransactionsService {
     });
   }
 
+  /**
+   * An authorization advice: the network re-sizes an open authorization (AUTHORIZED or
+   * PARTIALLY_SETTLED) to a new total `amount`; it informs, so nothing here declines it. Down: the
+   * difference is reversed and released from the hold. Up: the hold grows in place by the
+   * difference (`LedgerService.grow`), as far as the available balance covers it (a clearing of the rest may end EXCEPTION, as production's
+   * post-hoc pull does), and the increase counts as the day's new spend (no decline: limits
+   * decide authorizations, not advices). A total equal to what has settled closes a partially
+   * settled one (SETTLED). A credit authorization's pending amount is re-sized the same way,
+   * without a hold. Below what has already settled: 400. The event is written only when the status
+   * changes (as for a partial reversal).
+   */
+  advise(platformId: string, cardUuid: string, body: SandboxCardAdviceRequest): Promise<SandboxCardSimulationResponse> {
+    return this.simulate(
+      platformId,
+      cardUuid,
+      body.cardTransactionId,
+      async (m, { card, work, txn, statement, usage }) => {
+        const auth = txn!;
+        if (!CLEARABLE.has(auth.status))
+          throw notOpen(
+            'cardTransactionId',
+            `the card transaction is ${auth.status}: only AUTHORIZED or PARTIALLY_SETTLED ones can be re-sized`,
+          );
+        const total = BigInt(body.amount);
+        const settled = BigInt(auth.settledAmount);
+        if (total < settled)
+          throw invalidInput([fieldError('amount', `the new total cannot be below what has settled (${settled})`)]);
+        const { issuerTransactionToken } = await this.issuer.advise({
+          card,
+          issuerTransactionToken: auth.issuerTransactionToken,
+          amount: total,
+        });
+        const current = BigInt(auth.authorizedAmount) - BigInt(auth.reversedAmount);
+        const delta = total - current;
+        if (delta === 0n) return { issuerTransactionToken, txn: auth, event: false };
+        if (delta > 0n) auth.authorizedAmount = (BigInt(auth.authorizedAmount) + delta).toString();
+        else auth.reversedAmount = (BigInt(auth.reversedAmount) - delta).toString();
+        if (auth.direction === 'DEBIT') {
+          const held = heldFor(work, auth);
+          const target = total - settled;
+          if (target < held) this.ledger.release(work, auth.holdId!, held - target);
+          else if (target > held && held > 0n) {
+            // The hold grows in place (its id stays: a concurrent simulation locks it by the
+            // transaction's hold_id), as far as the available balance covers.
+            const account = work.account(auth.accountId);
+            const available = BigInt(account.balance) - BigInt(account.held);
+            const grow = target - held <= available ? target - held : available > 0n ? available : 0n;
+            if (grow > 0n) this.ledger.grow(work, auth.holdId!, grow);
+          }
+          const day = utcDate(work.now);
+          if (delta > 0n && (usage.day === null || usage.day <= day)) {
+            const counted = usageOn(usage, day);
+            this.advanceDayUsage(statement, card.id, day, counted.count, counted.spent + delta);
+          }
+        }
+        const before = auth.status;
+        if (auth.status === 'PARTIALLY_SETTLED' && total === settled) auth.status = 'SETTLED';
+        this.save(m, statement, auth, work.now);
+        return { issuerTransactionToken, txn: auth, event: auth.status !== before };
+      },
+    );
+  }
+
+  /**
+   * A return reversal: the network takes back a settled return (the CREDIT card transaction a
+   * return posted). The returned amount moves from the funding account back to the platform's
+   * CARD_SETTLEMENT account and the return becomes VOIDED; when the available balance no longer
+   * covers it, nothing moves (the service absorbs it) and the return ends EXCEPTION. Either way the
+   * purchase's refundedAmount goes down by it, so it can be returned again.
+   */
+  reverseReturn(
+    platformId: string,
+    cardUuid: string,
+    cardTransactionId: string,
+  ): Promise<SandboxCardSimulationResponse> {
+    return this.simulate(
+      platformId,
+      cardUuid,
+      cardTransactionId,
+      async (m, { card, work, txn, original, statement }) => {
+        const ret = txn!;
+        if (ret.direction !== 'CREDIT' || ret.originalTransactionId === null || ret.status !== 'SETTLED' || !original)
+          throw notOpen(
+            'cardTransactionId',
+            `the card transaction is not a settled return (${ret.direction} ${ret.status}): name the CREDIT transaction the return posted`,
+          );
+        const amount = BigInt(ret.settledAmount);
+        const { issuerTransactionToken } = await this.issuer.reverseRefund({
+          card,
+          issuerTransactionToken: ret.issuerTransactionToken,
+          amount,
+        });
+        try {
+          this.ledger.move(work, {
+            lines: [
+              { account: { internalAccountId: ret.accountId }, amount: -amount },
+              { account: systemAccount('CARD_SETTLEMENT', ret.platformId, ret.currency), amount },
+            ],
+            reason: CARD_LEDGER_REASONS.returnReversal,
+            reference: formatId('Transaction', ret.id),
+          });
+          ret.status = 'VOIDED';
+          ret.reversedAmount = ret.authorizedAmount;
+          ret.settledAmount = '0';
+        } catch (error) {
+          if (!(error instanceof ApiError) || error.code !== 'INSUFFICIENT_FUNDS') throw error;
+          ret.status = 'EXCEPTION';
+        }
+        this.save(m, statement, ret, work.now);
+        const refunded = BigInt(original.refundedAmount) - amount;
+        original.refundedAmount = (refunded > 0n ? refunded : 0n).toString();
+        this.save(m, statement, original, work.now, 'card_original_update');
+        return { issuerTransactionToken, txn: ret, event: true };
+      },
+      { original: true },
+    );
+  }
+
   /** `GET /cards/{id}/transactions`: the card's transactions, newest first (404 for an unknown or foreign card). */
   async list(platformId: string, cardUuid: string, query: ListCardTransactionsQuery): Promise<Page<CardTransaction>> {
     const m = this.tx.manager;
@@ -353,6 +543,7 @@ export class CardTransactionsService {
     cardUuid: string,
     transactionId: string | null,
     work: (m: EntityManager, frame: SimulationFrame) => Promise<Simulated>,
+    options: { original?: boolean } = {},
   ): Promise<SandboxCardSimulationResponse> {
     return this.tx.run(async (m) => {
       const s = new Statement();
@@ -369,6 +560,13 @@ export class CardTransactionsService {
             WHERE t.id = ${s.p(txnUuid, 'uuid')} AND t.card_id = (SELECT id FROM head) AND t.platform_id = ${platform}
               FOR UPDATE`,
         );
+      if (transactionId !== null && options.original)
+        s.with(
+          'card_original',
+          `SELECT o.* FROM card_transactions o
+            WHERE o.id = (SELECT original_transaction_id FROM card_txn) AND o.platform_id = ${platform}
+              FOR UPDATE`,
+        );
       const locked = await this.ledger.lock(m, {
         statement: s,
         accountsFrom:
@@ -379,6 +577,7 @@ export class CardTransactionsService {
         outputs: {
           card: 'SELECT to_jsonb(h) FROM head h',
           ...(transactionId === null ? {} : { txn: 'SELECT to_jsonb(t) FROM card_txn t' }),
+          ...(options.original ? { original: 'SELECT to_jsonb(o) FROM card_original o' } : {}),
           program: cardSettingsSql(platform),
           customer: 'SELECT platform_customer_id FROM customers WHERE id = (SELECT customer_id FROM head)',
         },
@@ -400,6 +599,8 @@ export class CardTransactionsService {
         if (!json) throw new ApiError('TRANSACTION_NOT_FOUND', `Card transaction ${transactionId} not found`);
         txn = hydrate(m, CardTransactionEntity, json);
       }
+      const originalJson = locked.outputs.original as Record<string, unknown> | null | undefined;
+      const original = originalJson ? hydrate(m, CardTransactionEntity, originalJson) : undefined;
       const limits = effectiveLimits(cardLimits(card), config.cardConfigs);
       const statement = new Statement();
       const ledgerWork = this.ledger.work(locked);
@@ -408,6 +609,7 @@ export class CardTransactionsService {
         limits,
         work: ledgerWork,
         txn,
+        original,
         statement,
         usage: {
           day: (cardJson.day_usage_date as string | null) ?? null,
@@ -475,27 +677,42 @@ export class CardTransactionsService {
    * authorization becomes VOIDED (authorizedAmount 0), a partially settled one SETTLED.
    */
   private expire(work: LedgerWork, txn: CardTransactionEntity, s: Statement, m: EntityManager): void {
+    const open = openAmount(work, txn);
     const held = heldFor(work, txn);
     if (held > 0n) this.ledger.release(work, txn.holdId!);
     if (BigInt(txn.settledAmount) === 0n) {
-      txn.reversedAmount = (BigInt(txn.reversedAmount) + held).toString();
+      txn.reversedAmount = (BigInt(txn.reversedAmount) + open).toString();
       txn.status = 'VOIDED';
     } else txn.status = 'SETTLED';
     this.save(m, s, txn, work.now);
   }
 
   /** The transaction's changed columns, as a CTE of the simulation's write statement. */
-  private save(m: EntityManager, s: Statement, txn: CardTransactionEntity, now: Date): void {
+  private save(m: EntityManager, s: Statement, txn: CardTransactionEntity, now: Date, name = 'card_txn_update'): void {
     txn.updatedAt = now;
     s.with(
-      'card_txn_update',
+      name,
       updateSql(m, s, CardTransactionEntity, txn.id, {
         status: txn.status,
+        authorizedAmount: txn.authorizedAmount,
         reversedAmount: txn.reversedAmount,
         settledAmount: txn.settledAmount,
         refundedAmount: txn.refundedAmount,
+        holdId: txn.holdId,
         updatedAt: txn.updatedAt,
       }),
+    );
+  }
+
+  /** The card's velocity counters set to `count` and `spent` for `day`, in the write statement. */
+  private advanceDayUsage(statement: Statement, cardId: string, day: string, count: number, spent: bigint): void {
+    statement.with(
+      'card_day_usage',
+      `UPDATE cards SET day_usage_date = ${statement.p(day, 'date')}, day_usage_count = ${statement.p(
+        count,
+        'int',
+      )}, day_usage_spent = ${statement.p(spent.toString(), 'bigint')}
+        WHERE id = ${statement.p(cardId, 'uuid')}`,
     );
   }
 
@@ -578,9 +795,19 @@ function heldFor(work: LedgerWork, txn: CardTransactionEntity): bigint {
   return hold.status === 'OPEN' ? BigInt(hold.remaining) : 0n;
 }
 
-/** A purchase still fully open (AUTHORIZED, nothing settled): 400 otherwise. */
+/**
+ * What is still open on an authorization: a purchase's remaining hold, a credit authorization's
+ * pending amount (authorized minus reversed minus settled).
+ */
+function openAmount(work: LedgerWork, txn: CardTransactionEntity): bigint {
+  if (txn.direction === 'DEBIT') return heldFor(work, txn);
+  const open = BigInt(txn.authorizedAmount) - BigInt(txn.reversedAmount) - BigInt(txn.settledAmount);
+  return open > 0n ? open : 0n;
+}
+
+/** An authorization (a purchase or a credit) still fully open (AUTHORIZED, nothing settled): 400 otherwise. */
 function requireOpenAuthorization(txn: CardTransactionEntity): CardTransactionEntity {
-  if (txn.direction !== 'DEBIT' || txn.status !== 'AUTHORIZED' || BigInt(txn.settledAmount) !== 0n)
+  if (txn.status !== 'AUTHORIZED' || BigInt(txn.settledAmount) !== 0n)
     throw notOpen('cardTransactionId', `the card transaction is ${txn.status}, not an open authorization`);
   return txn;
 }

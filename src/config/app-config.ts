@@ -22,6 +22,7 @@ import {
   type PaymentDocumentRequirements,
   paymentDocumentRequirementsProblem,
 } from './payment-document-requirements.js';
+import { type DirectoryData, directoryFileProblem, readDirectoryFile } from './directories.js';
 
 const toBool = ({ value }: { value: unknown }): unknown =>
   value === 'true' ? true : value === 'false' ? false : value;
@@ -354,6 +355,27 @@ export class AppConfig {
     return parsePaymentDocumentRequirements(this.PAYMENT_DOCUMENT_REQUIREMENTS);
   }
 
+  @Doc(
+    'Path of a JSON file that extends the directories the deployment ships: `{"vasps": [{vaspName, url?}], "institutions": [{bankName, displayName, country, currency}], "withdrawalFees": [{currency, cryptoNetwork, networkFee, networkFeeAsset, networkFeeInCurrency, applicationFee}]}` (every list optional). Read once at start; an entry with the key of a shipped one replaces it (see [Directories](directories.md#extending-the-data)). A file that is missing or malformed stops the start, naming the problem. Unset: only the shipped data.',
+    { allowed: 'a readable JSON file of that shape' },
+  )
+  @IsOptional()
+  @ValidateBy({
+    name: 'directoryExtraFile',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && directoryFileProblem(value) === null,
+      defaultMessage: (args) => `must be a directory JSON file (${directoryFileProblem(String(args?.value))})`,
+    },
+  })
+  DIRECTORY_EXTRA_FILE?: string;
+
+  /** DIRECTORY_EXTRA_FILE parsed (validated at load); empty lists when unset. */
+  get directoryExtra(): DirectoryData {
+    return this.DIRECTORY_EXTRA_FILE
+      ? readDirectoryFile(this.DIRECTORY_EXTRA_FILE)
+      : { vasps: [], institutions: [], withdrawalFees: [] };
+  }
+
   @Doc('How long a rate read from the table is reused before it is read again (the spec\'s "about 5 minutes").')
   @Transform(toInt)
   @IsInt()
@@ -644,6 +666,7 @@ const OPTIONAL_VARIABLES = [
   'UMA_ENCRYPTION_CERT_CHAIN',
   'UMA_INVITATION_URL',
   'MESSAGE_HOOK_URL',
+  'DIRECTORY_EXTRA_FILE',
 ];
 
 /** Never echoed in a configuration error. */

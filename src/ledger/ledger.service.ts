@@ -334,6 +334,29 @@ export class LedgerService {
     return { hold, account };
   }
 
+  /**
+   * Adds to the work `amount` more on an open, locked hold (its amount and what remains): 400
+   * INSUFFICIENT_FUNDS (work unchanged) when less is available. The hold keeps its id, so a
+   * concurrent request that locks it by a reference it read (a card transaction's `hold_id`) still
+   * finds it (e.g. an authorization advice re-sizing an authorization up).
+   */
+  grow(work: LedgerWork, holdId: string, amount: bigint): HoldResult {
+    if (amount <= 0n) throw new Error('a hold grows by a positive amount');
+    const hold = openHold(work, holdId);
+    const account = work.account(hold.accountId);
+    requireAvailable(account, amount);
+    const total = BigInt(hold.amount) + amount;
+    if (total > MAX_BALANCE) throw balanceOutOfRange(account);
+    hold.amount = total.toString();
+    hold.remaining = (BigInt(hold.remaining) + amount).toString();
+    hold.updatedAt = work.now;
+    work.changedHolds.set(hold.id, hold);
+    account.held = (BigInt(account.held) + amount).toString();
+    account.updatedAt = work.now;
+    work.touched.add(account.id);
+    return { hold, account };
+  }
+
   /** Adds the release of `amount` of an open, locked hold (all that remains when omitted) to the work. */
   release(work: LedgerWork, holdId: string, amount?: bigint): HoldResult {
     const hold = openHold(work, holdId);
@@ -445,13 +468,14 @@ export class LedgerService {
       const h = [...work.changedHolds.values()];
       s.with(
         'ledger_hold_changes',
-        `UPDATE ledger_holds h SET remaining = v.remaining, status = v.status, updated_at = v.updated_at
+        `UPDATE ledger_holds h SET amount = v.amount, remaining = v.remaining, status = v.status, updated_at = v.updated_at
            FROM ${s.unnest(h, [
              ['uuid', (x) => x.id],
+             ['bigint', (x) => x.amount],
              ['bigint', (x) => x.remaining],
              ['text', (x) => x.status],
              ['timestamptz', (x) => x.updatedAt],
-           ])} AS v(id, remaining, status, updated_at)
+           ])} AS v(id, amount, remaining, status, updated_at)
           WHERE h.id = v.id`,
       );
     }

@@ -99,26 +99,42 @@ async function pendingAction(p: TestPlatform) {
   return { agent, action: res.body, quote };
 }
 
+/** The simulations keyed by the card and a merchant (an authorization-family message, no transaction). */
+const KEYED_BY_CARD = new Set([
+  'authorization',
+  'credit_authorization',
+  'financial_authorization',
+  'financial_credit_authorization',
+  'credit_authorization_advice',
+]);
+
 function simulation(kind: string): Case {
   return async (p) => {
     const card = await cardWithFunds(p, 100_000);
-    let original: string | undefined;
-    if (kind !== 'authorization') {
-      const auth = ok(
-        await p.post(`/sandbox/cards/${card.id}/simulate/authorization`, authorization(1000)),
-        'authorization',
-      );
-      original = auth.body.cardTransaction.id as string;
+    if (KEYED_BY_CARD.has(kind) || kind === 'balance_inquiry') {
+      const body = kind === 'balance_inquiry' ? { merchant: authorization(1).merchant } : authorization(1000);
+      const res = await p.post(`/sandbox/cards/${card.id}/simulate/${kind}`, body);
+      return { res, ids: [card.id, res.body.cardTransaction?.id as string] };
     }
-    const ref = { cardTransactionId: original };
-    const body =
-      kind === 'authorization'
-        ? authorization(1000)
-        : kind === 'return'
-          ? { ...ref, amount: 500 }
-          : { ...ref, ...(kind === 'clearing' ? { amount: 1000 } : {}) };
-    if (kind === 'return')
+    const auth = ok(
+      await p.post(`/sandbox/cards/${card.id}/simulate/authorization`, authorization(1000)),
+      'authorization',
+    );
+    const ref = { cardTransactionId: auth.body.cardTransaction.id as string };
+    if (kind === 'return' || kind === 'return_reversal')
       ok(await p.post(`/sandbox/cards/${card.id}/simulate/clearing`, { ...ref, amount: 1000 }), 'clear');
+    if (kind === 'return_reversal') {
+      const ret = ok(await p.post(`/sandbox/cards/${card.id}/simulate/return`, { ...ref, amount: 500 }), 'return');
+      ref.cardTransactionId = ret.body.cardTransaction.id as string;
+    }
+    const body =
+      kind === 'return'
+        ? { ...ref, amount: 500 }
+        : kind === 'clearing'
+          ? { ...ref, amount: 1000 }
+          : kind === 'authorization_advice'
+            ? { ...ref, amount: 1500 }
+            : ref;
     const res = await p.post(`/sandbox/cards/${card.id}/simulate/${kind}`, body);
     return { res, ids: [card.id, res.body.cardTransaction?.id as string] };
   };
@@ -273,6 +289,13 @@ const CASES: Record<string, Case> = {
   [`POST ${V}/sandbox/cards/:id/simulate/return`]: simulation('return'),
   [`POST ${V}/sandbox/cards/:id/simulate/authorization_reversal`]: simulation('authorization_reversal'),
   [`POST ${V}/sandbox/cards/:id/simulate/authorization_expiry`]: simulation('authorization_expiry'),
+  [`POST ${V}/sandbox/cards/:id/simulate/balance_inquiry`]: simulation('balance_inquiry'),
+  [`POST ${V}/sandbox/cards/:id/simulate/credit_authorization`]: simulation('credit_authorization'),
+  [`POST ${V}/sandbox/cards/:id/simulate/financial_authorization`]: simulation('financial_authorization'),
+  [`POST ${V}/sandbox/cards/:id/simulate/financial_credit_authorization`]: simulation('financial_credit_authorization'),
+  [`POST ${V}/sandbox/cards/:id/simulate/authorization_advice`]: simulation('authorization_advice'),
+  [`POST ${V}/sandbox/cards/:id/simulate/credit_authorization_advice`]: simulation('credit_authorization_advice'),
+  [`POST ${V}/sandbox/cards/:id/simulate/return_reversal`]: simulation('return_reversal'),
   [`POST ${V}/agents`]: async (p) => {
     const customer = await newCustomer(p);
     const res = await p.post('/agents', {
@@ -652,6 +675,8 @@ const CASES: Record<string, Case> = {
  * fails on a POST route in neither table).
  */
 const NOT_A_RESOURCE_CHANGE: Record<string, string> = {
+  [`POST ${V}/crypto/estimate-withdrawal-fee`]:
+    'a fee estimate over the directories (docs/directories.md): it reads an internal account and changes nothing',
   'POST /console/api/session':
     'console sign-in: not an API operation (not in the OpenAPI document, not audited); every call the session makes is audited as its token',
   'POST /console/api/attention/settlements/:transactionId/retry':

@@ -9,11 +9,18 @@ import { expectError, startTestApp, TestApp, TestPlatform, V } from '../support/
  */
 const SANDBOX_PATHS = [
   '/sandbox/cards/{id}/simulate/authorization',
+  '/sandbox/cards/{id}/simulate/authorization_advice',
   '/sandbox/cards/{id}/simulate/authorization_expiry',
   '/sandbox/cards/{id}/simulate/authorization_reversal',
+  '/sandbox/cards/{id}/simulate/balance_inquiry',
   '/sandbox/cards/{id}/simulate/clearing',
+  '/sandbox/cards/{id}/simulate/credit_authorization',
+  '/sandbox/cards/{id}/simulate/credit_authorization_advice',
+  '/sandbox/cards/{id}/simulate/financial_authorization',
+  '/sandbox/cards/{id}/simulate/financial_credit_authorization',
   '/sandbox/cards/{id}/simulate/provisioning',
   '/sandbox/cards/{id}/simulate/return',
+  '/sandbox/cards/{id}/simulate/return_reversal',
   '/sandbox/clock',
   '/sandbox/clock/advance',
   '/sandbox/clock/advances',

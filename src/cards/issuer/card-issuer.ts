@@ -31,12 +31,27 @@ export interface CardStatusInstruction {
   reason: string;
 }
 
+/**
+ * The authorization-family messages (the network's message types): a purchase authorization, a
+ * 0-amount balance inquiry, a credit authorization or its advice, and the single-message financial
+ * (credit) authorizations that clear in the same message.
+ */
+export type AuthorizationKind =
+  | 'AUTHORIZATION'
+  | 'BALANCE_INQUIRY'
+  | 'CREDIT_AUTHORIZATION'
+  | 'CREDIT_AUTHORIZATION_ADVICE'
+  | 'FINANCIAL_AUTHORIZATION'
+  | 'FINANCIAL_CREDIT_AUTHORIZATION';
+
 /** An authorization as the issuer forwards it for decisioning (programs where this service decides). */
 export interface IssuerAuthorizationRequest {
   card: CardEntity;
+  /** 0 for a balance inquiry. */
   amount: bigint;
   currency: string;
   merchant: CardMerchantInfo;
+  kind: AuthorizationKind;
 }
 
 /** What the issuer reports with a forwarded authorization. */
@@ -96,6 +111,12 @@ export abstract class CardIssuer {
 
   /** A merchant return against a settled purchase. */
   abstract refund(event: IssuerTransactionEvent): Promise<{ issuerTransactionToken: string }>;
+
+  /** An authorization advice re-sizing an open authorization to a new total (`amount`). */
+  abstract advise(event: IssuerTransactionEvent): Promise<{ issuerTransactionToken: string }>;
+
+  /** A return reversal: the network takes back a settled return (`issuerTransactionToken`: the return's). */
+  abstract reverseRefund(event: IssuerTransactionEvent): Promise<{ issuerTransactionToken: string }>;
 
   /**
    * The URL of the issuer's page that shows the card's PAN, CVV and expiry to the cardholder

@@ -95,6 +95,14 @@ export class SandboxCardIssuer extends CardIssuer {
     return sandboxToken();
   }
 
+  advise(): Promise<{ issuerTransactionToken: string }> {
+    return sandboxToken();
+  }
+
+  reverseRefund(): Promise<{ issuerTransactionToken: string }> {
+    return sandboxToken();
+  }
+
   revealUrl(request: CardRevealRequest): Promise<string> {
     const id = formatId('Card', request.card.id);
     return Promise.resolve(`${request.baseUrl}/sandbox-issuer/cards/${id}/reveal?t=${request.token}`);
@@ -164,6 +172,12 @@ export class UnconfiguredCardIssuer extends CardIssuer {
     return this.fail();
   }
   refund(): Promise<{ issuerTransactionToken: string }> {
+    return this.fail();
+  }
+  advise(): Promise<{ issuerTransactionToken: string }> {
+    return this.fail();
+  }
+  reverseRefund(): Promise<{ issuerTransactionToken: string }> {
     return this.fail();
   }
   revealUrl(): Promise<string> {

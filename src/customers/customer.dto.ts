@@ -423,3 +423,11 @@ export class BusinessCustomer extends CustomerViewBase {
 }
 
 export type CustomerView = IndividualCustomer | BusinessCustomer;
+
+/** The reference's EndUserTerms (`GET /customers/end-user-terms`). */
+export class EndUserTerms {
+  @ApiProperty({ description: 'Current version identifier of the Grid End User Terms', example: 'V1' })
+  version: string;
+  @ApiProperty({ format: 'uri', description: 'Where this version of the End User Terms is hosted' })
+  url: string;
+}

@@ -28,6 +28,8 @@ import type { EndUserTermsConsent, KycStatus } from './customer.types.js';
 import { IdentifierSeal } from './identifier-seal.js';
 import { InternalAccountsService } from './internal-accounts.service.js';
 import { noteAuditResource } from '../audit/audit-trail.js';
+import { AppConfig } from '../config/app-config.js';
+import { checkRequiredFields, checkTermsVersion } from './customer-requirements.js';
 
 /** The platform's configuration as `lockConfig` answers it. */
 export type LockedConfig = Awaited<ReturnType<PlatformConfigService['load']>>;
@@ -120,7 +122,19 @@ export class CustomersService {
     private readonly clock: Clock,
     private readonly identifiers: IdentifierSeal,
     private readonly umaDomain: UmaDomain,
+    private readonly appConfig: AppConfig,
   ) {}
+
+  /** The End User Terms versions a customer may accept (END_USER_TERMS_VERSIONS). */
+  termsVersions(): string[] {
+    return this.appConfig.END_USER_TERMS_VERSIONS.split(',');
+  }
+
+  /** `GET /customers/end-user-terms`: the current version (the last configured) and where it is hosted. */
+  endUserTerms(): { version: string; url: string } {
+    const versions = this.termsVersions();
+    return { version: versions[versions.length - 1], url: this.appConfig.END_USER_TERMS_URL };
+  }
 
   /**
    * For other modules, inside their transaction, before giving a customer anything new (a card,
@@ -179,6 +193,19 @@ export class CustomersService {
         errors.push(...crossFieldErrors(request.customerType, profileOf(request), identifier));
       }
       if (errors.length || !request) throw invalidInput(dedupe(errors));
+      checkTermsVersion(request.endUserTermsConsent?.termsVersion, this.termsVersions());
+      const currencies = request.currencies ?? supported;
+      checkRequiredFields(
+        {
+          customerType: request.customerType,
+          email: request.email ?? null,
+          phoneNumber: request.phoneNumber ?? null,
+          profile: profileOf(request),
+          hasIdentifier: identifier !== null,
+        },
+        currencies,
+        this.appConfig.providerRequiredCustomerFields,
+      );
 
       const id = newUuid();
       const now = this.clock.now();
@@ -189,7 +216,7 @@ export class CustomersService {
         customerType: request.customerType,
         kycStatus: 'UNVERIFIED',
         region: request.region ?? null,
-        currencies: request.currencies ?? supported,
+        currencies,
         email: request.email ?? null,
         phoneNumber: request.phoneNumber ?? null,
         umaAddress: request.umaAddress ?? `$c${id.replaceAll('-', '')}@${config.umaDomain ?? this.umaDomain.get()}`,
@@ -260,6 +287,18 @@ export class CustomersService {
       if (request.customerType === row.customerType)
         errors.push(...crossFieldErrors(row.customerType, profile, identifier));
       if (errors.length) throw invalidInput(dedupe(errors));
+      checkTermsVersion(request.endUserTermsConsent?.termsVersion, this.termsVersions());
+      checkRequiredFields(
+        {
+          customerType: row.customerType,
+          email: request.email !== undefined ? request.email : row.email,
+          phoneNumber: request.phoneNumber !== undefined ? request.phoneNumber : row.phoneNumber,
+          profile,
+          hasIdentifier: identifier !== null,
+        },
+        request.currencies ?? row.currencies,
+        this.appConfig.providerRequiredCustomerFields,
+      );
 
       if (request.platformCustomerId !== undefined) row.platformCustomerId = request.platformCustomerId;
       if (request.region !== undefined) row.region = request.region;

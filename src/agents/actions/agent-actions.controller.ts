@@ -20,6 +20,7 @@ import { AgentRoute } from '../agent-route.js';
 import { AgentActionView } from './agent-action.render.js';
 import { AgentActionsService, agentScope } from './agent-actions.service.js';
 import { AgentPolicyCheck } from './agent-policy-check.js';
+import { payRequestConflict } from '../../payments/quotes/uma-destination.js';
 
 const ActionPage = PageOf(AgentActionView, 'AgentActionListResponse');
 const TransactionPage = PageOf(OutgoingTransactionView, 'AgentTransactionListResponse');
@@ -36,7 +37,7 @@ export class AgentOperationsController {
 
   @Post('quotes')
   @AgentRoute({ permission: 'CREATE_QUOTES', initiates: true })
-  @Idempotent()
+  @Idempotent({ conflictCode: payRequestConflict })
   @ApiOperation({ summary: 'Create a transfer quote', operationId: 'agentCreateQuote' })
   @ApiCreatedResponse({ type: QuoteView })
   @ApiResponse({ status: 400, description: 'INVALID_INPUT, QUOTE_RATE_UNAVAILABLE' })

@@ -30,6 +30,7 @@ import { InternalAccountsService } from './internal-accounts.service.js';
 import { noteAuditResource } from '../audit/audit-trail.js';
 import { AppConfig } from '../config/app-config.js';
 import { checkRequiredFields, checkTermsVersion } from './customer-requirements.js';
+import { ContactVerificationRules } from './contact-verification-rules.js';
 
 /** The platform's configuration as `lockConfig` answers it. */
 export type LockedConfig = Awaited<ReturnType<PlatformConfigService['load']>>;
@@ -50,6 +51,7 @@ export function renderCustomer(row: CustomerEntity): CustomerView {
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     isDeleted: row.isDeleted,
+    ...(row.contactVerification ? { contactVerification: row.contactVerification } : {}),
   };
   if (row.customerType === 'INDIVIDUAL') {
     return { ...base, kycStatus: row.kycStatus, ...row.profile, ...times };
@@ -123,6 +125,7 @@ export class CustomersService {
     private readonly identifiers: IdentifierSeal,
     private readonly umaDomain: UmaDomain,
     private readonly appConfig: AppConfig,
+    private readonly contactRules: ContactVerificationRules,
   ) {}
 
   /** The End User Terms versions a customer may accept (END_USER_TERMS_VERSIONS). */
@@ -225,6 +228,7 @@ export class CustomersService {
         endUserTermsConsent: request.endUserTermsConsent
           ? (plain(request.endUserTermsConsent) as unknown as EndUserTermsConsent)
           : null,
+        contactVerification: this.contactRules.stateFor(request.region ?? null, null, { email: false, phone: false }),
         isDeleted: false,
         deletedAt: null,
         createdAt: now,
@@ -300,6 +304,10 @@ export class CustomersService {
         this.appConfig.providerRequiredCustomerFields,
       );
 
+      const changed = {
+        email: request.email !== undefined && request.email !== row.email,
+        phone: request.phoneNumber !== undefined && request.phoneNumber !== row.phoneNumber,
+      };
       if (request.platformCustomerId !== undefined) row.platformCustomerId = request.platformCustomerId;
       if (request.region !== undefined) row.region = request.region;
       if (request.currencies !== undefined) row.currencies = request.currencies;
@@ -309,6 +317,7 @@ export class CustomersService {
       if (request.endUserTermsConsent !== undefined)
         row.endUserTermsConsent = plain(request.endUserTermsConsent) as unknown as EndUserTermsConsent;
       row.profile = profile;
+      row.contactVerification = this.contactRules.stateFor(row.region, row.contactVerification, changed);
       row.updatedAt = this.clock.now();
       try {
         await m.update(
@@ -322,6 +331,7 @@ export class CustomersService {
             phoneNumber: row.phoneNumber,
             umaAddress: row.umaAddress,
             endUserTermsConsent: row.endUserTermsConsent,
+            contactVerification: row.contactVerification,
             profile: row.profile as QueryDeepPartialEntity<CustomerEntity>['profile'],
             updatedAt: row.updatedAt,
             ...('identifier' in patch ? { identifier: this.identifiers.seal(identifier) } : {}),

@@ -56,6 +56,7 @@ import { ConsoleOverviewIndexes1767229000000 } from './migrations/1767229000000-
 import { CardDayUsage1767229050000 } from './migrations/1767229050000-CardDayUsage.js';
 import { UmaReconciliation1767229200000 } from './migrations/1767229200000-UmaReconciliation.js';
 import { AgentTransfers1767230200000 } from './migrations/1767230200000-AgentTransfers.js';
+import { ContactVerification1767230200100 } from './migrations/1767230200100-ContactVerification.js';
 import { AuditUnlinked1767228100000 } from './migrations/1767228100000-AuditUnlinked.js';
 import { Onboarding1767228600000 } from './migrations/1767228600000-Onboarding.js';
 import { BulkImport1767228610000 } from './migrations/1767228610000-BulkImport.js';
@@ -140,4 +141,5 @@ export const MIGRATIONS = [
   Stablecoins1767229100000,
   UmaReconciliation1767229200000,
   AgentTransfers1767230200000,
+  ContactVerification1767230200100,
 ];

@@ -163,10 +163,10 @@ describe('approval', () => {
     expect(action.transaction).toBeUndefined();
     expect(await a.balance()).toBe(1_000_000 - 5_000);
     const events = await recordedEvents(p, 'AGENT_ACTION.PENDING_APPROVAL');
-    expect(events.map((e) => (e.data as Json).id)).toEqual([action.id]);
+    expect(events.map((e) => (e.data as Json).id as string)).toEqual([action.id]);
     expect((events[0].data as Json).transferDetails).toMatchObject({ amount: 5_001 });
     const pending = (await p.get('/agents/approvals')).body as Json;
-    expect(pending.data.map((x: Json) => x.id)).toEqual([action.id]);
+    expect((pending.data as Json[]).map((x) => x.id as string)).toEqual([action.id]);
 
     const approved = await p.post(`/agents/${a.agent.id}/actions/${action.id as string}/approve`);
     expect(approved.status).toBe(200);
@@ -206,7 +206,7 @@ describe('approval', () => {
     expect(await a.balance()).toBe(2_500);
     // The agent sees both, newest first or not: by id.
     const mine = ((await a.client.get('/agents/me/actions')).body as Json).data as Json[];
-    expect(mine.map((x) => x.status).sort()).toEqual(['APPROVED', 'REJECTED']);
+    expect(mine.map((x) => x.status as string).sort()).toEqual(['APPROVED', 'REJECTED']);
   });
 
   it('a pending transfer-in the day no longer has room for fails on approval, nothing moves', async () => {

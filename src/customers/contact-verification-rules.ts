@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { AppConfig } from '../config/app-config.js';
+import { ApiError } from '../errors/api-error.js';
 import type { ContactVerification } from './customer.types.js';
 
 export type ContactChannel = 'EMAIL' | 'PHONE';
@@ -42,4 +43,21 @@ export class ContactVerificationRules {
     }
     return state;
   }
+}
+
+/**
+ * Before a customer begins KYC (the hosted KYC link): every channel its region requires must be
+ * VERIFIED, else 409 CONFLICT (the reference's kyc-link 409) naming the statuses.
+ */
+export function requireContactVerified(customer: {
+  id: string;
+  contactVerification: ContactVerification | null;
+}): void {
+  const state = customer.contactVerification;
+  if (!state || Object.values(state).every((status) => status === 'VERIFIED')) return;
+  throw new ApiError(
+    'CONFLICT',
+    "The customer's provider requires contact verification first: verify-email / verify-phone, then their /confirm",
+    { details: { contactVerification: state } },
+  );
 }

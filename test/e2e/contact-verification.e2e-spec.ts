@@ -86,6 +86,21 @@ describe('sandbox', () => {
     expect(changed.body.contactVerification).toEqual({ email: 'PENDING', phone: 'VERIFIED' });
   });
 
+  it('the hosted KYC link waits for every required channel (409 CONFLICT), then is issued', async () => {
+    const p = await TestPlatform.create(t);
+    const c = await create(p, eu());
+    const early = expectError(await p.post(`/customers/${c.id}/kyc-link`, {}), 409, 'CONFLICT');
+    expect(early.details).toEqual({ contactVerification: { email: 'PENDING', phone: 'PENDING' } });
+    for (const channel of ['email', 'phone']) {
+      expect((await p.post(`/customers/${c.id}/verify-${channel}`)).status).toBe(204);
+      expect((await p.post(`/customers/${c.id}/verify-${channel}/confirm`, { code: '123456' })).status).toBe(200);
+    }
+    expect((await p.post(`/customers/${c.id}/kyc-link`, {})).status).toBe(201);
+    // A customer whose region requires nothing gets its link at once.
+    const us = await create(p, individual());
+    expect((await p.post(`/customers/${us.id}/kyc-link`, {})).status).toBe(201);
+  });
+
   it('a customer without an email address: 400 MISSING_MANDATORY_USER_INFO', async () => {
     const p = await TestPlatform.create(t);
     const c = await create(p, eu({ email: undefined }));

@@ -148,6 +148,27 @@ describe('policy refusals', () => {
   });
 });
 
+describe('race', () => {
+  it('concurrent transfer-outs and transfer-ins against the dailyLimit: exactly what fits runs', async () => {
+    const p = await TestPlatform.create(t);
+    const a = await spendingAgent(p, {
+      permissions: transfers,
+      spendingLimits: { currency: 'USD', perTransactionLimit: 10_000, dailyLimit: 30_000 },
+    });
+    const answers = await Promise.all([
+      ...Array.from({ length: 4 }, () => out(a, 10_000)),
+      ...Array.from({ length: 4 }, () => inn(a, 10_000)),
+    ]);
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 403)).toHaveLength(5);
+    const outs = answers.slice(0, 4).filter((r) => r.status === 201).length;
+    const ins = answers.slice(4).filter((r) => r.status === 201).length;
+    expect(await a.balance()).toBe(1_000_000 - outs * 10_000 + ins * 10_000);
+    expect(await usage(a)).toMatchObject({ dailyTransactionCount: 3, dailySpend: 30_000 });
+  });
+});
+
 describe('approval', () => {
   it('transfer-out above the approval threshold waits; the platform approves: executed then', async () => {
     const p = await TestPlatform.create(t);

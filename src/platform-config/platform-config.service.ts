@@ -373,7 +373,13 @@ export class PlatformConfigService {
         endpointChanged = request.webhookEndpoint !== null && request.webhookEndpoint !== current.webhookEndpoint;
         current.webhookEndpoint = request.webhookEndpoint;
       }
-      if (request.supportedCurrencies !== undefined) current.supportedCurrencies = request.supportedCurrencies;
+      if (request.supportedCurrencies !== undefined)
+        // providerRequiredCustomerFields is read-only (rendered from the deployment's setting): not stored.
+        current.supportedCurrencies = request.supportedCurrencies.map((c) => {
+          const stored = { ...c };
+          delete stored.providerRequiredCustomerFields;
+          return stored;
+        });
       if (request.feeConfigs !== undefined)
         current.feeConfigs = mergeFeeConfigs(current.feeConfigs, request.feeConfigs);
       if (request.cardConfigs !== undefined)

@@ -127,6 +127,32 @@ describe('MISSING_MANDATORY_USER_INFO', () => {
     expect((await p.post('/customers', business())).status).toBe(201);
   });
 
+  it('GET /config sent back as a PATCH keeps working: providerRequiredCustomerFields is read-only, not stored', async () => {
+    const p = await TestPlatform.create(t);
+    const before = (await p.get('/config')).body as { supportedCurrencies: Array<Record<string, unknown>> };
+    const eur = {
+      ...before.supportedCurrencies[0],
+      currencyCode: 'EUR',
+      providerRequiredCustomerFields: ['NATIONALITY'],
+    };
+    const res = await p.patch('/config', { supportedCurrencies: [...before.supportedCurrencies, eur] });
+    expect(res.status).toBe(200);
+    const shown = (res.body as typeof before).supportedCurrencies.map((c) => [
+      c.currencyCode,
+      c.providerRequiredCustomerFields,
+    ]);
+    // What the deployment requires, not what was sent.
+    expect(shown).toEqual([
+      ['USD', ['BIRTH_DATE', 'TAX_ID']],
+      ['EUR', ['EMAIL']],
+    ]);
+    expectError(
+      await p.post('/customers', individual({ email: undefined, currencies: ['EUR'] })),
+      400,
+      'MISSING_MANDATORY_USER_INFO',
+    );
+  });
+
   it('a currency with no requirement needs nothing more (the default deployment requires nothing)', async () => {
     const q = await TestPlatform.create(plain);
     expect((await q.post('/customers', individual({ birthDate: undefined }))).status).toBe(201);

@@ -18,6 +18,8 @@ import { fieldError, type FieldError } from '../errors/field-error.js';
 
 export const AGENT_PERMISSIONS = [
   'VIEW_TRANSACTIONS',
+  // The reference of 2026-08-21's: same-currency transfers (POST /agents/me/transfer-in, /transfer-out).
+  'CREATE_TRANSFERS',
   'CREATE_QUOTES',
   'EXECUTE_QUOTES',
   'MANAGE_EXTERNAL_ACCOUNTS',

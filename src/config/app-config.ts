@@ -14,6 +14,12 @@ import {
   validateSync,
 } from 'class-validator';
 import { Doc } from './variable-doc.js';
+import {
+  CUSTOMER_INFO_FIELDS,
+  parseProviderRequiredFields,
+  providerRequiredFieldsProblem,
+  type CustomerInfoField,
+} from './provider-required-fields.js';
 import { parseTrustProxy, type TrustProxy } from '../common/client-address.js';
 import {
   DEFAULT_PAYMENT_DOCUMENT_REQUIREMENTS,
@@ -534,6 +540,48 @@ export class AppConfig {
   @IsOptional()
   @Matches(/^[A-Za-z0-9.-]{1,253}$/, { message: 'must be a host name (e.g. example.com)' })
   SCA_PASSKEY_RP_ID?: string;
+
+  @Doc(
+    'The Grid End User Terms versions customers may accept (`endUserTermsConsent.termsVersion` on customer create and update), comma-separated; the last one is the current version `GET /customers/end-user-terms` answers. Another version: 400 `END_USER_TERMS_VERSION_NOT_FOUND` (see [Customers](customers.md#end-user-terms)).',
+  )
+  @Matches(/^[A-Za-z0-9._-]{1,64}(,[A-Za-z0-9._-]{1,64})*$/, {
+    message: 'must be version identifiers separated by commas (e.g. V1,V2)',
+  })
+  END_USER_TERMS_VERSIONS = 'V1';
+
+  @Doc('Where the current End User Terms are hosted (the `url` of `GET /customers/end-user-terms`).')
+  @Matches(/^https?:\/\/\S+$/, { message: 'must be an http(s) URL' })
+  END_USER_TERMS_URL = 'https://www.lightspark.com/legal/grid/enduserterms';
+
+  @Doc(
+    "The customer information fields the payment provider requires for a currency (the reference's `providerRequiredCustomerFields`, shown per currency in `GET /config`): `CURRENCY=FIELD|FIELD;CURRENCY=...`. A customer created or updated with that currency among its `currencies` must carry them, or the request answers 400 `MISSING_MANDATORY_USER_INFO` (see [Customers](customers.md#required-customer-information)). Empty: no currency requires any.",
+    { allowed: `fields: ${CUSTOMER_INFO_FIELDS.map((f) => `\`${f}\``).join(', ')}` },
+  )
+  @ValidateBy({
+    name: 'providerRequiredCustomerFields',
+    validator: {
+      validate: (value: unknown) => typeof value === 'string' && providerRequiredFieldsProblem(value) === null,
+      defaultMessage: (args) =>
+        `must be CURRENCY=FIELD|FIELD;... (${providerRequiredFieldsProblem(String(args?.value))})`,
+    },
+  })
+  PROVIDER_REQUIRED_CUSTOMER_FIELDS = '';
+
+  /** PROVIDER_REQUIRED_CUSTOMER_FIELDS parsed (validated at load): currency code to field names. */
+  get providerRequiredCustomerFields(): ReadonlyMap<string, readonly CustomerInfoField[]> {
+    return parseProviderRequiredFields(this.PROVIDER_REQUIRED_CUSTOMER_FIELDS);
+  }
+
+  @Doc(
+    "The regions whose customers' provider requires contact verification (the customer's `region`, ISO 3166-1 alpha-2, comma-separated): such a customer shows `contactVerification` and must verify the channels of `CONTACT_VERIFICATION_CHANNELS`; for every other customer the verify-email / verify-phone routes answer 409 (see [Customers](customers.md#contact-verification)). `none`: no region.",
+    { default: 'the EEA (EU 27, IS, LI, NO) and GB' },
+  )
+  @Matches(/^(none|[A-Z]{2}(,[A-Z]{2})*)$/, { message: 'must be ISO country codes separated by commas, or none' })
+  CONTACT_VERIFICATION_REGIONS = SCA_DEFAULT_REGIONS.join(',');
+
+  @Doc('Which contact channels those customers verify: `EMAIL`, `PHONE` or both, comma-separated.')
+  @Matches(/^(EMAIL|PHONE)(,(EMAIL|PHONE))?$/, { message: 'must be EMAIL, PHONE or EMAIL,PHONE' })
+  CONTACT_VERIFICATION_CHANNELS = 'EMAIL,PHONE';
 
   @Doc(
     'The card issuer adapter: `sandbox` (this service invents card identities and serves the reveal page) or `none` (no issuer configured: card operations that need one, such as `POST /cards/{id}/reveal`, answer 501).',

@@ -378,6 +378,22 @@ export class AddressView extends AddressDto {}
 
 export class EndUserTermsConsentView extends EndUserTermsConsentRequest {}
 
+/** The reference's ContactVerification (only the channels the customer's region requires). */
+export class ContactVerificationView {
+  @ApiPropertyOptional({ enum: ['PENDING', 'VERIFIED'] }) email?: 'PENDING' | 'VERIFIED';
+  @ApiPropertyOptional({ enum: ['PENDING', 'VERIFIED'] }) phone?: 'PENDING' | 'VERIFIED';
+}
+
+/** The reference's ContactVerificationConfirmRequest. */
+export class ContactVerificationConfirmRequest {
+  @Text({
+    max: 32,
+    description: 'The one-time code the customer received (always 123456 in sandbox)',
+    example: '123456',
+  })
+  code: string;
+}
+
 class CustomerViewBase {
   @ApiProperty({ example: 'Customer:019542f5-b3e7-1d02-0000-000000000001' }) id: string;
   @ApiProperty() platformCustomerId: string;
@@ -391,6 +407,11 @@ class CustomerViewBase {
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
   @ApiProperty() isDeleted: boolean;
+  @ApiPropertyOptional({
+    type: ContactVerificationView,
+    description: "Only when the customer's region requires contact verification",
+  })
+  contactVerification?: ContactVerificationView;
 }
 
 export class IndividualCustomer extends CustomerViewBase {
@@ -423,3 +444,11 @@ export class BusinessCustomer extends CustomerViewBase {
 }
 
 export type CustomerView = IndividualCustomer | BusinessCustomer;
+
+/** The reference's EndUserTerms (`GET /customers/end-user-terms`). */
+export class EndUserTerms {
+  @ApiProperty({ description: 'Current version identifier of the Grid End User Terms', example: 'V1' })
+  version: string;
+  @ApiProperty({ format: 'uri', description: 'Where this version of the End User Terms is hosted' })
+  url: string;
+}

@@ -1,5 +1,11 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { CustomerProfile, CustomerType, EndUserTermsConsent, KycStatus } from './customer.types.js';
+import type {
+  ContactVerification,
+  CustomerProfile,
+  CustomerType,
+  EndUserTermsConsent,
+  KycStatus,
+} from './customer.types.js';
 
 @Entity('customers')
 export class CustomerEntity {
@@ -45,6 +51,10 @@ export class CustomerEntity {
 
   @Column('jsonb', { name: 'end_user_terms_consent', nullable: true })
   endUserTermsConsent: EndUserTermsConsent | null;
+
+  /** The channels the customer's region requires verified (docs/customers.md#contact-verification); null: none. */
+  @Column('jsonb', { name: 'contact_verification', nullable: true })
+  contactVerification: ContactVerification | null;
 
   @Column('boolean', { name: 'is_deleted' })
   isDeleted: boolean;

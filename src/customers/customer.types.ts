@@ -151,3 +151,15 @@ export interface EndUserTermsConsent {
  * members are simply not present. The write-only `identifier` is never stored here.
  */
 export type CustomerProfile = Record<string, unknown>;
+
+/** The reference's ContactVerificationStatus. */
+export type ContactVerificationStatus = 'PENDING' | 'VERIFIED';
+
+/**
+ * The reference's ContactVerification: the channels the customer's region requires, each PENDING
+ * or VERIFIED; stored null (and not rendered) when the region requires none.
+ */
+export interface ContactVerification {
+  email?: ContactVerificationStatus;
+  phone?: ContactVerificationStatus;
+}

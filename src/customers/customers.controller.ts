@@ -19,6 +19,7 @@ import {
   BusinessCustomer,
   BusinessCustomerCreateRequest,
   BusinessCustomerUpdateRequest,
+  EndUserTerms,
   IndividualCustomer,
   IndividualCustomerCreateRequest,
   IndividualCustomerUpdateRequest,
@@ -79,6 +80,14 @@ export class CustomersController {
   @ApiOperation({ summary: 'List customers', operationId: 'listCustomers' })
   list(@CurrentPlatform() p: PlatformPrincipal, @Query() query: ListCustomersQuery): Promise<Page<CustomerView>> {
     return this.customers.list(p.platformId, query);
+  }
+
+  /** A literal segment: route-order.ts sorts it before `:customerId`, which would answer 400 on it. */
+  @ApiOperation({ summary: 'Get the current Grid End User Terms', operationId: 'getEndUserTerms' })
+  @Get('end-user-terms')
+  @ApiOkResponse({ type: EndUserTerms })
+  endUserTerms(): EndUserTerms {
+    return this.customers.endUserTerms();
   }
 
   @ApiOperation({ summary: 'Get customer by ID', operationId: 'getCustomerById' })

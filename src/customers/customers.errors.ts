@@ -8,4 +8,8 @@ export const CUSTOMERS_ERRORS = {
   ACCOUNT_NOT_FOUND: 404,
   INSUFFICIENT_FUNDS: 400,
   AMOUNT_OUT_OF_RANGE: 400,
+  /** A customer's `endUserTermsConsent.termsVersion` is not one END_USER_TERMS_VERSIONS offers. */
+  END_USER_TERMS_VERSION_NOT_FOUND: 400,
+  /** A field PROVIDER_REQUIRED_CUSTOMER_FIELDS requires for one of the customer's currencies is missing. */
+  MISSING_MANDATORY_USER_INFO: 400,
 } as const;

@@ -3,6 +3,10 @@ import { Module } from '@nestjs/common';
 import { OutboxModule } from '../outbox/outbox.module.js';
 import { PlatformConfigModule } from '../platform-config/platform-config.module.js';
 import { SecretsModule } from '../secrets/secrets.module.js';
+import { MessagingModule } from '../messaging/messaging.module.js';
+import { ContactVerificationController } from './contact-verification.controller.js';
+import { ContactVerificationRules } from './contact-verification-rules.js';
+import { ContactVerificationService } from './contact-verification.service.js';
 import { CustomersController } from './customers.controller.js';
 import { CustomersService } from './customers.service.js';
 import { IdentifierSeal } from './identifier-seal.js';
@@ -15,10 +19,17 @@ import { InternalAccountsService } from './internal-accounts.service.js';
  * (src/ledger/, LedgerModule) posts to these accounts, and nothing here imports it.
  */
 @Module({
-  imports: [PlatformConfigModule, OutboxModule, SecretsModule],
+  imports: [PlatformConfigModule, OutboxModule, SecretsModule, MessagingModule],
   // InternalAccountsController first: its `customers/internal-accounts` must be matched before `customers/:customerId`.
-  controllers: [InternalAccountsController, CustomersController],
-  providers: [CustomersService, InternalAccountsService, IdentifierSeal, UmaDomain],
+  controllers: [InternalAccountsController, CustomersController, ContactVerificationController],
+  providers: [
+    CustomersService,
+    InternalAccountsService,
+    IdentifierSeal,
+    UmaDomain,
+    ContactVerificationRules,
+    ContactVerificationService,
+  ],
   exports: [CustomersService, InternalAccountsService],
 })
 export class CustomersModule {}

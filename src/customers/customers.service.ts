@@ -28,6 +28,9 @@ import type { EndUserTermsConsent, KycStatus } from './customer.types.js';
 import { IdentifierSeal } from './identifier-seal.js';
 import { InternalAccountsService } from './internal-accounts.service.js';
 import { noteAuditResource } from '../audit/audit-trail.js';
+import { AppConfig } from '../config/app-config.js';
+import { checkRequiredFields, checkTermsVersion } from './customer-requirements.js';
+import { ContactVerificationRules } from './contact-verification-rules.js';
 
 /** The platform's configuration as `lockConfig` answers it. */
 export type LockedConfig = Awaited<ReturnType<PlatformConfigService['load']>>;
@@ -48,6 +51,7 @@ export function renderCustomer(row: CustomerEntity): CustomerView {
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
     isDeleted: row.isDeleted,
+    ...(row.contactVerification ? { contactVerification: row.contactVerification } : {}),
   };
   if (row.customerType === 'INDIVIDUAL') {
     return { ...base, kycStatus: row.kycStatus, ...row.profile, ...times };
@@ -120,7 +124,20 @@ export class CustomersService {
     private readonly clock: Clock,
     private readonly identifiers: IdentifierSeal,
     private readonly umaDomain: UmaDomain,
+    private readonly appConfig: AppConfig,
+    private readonly contactRules: ContactVerificationRules,
   ) {}
+
+  /** The End User Terms versions a customer may accept (END_USER_TERMS_VERSIONS). */
+  termsVersions(): string[] {
+    return this.appConfig.END_USER_TERMS_VERSIONS.split(',');
+  }
+
+  /** `GET /customers/end-user-terms`: the current version (the last configured) and where it is hosted. */
+  endUserTerms(): { version: string; url: string } {
+    const versions = this.termsVersions();
+    return { version: versions[versions.length - 1], url: this.appConfig.END_USER_TERMS_URL };
+  }
 
   /**
    * For other modules, inside their transaction, before giving a customer anything new (a card,
@@ -179,6 +196,19 @@ export class CustomersService {
         errors.push(...crossFieldErrors(request.customerType, profileOf(request), identifier));
       }
       if (errors.length || !request) throw invalidInput(dedupe(errors));
+      checkTermsVersion(request.endUserTermsConsent?.termsVersion, this.termsVersions());
+      const currencies = request.currencies ?? supported;
+      checkRequiredFields(
+        {
+          customerType: request.customerType,
+          email: request.email ?? null,
+          phoneNumber: request.phoneNumber ?? null,
+          profile: profileOf(request),
+          hasIdentifier: identifier !== null,
+        },
+        currencies,
+        this.appConfig.providerRequiredCustomerFields,
+      );
 
       const id = newUuid();
       const now = this.clock.now();
@@ -189,7 +219,7 @@ export class CustomersService {
         customerType: request.customerType,
         kycStatus: 'UNVERIFIED',
         region: request.region ?? null,
-        currencies: request.currencies ?? supported,
+        currencies,
         email: request.email ?? null,
         phoneNumber: request.phoneNumber ?? null,
         umaAddress: request.umaAddress ?? `$c${id.replaceAll('-', '')}@${config.umaDomain ?? this.umaDomain.get()}`,
@@ -198,6 +228,7 @@ export class CustomersService {
         endUserTermsConsent: request.endUserTermsConsent
           ? (plain(request.endUserTermsConsent) as unknown as EndUserTermsConsent)
           : null,
+        contactVerification: this.contactRules.stateFor(request.region ?? null, null, { email: false, phone: false }),
         isDeleted: false,
         deletedAt: null,
         createdAt: now,
@@ -260,7 +291,23 @@ export class CustomersService {
       if (request.customerType === row.customerType)
         errors.push(...crossFieldErrors(row.customerType, profile, identifier));
       if (errors.length) throw invalidInput(dedupe(errors));
+      checkTermsVersion(request.endUserTermsConsent?.termsVersion, this.termsVersions());
+      checkRequiredFields(
+        {
+          customerType: row.customerType,
+          email: request.email !== undefined ? request.email : row.email,
+          phoneNumber: request.phoneNumber !== undefined ? request.phoneNumber : row.phoneNumber,
+          profile,
+          hasIdentifier: identifier !== null,
+        },
+        request.currencies ?? row.currencies,
+        this.appConfig.providerRequiredCustomerFields,
+      );
 
+      const changed = {
+        email: request.email !== undefined && request.email !== row.email,
+        phone: request.phoneNumber !== undefined && request.phoneNumber !== row.phoneNumber,
+      };
       if (request.platformCustomerId !== undefined) row.platformCustomerId = request.platformCustomerId;
       if (request.region !== undefined) row.region = request.region;
       if (request.currencies !== undefined) row.currencies = request.currencies;
@@ -270,6 +317,7 @@ export class CustomersService {
       if (request.endUserTermsConsent !== undefined)
         row.endUserTermsConsent = plain(request.endUserTermsConsent) as unknown as EndUserTermsConsent;
       row.profile = profile;
+      row.contactVerification = this.contactRules.stateFor(row.region, row.contactVerification, changed);
       row.updatedAt = this.clock.now();
       try {
         await m.update(
@@ -283,6 +331,7 @@ export class CustomersService {
             phoneNumber: row.phoneNumber,
             umaAddress: row.umaAddress,
             endUserTermsConsent: row.endUserTermsConsent,
+            contactVerification: row.contactVerification,
             profile: row.profile as QueryDeepPartialEntity<CustomerEntity>['profile'],
             updatedAt: row.updatedAt,
             ...('identifier' in patch ? { identifier: this.identifiers.seal(identifier) } : {}),

@@ -55,6 +55,8 @@ import { IncomingPayments1767228960000 } from './migrations/1767228960000-Incomi
 import { ConsoleOverviewIndexes1767229000000 } from './migrations/1767229000000-ConsoleOverviewIndexes.js';
 import { CardDayUsage1767229050000 } from './migrations/1767229050000-CardDayUsage.js';
 import { UmaReconciliation1767229200000 } from './migrations/1767229200000-UmaReconciliation.js';
+import { AgentTransfers1767230200000 } from './migrations/1767230200000-AgentTransfers.js';
+import { ContactVerification1767230200100 } from './migrations/1767230200100-ContactVerification.js';
 import { AuditUnlinked1767228100000 } from './migrations/1767228100000-AuditUnlinked.js';
 import { Onboarding1767228600000 } from './migrations/1767228600000-Onboarding.js';
 import { BulkImport1767228610000 } from './migrations/1767228610000-BulkImport.js';
@@ -138,4 +140,6 @@ export const MIGRATIONS = [
   CardDayUsage1767229050000,
   Stablecoins1767229100000,
   UmaReconciliation1767229200000,
+  AgentTransfers1767230200000,
+  ContactVerification1767230200100,
 ];

@@ -5,6 +5,7 @@ import type { Response } from 'express';
 import { from, lastValueFrom, map, Observable } from 'rxjs';
 import type { AuthenticatedRequest } from '../auth/auth.decorators.js';
 import { TransactionService } from '../database/transaction.service.js';
+import type { ErrorCode } from '../errors/api-error.js';
 import { fieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
 import { IdempotencyService, IdempotentOutcome, inProgress, PriorRecord } from './idempotency.service.js';
@@ -22,12 +23,20 @@ export interface IdempotentOptions {
    * reversed): without it the request is 400 INVALID_INPUT with a FieldError on `Idempotency-Key`.
    */
   required?: boolean;
+  /**
+   * The code of the 409 when the key was used for another request (default `CONFLICT`), chosen
+   * from the request's body: `POST /quotes` to an UMA address answers `DUPLICATE_PAY_REQUEST`
+   * (the quote sends a pay request).
+   */
+  conflictCode?: (body: unknown) => ErrorCode | undefined;
 }
 
 export const IDEMPOTENT_OPTIONS = 'idempotency:options';
 
 interface KeyedCall {
   platformId: string;
+  /** The 409's code when the key was used for another request. */
+  conflict: ErrorCode;
   key: string;
   fingerprint: string;
   status: number;
@@ -76,6 +85,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const options = this.reflector.get<IdempotentOptions | undefined>(IDEMPOTENT_OPTIONS, handler) ?? {};
     const call: KeyedCall = {
       platformId: req.principal.platformId,
+      conflict: options.conflictCode?.(req.body) ?? 'CONFLICT',
       // An agent's keys are its own: prefixed with a control character no HTTP header can carry, so
       // no key the platform (or another agent) sends can name them.
       key: req.principal.kind === 'agent' ? `\u0001agent:${req.principal.agentId}:${header}` : header,
@@ -99,7 +109,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
   private inTransaction(call: KeyedCall): Promise<IdempotentOutcome> {
     const { platformId, key, fingerprint, status } = call;
     return this.tx.run(async (manager) => {
-      const replay = await this.idempotency.begin(manager, platformId, key, fingerprint);
+      const replay = await this.idempotency.begin(manager, platformId, key, fingerprint, call.conflict);
       if (replay) return replay;
       const body = await call.handle();
       await this.idempotency.record(manager, platformId, key, fingerprint, status, body);
@@ -127,7 +137,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
             ? err
             : await this.idempotency.find(this.tx.manager, platformId, key).catch(() => null);
         if (!prior) throw err;
-        const outcome = this.idempotency.answer(prior, fingerprint);
+        const outcome = this.idempotency.answer(prior, fingerprint, call.conflict);
         if (outcome) return outcome;
         if (attempt > 0) throw err instanceof PriorRecord ? inProgress() : err;
         await this.idempotency.forget(this.tx.manager, platformId, key, prior);

@@ -4,7 +4,7 @@ import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
 import { EntityManager } from 'typeorm';
 import { changeStatement, type ChangeStatement } from '../database/transaction.service.js';
-import { ApiError } from '../errors/api-error.js';
+import { ApiError, type ErrorCode } from '../errors/api-error.js';
 import { SealedColumns } from '../secrets/sealed-columns.js';
 import { SecretBox } from '../secrets/secret-box.js';
 import { IdempotencyKeyEntity } from './idempotency-key.entity.js';
@@ -181,6 +181,8 @@ export class IdempotencyService {
     platformId: string,
     key: string,
     fingerprint: string,
+    /** The 409's code when the key was used for another request. */
+    conflict: ErrorCode = 'CONFLICT',
   ): Promise<IdempotentOutcome | null> {
     const [row] = await m.query<BeginRow[]>(BEGIN_SQL, [`idem:${platformId}:${key}`, platformId, key]);
     if (!row.locked) {
@@ -188,7 +190,7 @@ export class IdempotencyService {
     }
     if (row.fingerprint === null) return null;
     const prior = new PriorRecord(row.fingerprint, row.response_status, row.response_body, row.created_at);
-    const outcome = this.answer(prior, fingerprint);
+    const outcome = this.answer(prior, fingerprint, conflict);
     if (outcome === null) await m.delete(IdempotencyKeyEntity, { platformId, key });
     return outcome;
   }
@@ -197,10 +199,10 @@ export class IdempotencyService {
    * What a request with `fingerprint` gets from the key's record `prior`: its replay, 409 CONFLICT
    * (another request used the key), or null when the record has expired (the key is free again).
    */
-  answer(prior: PriorRecord, fingerprint: string): IdempotentOutcome | null {
+  answer(prior: PriorRecord, fingerprint: string, conflict: ErrorCode = 'CONFLICT'): IdempotentOutcome | null {
     if (this.clock.now().getTime() - prior.createdAt.getTime() > IDEMPOTENCY_TTL_MS) return null;
     if (prior.fingerprint !== fingerprint) {
-      throw new ApiError('CONFLICT', 'This Idempotency-Key was used with a different request');
+      throw new ApiError(conflict, 'This Idempotency-Key was used with a different request');
     }
     return { replayed: true, status: prior.status, body: this.openBody(prior.body) };
   }

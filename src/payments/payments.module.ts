@@ -82,6 +82,7 @@ import { TransfersService } from './transfers/transfers.service.js';
     IncomingPaymentsService,
     IncomingPaymentsWorker,
     UmaDestinations,
+    TransfersService,
   ],
 })
 export class PaymentsModule {}

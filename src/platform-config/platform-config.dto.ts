@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMinSize } from 'class-validator';
+import { Allow, ArrayMinSize } from 'class-validator';
 import {
   BoolField,
   EnumField,
@@ -61,6 +61,16 @@ export class PlatformCurrencyConfigDto {
 
   @EnumField(TRANSACTION_TYPES, { each: true })
   enabledTransactionTypes: string[];
+
+  /** Read-only (the reference's): shown from PROVIDER_REQUIRED_CUSTOMER_FIELDS, ignored in a request. */
+  @ApiPropertyOptional({
+    readOnly: true,
+    type: [String],
+    description:
+      'Customer information fields the payment provider requires of a customer using this currency (PROVIDER_REQUIRED_CUSTOMER_FIELDS); absent when none. Ignored in a request, so a GET body can be sent back.',
+  })
+  @Allow()
+  providerRequiredCustomerFields?: unknown;
 }
 
 /** The reference's FixedFee. */

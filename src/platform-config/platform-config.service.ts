@@ -148,11 +148,19 @@ export function cardSettingsOf(program: CardProgram, configs: CardConfigs): Card
   return { cardProgram: withProgramDefaults(program), cardConfigs: { ...DEFAULT_CARD_CONFIGS, ...configs } };
 }
 
-export function renderConfig(row: PlatformConfigEntity, webhook: WebhookCredentialsView): PlatformConfig {
+export function renderConfig(
+  row: PlatformConfigEntity,
+  webhook: WebhookCredentialsView,
+  /** The deployment's PROVIDER_REQUIRED_CUSTOMER_FIELDS: shown on each currency it names. */
+  providerRequired: ReadonlyMap<string, readonly string[]> = new Map(),
+): PlatformConfig {
   const view: PlatformConfig = {
     id: formatId('PlatformConfig', row.id),
     webhookPublicKey: webhook.publicKey,
-    supportedCurrencies: row.supportedCurrencies,
+    supportedCurrencies: row.supportedCurrencies.map((c) => {
+      const required = providerRequired.get(c.currencyCode);
+      return required?.length ? { ...c, providerRequiredCustomerFields: [...required] } : c;
+    }),
     isRegulatedFinancialInstitution: row.isRegulatedFinancialInstitution,
     feeConfigs: row.feeConfigs ?? [],
     cardConfigs: { ...DEFAULT_CARD_CONFIGS, ...row.cardConfigs },
@@ -272,10 +280,14 @@ export class PlatformConfigService {
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     });
-    return renderConfig(config, {
-      publicKey: row.public_key,
-      ...(includeSecret ? { secret: this.webhookKeys.currentSecret({ secretEnc: row.secret_enc }) } : {}),
-    });
+    return renderConfig(
+      config,
+      {
+        publicKey: row.public_key,
+        ...(includeSecret ? { secret: this.webhookKeys.currentSecret({ secretEnc: row.secret_enc }) } : {}),
+      },
+      this.appConfig.providerRequiredCustomerFields,
+    );
   }
 
   /** A new Standard Webhooks secret; the previous one keeps signing every delivery for 24 hours. */
@@ -290,10 +302,14 @@ export class PlatformConfigService {
 
   private async render(m: EntityManager, row: PlatformConfigEntity, includeSecret: boolean): Promise<PlatformConfig> {
     const keys = await this.webhookKeys.load(m, row.platformId);
-    return renderConfig(row, {
-      publicKey: keys.publicKey,
-      ...(includeSecret ? { secret: this.webhookKeys.currentSecret(keys) } : {}),
-    });
+    return renderConfig(
+      row,
+      {
+        publicKey: keys.publicKey,
+        ...(includeSecret ? { secret: this.webhookKeys.currentSecret(keys) } : {}),
+      },
+      this.appConfig.providerRequiredCustomerFields,
+    );
   }
 
   async supportedCurrencyCodes(m: EntityManager, platformId: string): Promise<string[]> {
@@ -357,7 +373,13 @@ export class PlatformConfigService {
         endpointChanged = request.webhookEndpoint !== null && request.webhookEndpoint !== current.webhookEndpoint;
         current.webhookEndpoint = request.webhookEndpoint;
       }
-      if (request.supportedCurrencies !== undefined) current.supportedCurrencies = request.supportedCurrencies;
+      if (request.supportedCurrencies !== undefined)
+        // providerRequiredCustomerFields is read-only (rendered from the deployment's setting): not stored.
+        current.supportedCurrencies = request.supportedCurrencies.map((c) => {
+          const stored = { ...c };
+          delete stored.providerRequiredCustomerFields;
+          return stored;
+        });
       if (request.feeConfigs !== undefined)
         current.feeConfigs = mergeFeeConfigs(current.feeConfigs, request.feeConfigs);
       if (request.cardConfigs !== undefined)

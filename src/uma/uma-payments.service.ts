@@ -303,6 +303,15 @@ export class UmaPaymentsService implements UmaQuoting, OnModuleInit {
         details: { counterpartyStatus: answer.status },
       });
     }
+    if (answer.status >= 500 && (code === 'SERVICE_SWITCH_ERROR' || code === 'GRID_SWITCH_ERROR')) {
+      // The receiving participant says its payment switch failed (the reference's GRID_SWITCH_ERROR,
+      // the spec's SERVICE_SWITCH_ERROR): the payment network, not this request, is at fault.
+      throw new ApiError(
+        'SERVICE_SWITCH_ERROR',
+        `The payment switch of ${domain} failed on the pay request; retry later`,
+        { details: { counterpartyStatus: answer.status, counterpartyCode: code }, retryable: true },
+      );
+    }
     throw new ApiError('QUOTE_REQUEST_FAILED', `${domain} answered the pay request with status ${answer.status}`, {
       details: {
         counterpartyStatus: answer.status,

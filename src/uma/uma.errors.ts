@@ -40,6 +40,16 @@ export const UMA_ERRORS = {
   UMA_SETTLEMENT_RESOLVED: 409,
   LNURLP_REQUEST_FAILED: 424,
   COUNTERPARTY_PUBKEY_FETCH_ERROR: 424,
+  /**
+   * `POST /quotes` (and `/agents/me/quotes`) to an UMA address whose Idempotency-Key was used for
+   * another request: the quote sends a pay request (the spec's DUPLICATE_PAY_REQUEST).
+   */
+  DUPLICATE_PAY_REQUEST: 409,
+  /**
+   * The receiving participant answered the pay request with its switch error (5xx
+   * `SERVICE_SWITCH_ERROR`, or the reference's `GRID_SWITCH_ERROR`): retryable (docs/uma.md).
+   */
+  SERVICE_SWITCH_ERROR: 500,
   /** This deployment has no UMA keys (SANDBOX=false without UMA_SIGNING_PRIVATE_KEY & co.). */
   UMA_NOT_CONFIGURED: 503,
 } as const;

@@ -19,6 +19,7 @@ import type { KycLinkResponse, ListVerificationsQuery, Verification } from './ve
 import { KycLinkEntity, VerificationEntity } from './verification.entity.js';
 import { verificationEvent } from './verification-events.js';
 import type { SandboxOutcome, VerificationStatus } from './verification.types.js';
+import { requireContactVerified } from '../customers/contact-verification-rules.js';
 
 export function renderVerification(row: VerificationEntity): Verification {
   return {
@@ -199,7 +200,7 @@ export class VerificationsService {
     redirectUri: string | undefined,
   ): Promise<KycLinkResponse> {
     return this.tx.run(async (m) => {
-      await this.customers.requireActive(m, platformId, customerId);
+      requireContactVerified(await this.customers.requireActive(m, platformId, customerId));
       const token = randomBytes(32).toString('base64url');
       const now = this.clock.now();
       const expiresAt = later(now, KYC_LINK_TTL_MS);

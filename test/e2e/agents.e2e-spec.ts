@@ -147,7 +147,7 @@ describe('POST /agents', () => {
       (err.details!.errors as Array<{ field: string; constraint?: unknown }>).map((e) => [e.field, e]),
     );
     expect(byField['policy.permissions'].constraint).toEqual({
-      enum: ['VIEW_TRANSACTIONS', 'CREATE_QUOTES', 'EXECUTE_QUOTES', 'MANAGE_EXTERNAL_ACCOUNTS'],
+      enum: ['VIEW_TRANSACTIONS', 'CREATE_TRANSFERS', 'CREATE_QUOTES', 'EXECUTE_QUOTES', 'MANAGE_EXTERNAL_ACCOUNTS'],
     });
     expect(byField['policy.defaultExecutionMode'].constraint).toEqual({ enum: ['AUTO', 'APPROVAL_REQUIRED'] });
     // Nothing was created.

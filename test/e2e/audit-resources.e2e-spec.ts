@@ -328,6 +328,46 @@ const CASES: Record<string, Case> = {
     const res = await agent.client.post(`/agents/me/quotes/${quote.id}/execute`);
     return { res, ids: [quote.id, res.body.id, quote.transactionId ?? res.body.transactionId] };
   },
+  [`POST ${V}/customers/:customerId/verify-email`]: async (p) => {
+    const c = await newCustomer(p, individual({ region: 'FR' }));
+    const res = await p.post(`/customers/${c.id}/verify-email`);
+    return { res, ids: [c.id] };
+  },
+  [`POST ${V}/customers/:customerId/verify-email/confirm`]: async (p) => {
+    const c = await newCustomer(p, individual({ region: 'FR' }));
+    ok(await p.post(`/customers/${c.id}/verify-email`), 'send');
+    const res = await p.post(`/customers/${c.id}/verify-email/confirm`, { code: '123456' });
+    return { res, ids: [c.id] };
+  },
+  [`POST ${V}/customers/:customerId/verify-phone`]: async (p) => {
+    const c = await newCustomer(p, individual({ region: 'FR' }));
+    const res = await p.post(`/customers/${c.id}/verify-phone`);
+    return { res, ids: [c.id] };
+  },
+  [`POST ${V}/customers/:customerId/verify-phone/confirm`]: async (p) => {
+    const c = await newCustomer(p, individual({ region: 'FR' }));
+    ok(await p.post(`/customers/${c.id}/verify-phone`), 'send');
+    const res = await p.post(`/customers/${c.id}/verify-phone/confirm`, { code: '123456' });
+    return { res, ids: [c.id] };
+  },
+  [`POST ${V}/agents/me/transfer-out`]: async (p) => {
+    const agent = await spendingAgent(p, { permissions: ['CREATE_TRANSFERS'] });
+    const res = await agent.client.post('/agents/me/transfer-out', {
+      source: { accountId: agent.accountId },
+      destination: { accountId: agent.externalAccountId },
+      amount: 1000,
+    });
+    return { res, ids: [res.body.id, res.body.transaction?.id] };
+  },
+  [`POST ${V}/agents/me/transfer-in`]: async (p) => {
+    const agent = await spendingAgent(p, { permissions: ['CREATE_TRANSFERS'] }, 0);
+    const res = await agent.client.post('/agents/me/transfer-in', {
+      source: { accountId: agent.externalAccountId },
+      destination: { accountId: agent.accountId },
+      amount: 1000,
+    });
+    return { res, ids: [res.body.id, res.body.transaction?.id] };
+  },
   [`POST ${V}/agents/:agentId/actions/:actionId/approve`]: async (p) => {
     const { agent, action, quote } = await pendingAction(p);
     const res = await p.post(`/agents/${agent.agent.id}/actions/${action.id}/approve`);

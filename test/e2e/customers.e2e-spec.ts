@@ -425,7 +425,7 @@ describe('PATCH /customers/{customerId}', () => {
       endUserTermsConsent: {
         acceptedAt: '2026-01-02T03:04:05Z',
         ipAddress: '2001:db8::1',
-        termsVersion: 'V2',
+        termsVersion: 'V1',
         acceptanceMethod: 'CLICK_TO_ACCEPT',
       },
     });
@@ -435,7 +435,7 @@ describe('PATCH /customers/{customerId}', () => {
       birthDate: '1985-06-15',
       nationality: 'US',
       currencies: ['USD'],
-      endUserTermsConsent: { termsVersion: 'V2', ipAddress: '2001:db8::1' },
+      endUserTermsConsent: { termsVersion: 'V1', ipAddress: '2001:db8::1' },
     });
     expect((await p.get(`/customers/${created.id}`)).body).toEqual(res.body);
     expect(res.body.address).toEqual({ line1: '456 Market St', postalCode: '98101', country: 'US' });

@@ -32,7 +32,8 @@ export type Misbehaviour =
   | 'status-400-invalid-nonce';
 
 /** How the fake answers its next pay request (the payreq callback of its lnurlp response). */
-export type PayreqMode = 'none' | 'sender-not-accepted' | 'garbage' | 'wrong-amount' | 'tampered' | 'status-500';
+export type PayreqMode =
+  'none' | 'sender-not-accepted' | 'garbage' | 'wrong-amount' | 'tampered' | 'status-500' | 'switch-error';
 
 /** How its /.well-known/lnurlpubkey answers. */
 export type KeyMode = 'valid' | 'expired' | 'broken-chain' | 'missing' | 'malformed';
@@ -210,6 +211,8 @@ export class FakeCounterparty {
         return json(400, { code: 'SENDER_NOT_ACCEPTED', reason: 'not this sender' });
       case 'status-500':
         return json(500, { code: 'INTERNAL_ERROR', reason: 'down' });
+      case 'switch-error':
+        return json(500, { code: 'GRID_SWITCH_ERROR', reason: 'switch down' });
       case 'garbage':
         return json(200, '{"pr": 42, "routes": "no"}');
       case 'none':

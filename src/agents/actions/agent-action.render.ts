@@ -1,12 +1,27 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { formatId } from '../../common/ids.js';
+import type { IncomingTransactionEntity } from '../../payments/transactions/incoming-transaction.entity.js';
 import type { OutgoingTransactionEntity } from '../../payments/transactions/outgoing-transaction.entity.js';
-import { OutgoingTransactionView, renderOutgoingTransaction } from '../../payments/transactions/transaction.render.js';
+import {
+  IncomingTransactionView,
+  OutgoingTransactionView,
+  renderIncomingTransaction,
+  renderOutgoingTransaction,
+} from '../../payments/transactions/transaction.render.js';
+import { TRANSACTION_ONE_OF } from '../../payments/transactions/transaction-schema.js';
 import { QuoteView } from '../../payments/quotes/quote.dto.js';
 import type { QuoteEntity } from '../../payments/quotes/quote.entity.js';
 import { renderQuote } from '../../payments/quotes/quote.render.js';
 import { AGENT_ACTION_STATUSES, AGENT_ACTION_TYPES } from './agent-action.entity.js';
 import type { AgentActionEntity, AgentActionStatus, AgentActionType } from './agent-action.entity.js';
+
+/** The reference's AgentTransferDetails. */
+export class AgentTransferDetailsView {
+  @ApiProperty({ description: 'Minor units of `currency`' }) amount: number;
+  @ApiProperty({ example: 'USD' }) currency: string;
+  @ApiProperty({ example: 'InternalAccount:a12dcbd6-dced-4ec4-b756-3c3a9ea3d123' }) sourceAccountId: string;
+  @ApiProperty({ example: 'ExternalAccount:e85dcbd6-dced-4ec4-b756-3c3a9ea3d965' }) destinationAccountId: string;
+}
 
 /** The spec's AgentAction. */
 export class AgentActionView {
@@ -16,23 +31,29 @@ export class AgentActionView {
   @ApiProperty() platformCustomerId: string;
   @ApiProperty({ enum: AGENT_ACTION_STATUSES }) status: AgentActionStatus;
   @ApiProperty({ enum: AGENT_ACTION_TYPES }) type: AgentActionType;
-  @ApiProperty({ type: QuoteView }) quote: QuoteView;
+  @ApiPropertyOptional({ type: QuoteView, description: 'EXECUTE_QUOTE only' }) quote?: QuoteView;
+  @ApiPropertyOptional({ type: AgentTransferDetailsView, description: 'TRANSFER_OUT and TRANSFER_IN only' })
+  transferDetails?: AgentTransferDetailsView;
   @ApiPropertyOptional({
-    type: OutgoingTransactionView,
+    ...TRANSACTION_ONE_OF,
     description:
-      'Once approved (APPROVED, or FAILED with its failureReason); absent while PENDING_APPROVAL or REJECTED',
+      'Once approved (APPROVED, or FAILED with its failureReason); absent while PENDING_APPROVAL or REJECTED. Incoming for TRANSFER_IN.',
   })
-  transaction?: OutgoingTransactionView;
+  transaction?: OutgoingTransactionView | IncomingTransactionView;
   @ApiPropertyOptional({ description: 'Only when REJECTED with a reason' }) rejectionReason?: string;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }
 
-/** What an action renders from: the action, its quote, its transaction (once executed), its customer's platform id. */
+/**
+ * What an action renders from: the action, its quote (EXECUTE_QUOTE, TRANSFER_OUT), its
+ * transaction once executed (outgoing; incoming for TRANSFER_IN), its customer's platform id.
+ */
 export interface ActionParts {
   action: AgentActionEntity;
-  quote: QuoteEntity;
+  quote: QuoteEntity | null;
   transaction: OutgoingTransactionEntity | null;
+  incoming?: IncomingTransactionEntity | null;
   platformCustomerId: string;
 }
 
@@ -43,6 +64,8 @@ export interface ActionParts {
 export function renderAgentAction(parts: ActionParts, now: Date): AgentActionView {
   const { action, quote, transaction, platformCustomerId } = parts;
   const executed = action.status === 'APPROVED' || action.status === 'FAILED';
+  const owner = { customerId: formatId('Customer', action.customerId), platformCustomerId };
+  const incoming = parts.incoming ?? null;
   return {
     id: formatId('AgentAction', action.id),
     agentId: formatId('Agent', action.agentId),
@@ -50,15 +73,10 @@ export function renderAgentAction(parts: ActionParts, now: Date): AgentActionVie
     platformCustomerId,
     status: action.status,
     type: action.type,
-    quote: renderQuote(quote, now),
-    ...(executed && transaction
-      ? {
-          transaction: renderOutgoingTransaction(transaction, {
-            customerId: formatId('Customer', action.customerId),
-            platformCustomerId,
-          }),
-        }
-      : {}),
+    ...(action.type === 'EXECUTE_QUOTE' && quote ? { quote: renderQuote(quote, now) } : {}),
+    ...(action.transfer ? { transferDetails: action.transfer } : {}),
+    ...(executed && transaction ? { transaction: renderOutgoingTransaction(transaction, owner) } : {}),
+    ...(executed && incoming ? { transaction: renderIncomingTransaction(incoming, owner) } : {}),
     ...(action.status === 'REJECTED' && action.rejectionReason !== null
       ? { rejectionReason: action.rejectionReason }
       : {}),

@@ -10,6 +10,7 @@ import { OutgoingTransactionView } from '../../payments/transactions/transaction
 import type { TransactionView } from '../../payments/transactions/transaction.render.js';
 import { AgentQuoteRequest, QuoteView } from '../../payments/quotes/quote.dto.js';
 import { QuotesService } from '../../payments/quotes/quotes.service.js';
+import { TransferInRequest, TransferOutRequest } from '../../payments/transfers/transfers.dto.js';
 import {
   AgentActionRejectRequest,
   AgentActionsQuery,
@@ -20,6 +21,7 @@ import { AgentRoute } from '../agent-route.js';
 import { AgentActionView } from './agent-action.render.js';
 import { AgentActionsService, agentScope } from './agent-actions.service.js';
 import { AgentPolicyCheck } from './agent-policy-check.js';
+import { payRequestConflict } from '../../payments/quotes/uma-destination.js';
 
 const ActionPage = PageOf(AgentActionView, 'AgentActionListResponse');
 const TransactionPage = PageOf(OutgoingTransactionView, 'AgentTransactionListResponse');
@@ -36,7 +38,7 @@ export class AgentOperationsController {
 
   @Post('quotes')
   @AgentRoute({ permission: 'CREATE_QUOTES', initiates: true })
-  @Idempotent()
+  @Idempotent({ conflictCode: payRequestConflict })
   @ApiOperation({ summary: 'Create a transfer quote', operationId: 'agentCreateQuote' })
   @ApiCreatedResponse({ type: QuoteView })
   @ApiResponse({ status: 400, description: 'INVALID_INPUT, QUOTE_RATE_UNAVAILABLE' })
@@ -56,6 +58,42 @@ export class AgentOperationsController {
     @Param('quoteId', new IdPipe('Quote')) quoteId: string,
   ): Promise<QuoteView> {
     return this.quotes.get(agentScope(agent), quoteId);
+  }
+
+  @Post('transfer-in')
+  @AgentRoute({ permission: 'CREATE_TRANSFERS', initiates: true })
+  @Idempotent()
+  @ApiOperation({ summary: 'Create a transfer-in', operationId: 'agentCreateTransferIn' })
+  @ApiCreatedResponse({
+    type: AgentActionView,
+    description: "APPROVED with its transaction, or PENDING_APPROVAL when the agent's policy requires approval",
+  })
+  @ApiResponse({ status: 400, description: 'INVALID_INPUT, INVALID_CURRENCY, EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED' })
+  @ApiResponse({
+    status: 403,
+    description: 'Paused, no CREATE_TRANSFERS, an account outside allowedAccountIds, or a spending limit',
+  })
+  @ApiResponse({ status: 404, description: "ACCOUNT_NOT_FOUND: not an account of the agent's customer" })
+  transferIn(@CurrentAgent() agent: AgentPrincipal, @Body() body: TransferInRequest): Promise<AgentActionView> {
+    return this.actions.transferIn(agent, body);
+  }
+
+  @Post('transfer-out')
+  @AgentRoute({ permission: 'CREATE_TRANSFERS', initiates: true })
+  @Idempotent()
+  @ApiOperation({ summary: 'Create a transfer-out', operationId: 'agentCreateTransferOut' })
+  @ApiCreatedResponse({
+    type: AgentActionView,
+    description: "APPROVED with its transaction, or PENDING_APPROVAL when the agent's policy requires approval",
+  })
+  @ApiResponse({ status: 400, description: 'INVALID_INPUT, INVALID_CURRENCY, INSUFFICIENT_FUNDS' })
+  @ApiResponse({
+    status: 403,
+    description: 'Paused, no CREATE_TRANSFERS, an account outside allowedAccountIds, or a spending limit',
+  })
+  @ApiResponse({ status: 404, description: "ACCOUNT_NOT_FOUND: not an account of the agent's customer" })
+  transferOut(@CurrentAgent() agent: AgentPrincipal, @Body() body: TransferOutRequest): Promise<AgentActionView> {
+    return this.actions.transferOut(agent, body);
   }
 
   @Post('quotes/:quoteId/execute')

@@ -21,13 +21,23 @@ import { ExecutedPayment, QuoteExecutionService } from '../../payments/quotes/qu
 import { QuoteEntity } from '../../payments/quotes/quote.entity.js';
 import { QuoteScope, QuotesService } from '../../payments/quotes/quotes.service.js';
 import { TransactionsService } from '../../payments/transactions/transactions.service.js';
+import { IncomingTransactionEntity } from '../../payments/transactions/incoming-transaction.entity.js';
+import type { TransferInRequest, TransferOutRequest } from '../../payments/transfers/transfers.dto.js';
+import { TransfersService } from '../../payments/transfers/transfers.service.js';
+import { InternalAccountEntity } from '../../customers/internal-account.entity.js';
+import { ExternalAccountEntity } from '../../external-accounts/external-account.entity.js';
 import { renderPolicy } from '../agent-policy.js';
 import { AgentEntity } from '../agent.entity.js';
 import { evaluatePolicy, PolicyDecision, PolicyDenial } from '../policy-evaluator.js';
 import { agentActionPendingApproval } from './agent-action-events.js';
 import type { AgentActionsQuery, AgentApprovalsQuery, AgentTransactionsQuery } from './agent-action.dto.js';
 import { noteAuditResource } from '../../audit/audit-trail.js';
-import { AgentActionEntity, AgentActionStatus } from './agent-action.entity.js';
+import {
+  AgentActionEntity,
+  type AgentActionStatus,
+  type AgentActionType,
+  type AgentTransferDetails,
+} from './agent-action.entity.js';
 import { AgentActionView, renderAgentAction } from './agent-action.render.js';
 
 const actionNotFound = (id: string) =>
@@ -71,6 +81,7 @@ export class AgentActionsService {
     private readonly transactions: TransactionsService,
     private readonly rates: FxRatesService,
     private readonly metrics: MetricsService,
+    private readonly transfers: TransfersService,
   ) {}
 
   /** Counts an execution's outcome once its transaction committed (`agent_executions_total`). */
@@ -81,21 +92,24 @@ export class AgentActionsService {
     });
   }
 
+  /** The agent's row FOR UPDATE (the policy's counters), refused when deleted (401) or paused (403). */
+  private async lockAgent(m: EntityManager, agent: AgentPrincipal): Promise<AgentEntity> {
+    const row = await m.findOne(AgentEntity, {
+      where: { id: agent.agentId, platformId: agent.platformId, deletedAt: IsNull() },
+      lock: { mode: 'pessimistic_write' },
+    });
+    if (!row) throw new ApiError('UNAUTHORIZED', 'Invalid agent access token');
+    if (row.isPaused) {
+      throw new ApiError('FORBIDDEN', 'This agent is paused: it can read but cannot initiate anything until resumed');
+    }
+    return row;
+  }
+
   /** `POST /agents/me/quotes/{quoteId}/execute`. */
   execute(agent: AgentPrincipal, quoteId: string): Promise<AgentActionView> {
     return this.counted(
       this.tx.run(async (m) => {
-        const row = await m.findOne(AgentEntity, {
-          where: { id: agent.agentId, platformId: agent.platformId, deletedAt: IsNull() },
-          lock: { mode: 'pessimistic_write' },
-        });
-        if (!row) throw new ApiError('UNAUTHORIZED', 'Invalid agent access token');
-        if (row.isPaused) {
-          throw new ApiError(
-            'FORBIDDEN',
-            'This agent is paused: it can read but cannot initiate anything until resumed',
-          );
-        }
+        const row = await this.lockAgent(m, agent);
         const quote = await this.quotes.scopedQuote(m, agentScope(agent), quoteId, 'update');
         if (quote.status !== 'PENDING' || (await m.exists(AgentActionEntity, { where: { quoteId: quote.id } }))) {
           throw new ApiError('CONFLICT', `Quote ${formatId('Quote', quote.id)} has already been executed`);
@@ -107,28 +121,120 @@ export class AgentActionsService {
             `Quote ${formatId('Quote', quote.id)} expired at ${quote.expiresAt.toISOString()}; request a new quote`,
           );
         }
-        const decision = this.evaluate(row, quote, now, false);
-        switch (decision.outcome) {
-          case 'DENIED':
-            throw limitExceeded(decision);
-          case 'APPROVAL_REQUIRED': {
-            const action = await this.insertAction(m, row, quote, 'PENDING_APPROVAL', now);
-            const view = await this.renderOne(m, action, now);
-            await this.outbox.write(m, agentActionPendingApproval(row.platformId, view));
-            return view;
-          }
-          case 'AUTO': {
-            const executed = await this.settle(m, row, quote, decision.usageAfter, now);
-            const action = await this.insertAction(m, row, quote, 'APPROVED', now);
-            // Rendered from what the execution holds (no re-read: the race holds the agent row).
-            return renderAgentAction(
-              { action, quote, transaction: executed.row, platformCustomerId: executed.view.platformCustomerId },
-              now,
-            );
-          }
-        }
+        return this.decideQuote(m, row, quote, now, 'EXECUTE_QUOTE', null);
       }),
     );
+  }
+
+  /**
+   * `POST /agents/me/transfer-out`: the platform's transfer-out path (TransfersService's
+   * same-currency quote, in the agent's scope), then the policy decides as for an executed quote:
+   * 403 over a hard limit (nothing kept), PENDING_APPROVAL (the quote waits for the platform), or
+   * executed at once (APPROVED with its transaction).
+   */
+  transferOut(agent: AgentPrincipal, body: TransferOutRequest): Promise<AgentActionView> {
+    return this.counted(
+      this.tx.run(async (m) => {
+        const row = await this.lockAgent(m, agent);
+        const quote = await this.transfers.transferOutQuote(m, agentScope(agent), body);
+        const transfer: AgentTransferDetails = {
+          amount: Number(quote.totalSendingAmount),
+          currency: quote.sendingCurrency,
+          sourceAccountId: body.source.accountId,
+          destinationAccountId: body.destination.accountId,
+        };
+        return this.decideQuote(m, row, quote, this.clock.now(), 'TRANSFER_OUT', transfer);
+      }),
+    );
+  }
+
+  /**
+   * `POST /agents/me/transfer-in`: a pull from the customer's external account into its internal
+   * account, under the policy (the internal account is the one the policy's account rules and
+   * restrictions read; the amount counts as the agent's spend): 403 over a hard limit,
+   * PENDING_APPROVAL (nothing moves until approved), or the platform's transfer-in at once.
+   */
+  transferIn(agent: AgentPrincipal, body: TransferInRequest): Promise<AgentActionView> {
+    return this.counted(
+      this.tx.run(async (m) => {
+        const row = await this.lockAgent(m, agent);
+        const destination = await this.ownInternalAccount(m, agent, body.destination.accountId);
+        const transfer: AgentTransferDetails = {
+          amount: body.amount,
+          currency: destination.currency,
+          sourceAccountId: body.source.accountId,
+          destinationAccountId: body.destination.accountId,
+        };
+        const now = this.clock.now();
+        const decision = this.evaluateTransfer(row, transfer, body.destination.accountId, now, false);
+        if (decision.outcome === 'DENIED') throw limitExceeded(decision);
+        if (decision.outcome === 'APPROVAL_REQUIRED') {
+          // The accounts are checked now too (a pending action names real accounts of the customer).
+          await this.checkTransferInAccounts(m, agent, body);
+          const action = await this.insertAction(m, row, 'TRANSFER_IN', null, transfer, 'PENDING_APPROVAL', now);
+          const view = await this.renderOne(m, action, now);
+          await this.outbox.write(m, agentActionPendingApproval(row.platformId, view));
+          return view;
+        }
+        const { row: incoming } = await this.transfers.transferInWith(m, agent.platformId, body, agent.customerId);
+        await this.writeUsage(m, row, decision.usageAfter);
+        const action = await this.insertAction(m, row, 'TRANSFER_IN', null, transfer, 'APPROVED', now, incoming.id);
+        return this.renderOne(m, action, now);
+      }),
+    );
+  }
+
+  /** The agent's customer's internal account (404 ACCOUNT_NOT_FOUND otherwise), for its currency. */
+  private async ownInternalAccount(m: EntityManager, agent: AgentPrincipal, accountId: string) {
+    const account = await m.findOne(InternalAccountEntity, {
+      where: { id: parseId('InternalAccount', accountId)!, platformId: agent.platformId, customerId: agent.customerId },
+    });
+    if (!account) throw new ApiError('ACCOUNT_NOT_FOUND', `Account ${accountId} not found`);
+    return account;
+  }
+
+  /** A pending transfer-in's source: an external account of the agent's customer (404 otherwise). */
+  private async checkTransferInAccounts(m: EntityManager, agent: AgentPrincipal, body: TransferInRequest) {
+    const source = await m.findOne(ExternalAccountEntity, {
+      where: {
+        id: parseId('ExternalAccount', body.source.accountId)!,
+        platformId: agent.platformId,
+        customerId: agent.customerId,
+        deletedAt: IsNull(),
+      },
+    });
+    if (!source) throw new ApiError('ACCOUNT_NOT_FOUND', `Account ${body.source.accountId} not found`);
+  }
+
+  /** The policy's decision on a quote (an executed quote or a transfer-out), and what follows it. */
+  private async decideQuote(
+    m: EntityManager,
+    row: AgentEntity,
+    quote: QuoteEntity,
+    now: BusinessTime,
+    type: 'EXECUTE_QUOTE' | 'TRANSFER_OUT',
+    transfer: AgentTransferDetails | null,
+  ): Promise<AgentActionView> {
+    const decision = this.evaluate(row, quote, now, false);
+    switch (decision.outcome) {
+      case 'DENIED':
+        throw limitExceeded(decision);
+      case 'APPROVAL_REQUIRED': {
+        const action = await this.insertAction(m, row, type, quote, transfer, 'PENDING_APPROVAL', now);
+        const view = await this.renderOne(m, action, now);
+        await this.outbox.write(m, agentActionPendingApproval(row.platformId, view));
+        return view;
+      }
+      case 'AUTO': {
+        const executed = await this.settle(m, row, quote, decision.usageAfter, now);
+        const action = await this.insertAction(m, row, type, quote, transfer, 'APPROVED', now);
+        // Rendered from what the execution holds (no re-read: the race holds the agent row).
+        return renderAgentAction(
+          { action, quote, transaction: executed.row, platformCustomerId: executed.view.platformCustomerId },
+          now,
+        );
+      }
+    }
   }
 
   /**
@@ -145,8 +251,9 @@ export class AgentActionsService {
         });
         if (!row) throw actionNotFound(actionId);
         const action = await this.pendingAction(m, platformId, agentId, actionId);
+        if (action.type === 'TRANSFER_IN') return this.approveTransferIn(m, row, action);
         const quote = await m.findOneOrFail(QuoteEntity, {
-          where: { id: action.quoteId },
+          where: { id: action.quoteId! },
           lock: { mode: 'pessimistic_write' },
         });
         noteAuditResource(formatId('Quote', quote.id));
@@ -167,6 +274,53 @@ export class AgentActionsService {
         return this.renderOne(m, action, now);
       }),
     );
+  }
+
+  /**
+   * Approving a TRANSFER_IN: the platform's transfer-in runs now (the counters counted today). A
+   * hard limit the day's counters no longer leave room for, or a transfer-in refused with a 4xx
+   * (the external account no longer ACTIVE, deleted, another currency), makes the action FAILED
+   * with nothing moved and no transaction.
+   */
+  private async approveTransferIn(
+    m: EntityManager,
+    row: AgentEntity,
+    action: AgentActionEntity,
+  ): Promise<AgentActionView> {
+    const now = this.clock.now();
+    const transfer = action.transfer!;
+    const decision = this.evaluateTransfer(row, transfer, transfer.destinationAccountId, now, true);
+    let incomingId: string | null = null;
+    if (decision.outcome === 'AUTO') {
+      await m.query('SAVEPOINT agent_transfer_in');
+      try {
+        const { row: incoming } = await this.transfers.transferInWith(
+          m,
+          row.platformId,
+          {
+            source: { accountId: transfer.sourceAccountId },
+            destination: { accountId: transfer.destinationAccountId },
+            amount: transfer.amount,
+          },
+          row.customerId,
+        );
+        await this.writeUsage(m, row, decision.usageAfter);
+        await m.query('RELEASE SAVEPOINT agent_transfer_in');
+        incomingId = incoming.id;
+      } catch (error) {
+        if (!(error instanceof ApiError) || error.status >= 500) throw error;
+        await m.query('ROLLBACK TO SAVEPOINT agent_transfer_in');
+      }
+    }
+    action.status = incomingId ? 'APPROVED' : 'FAILED';
+    action.incomingTransactionId = incomingId;
+    action.updatedAt = now;
+    await m.update(
+      AgentActionEntity,
+      { id: action.id },
+      { status: action.status, incomingTransactionId: incomingId, updatedAt: now },
+    );
+    return this.renderOne(m, action, now);
   }
 
   /** `POST /agents/{agentId}/actions/{actionId}/reject`: nothing executes; the reason is kept. */
@@ -229,6 +383,47 @@ export class AgentActionsService {
   }
 
   // ---- execution --------------------------------------------------------------------------------
+
+  /** The policy on a transfer-in: its internal account is the destination. */
+  private evaluateTransfer(
+    row: AgentEntity,
+    transfer: AgentTransferDetails,
+    internalAccountId: string,
+    now: Date,
+    approved: boolean,
+  ): PolicyDecision {
+    return evaluatePolicy({
+      policy: renderPolicy(row.policy),
+      usage: {
+        dailyTransactionCount: row.dailyTransactionCount,
+        dailySpend: Number(row.dailySpend),
+        monthlySpend: Number(row.monthlySpend),
+        dailyResetDate: row.dailyResetDate,
+        monthlyResetMonth: row.monthlyResetMonth,
+      },
+      amount: { value: transfer.amount, currency: transfer.currency },
+      sourceAccountId: internalAccountId,
+      internalAccountIds: [internalAccountId],
+      now,
+      convert: this.rates.convert,
+      approved,
+    });
+  }
+
+  /** The agent's counters after a transfer-in (an executed quote writes them in its own statement). */
+  private async writeUsage(m: EntityManager, agent: AgentEntity, usage: PolicyDecision['usage']): Promise<void> {
+    await m.update(
+      AgentEntity,
+      { id: agent.id },
+      {
+        dailyTransactionCount: usage.dailyTransactionCount,
+        dailySpend: String(usage.dailySpend),
+        monthlySpend: String(usage.monthlySpend),
+        dailyResetDate: usage.dailyResetDate,
+        monthlyResetMonth: usage.monthlyResetMonth,
+      },
+    );
+  }
 
   private evaluate(row: AgentEntity, quote: QuoteEntity, now: Date, approved: boolean): PolicyDecision {
     return evaluatePolicy({
@@ -310,17 +505,22 @@ export class AgentActionsService {
   private async insertAction(
     m: EntityManager,
     agent: AgentEntity,
-    quote: QuoteEntity,
+    type: AgentActionType,
+    quote: QuoteEntity | null,
+    transfer: AgentTransferDetails | null,
     status: AgentActionStatus,
     now: Date,
+    incomingTransactionId: string | null = null,
   ): Promise<AgentActionEntity> {
     const action = m.create(AgentActionEntity, {
       id: newUuid(),
       platformId: agent.platformId,
       agentId: agent.id,
-      customerId: quote.customerId!,
-      type: 'EXECUTE_QUOTE',
-      quoteId: quote.id,
+      customerId: quote?.customerId ?? agent.customerId,
+      type,
+      quoteId: quote?.id ?? null,
+      transfer,
+      incomingTransactionId,
       status,
       rejectionReason: null,
       createdAt: now,
@@ -328,7 +528,8 @@ export class AgentActionsService {
     });
     await m.insert(AgentActionEntity, action);
     noteAuditResource(formatId('AgentAction', action.id));
-    noteAuditResource(formatId('Quote', quote.id));
+    if (quote) noteAuditResource(formatId('Quote', quote.id));
+    if (incomingTransactionId) noteAuditResource(formatId('Transaction', incomingTransactionId));
     return action;
   }
 
@@ -363,10 +564,17 @@ export class AgentActionsService {
   /** Renders actions with their quotes, transactions and customers, three lookups for the lot. */
   private async renderMany(m: EntityManager, actions: AgentActionEntity[], now: Date): Promise<AgentActionView[]> {
     if (actions.length === 0) return [];
-    const quoteIds = actions.map((a) => a.quoteId);
+    const quoteIds = actions.flatMap((a) => (a.quoteId ? [a.quoteId] : []));
+    const incomingIds = actions.flatMap((a) => (a.incomingTransactionId ? [a.incomingTransactionId] : []));
     // One after the other: inside a transaction they share one connection.
-    const quotes = await m.find(QuoteEntity, { where: { id: In(quoteIds) } });
-    const transactions = await m.find(OutgoingTransactionEntity, { where: { quoteId: In(quoteIds) } });
+    const quotes = quoteIds.length ? await m.find(QuoteEntity, { where: { id: In(quoteIds) } }) : [];
+    const transactions = quoteIds.length
+      ? await m.find(OutgoingTransactionEntity, { where: { quoteId: In(quoteIds) } })
+      : [];
+    const incoming = incomingIds.length
+      ? await m.find(IncomingTransactionEntity, { where: { id: In(incomingIds) } })
+      : [];
+    const incomingById = new Map(incoming.map((t) => [t.id, t]));
     const customers = await this.platformCustomerIds(
       m,
       actions.map((a) => a.customerId),
@@ -377,8 +585,9 @@ export class AgentActionsService {
       renderAgentAction(
         {
           action,
-          quote: quoteById.get(action.quoteId)!,
-          transaction: transactionByQuote.get(action.quoteId) ?? null,
+          quote: action.quoteId ? quoteById.get(action.quoteId)! : null,
+          transaction: action.quoteId ? (transactionByQuote.get(action.quoteId) ?? null) : null,
+          incoming: action.incomingTransactionId ? (incomingById.get(action.incomingTransactionId) ?? null) : null,
           platformCustomerId: customers.get(action.customerId)!,
         },
         now,

@@ -19,6 +19,7 @@ import { parseBody, QuoteAuthorizationRequest } from '../../sca/sca.dto.js';
 import { ExecuteQuoteRequest, QuoteRequest, QuoteView } from './quote.dto.js';
 import { QuotesQuery } from './quotes-query.dto.js';
 import { QuotesService } from './quotes.service.js';
+import { payRequestConflict } from './uma-destination.js';
 
 const QuotePage = PageOf(QuoteView, 'QuoteListResponse');
 
@@ -31,7 +32,7 @@ export class QuotesController {
 
   @Post()
   @RequirePermission('TRANSACT')
-  @Idempotent()
+  @Idempotent({ conflictCode: payRequestConflict })
   @ApiOperation({ summary: 'Create a transfer quote', operationId: 'createQuote' })
   @ApiCreatedResponse({ type: QuoteView })
   @ApiErrors(400, 403, 404)

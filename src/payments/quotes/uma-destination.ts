@@ -6,6 +6,20 @@ import type { QuoteRequest } from './quote.dto.js';
 import type { QuoteEntity } from './quote.entity.js';
 import type { Pricing } from '../exchange-rates/quote-pricing.js';
 
+/**
+ * The 409 of a quote request whose Idempotency-Key was used for another request: a quote to an UMA
+ * address sends a pay request, so it answers the spec's `DUPLICATE_PAY_REQUEST` ("pay request with
+ * this idempotency key exists"); any other quote the generic `CONFLICT`.
+ */
+export function payRequestConflict(body: unknown): 'DUPLICATE_PAY_REQUEST' | undefined {
+  const destination = typeof body === 'object' && body !== null ? (body as Record<string, unknown>).destination : null;
+  return typeof destination === 'object' &&
+    destination !== null &&
+    (destination as Record<string, unknown>).destinationType === 'UMA_ADDRESS'
+    ? 'DUPLICATE_PAY_REQUEST'
+    : undefined;
+}
+
 /** Who quotes (QuotesService's QuoteScope, restated here so this file imports no service). */
 export interface UmaQuoteScope {
   platformId: string;

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { IsNull } from 'typeorm';
+import { EntityManager, IsNull } from 'typeorm';
 import { noteAuditResource } from '../../audit/audit-trail.js';
 import { Clock } from '../../common/clock.js';
 import { formatId, newUuid, parseId } from '../../common/ids.js';
@@ -12,7 +12,8 @@ import { LedgerService } from '../../ledger/ledger.service.js';
 import { OutboxService } from '../../outbox/outbox.service.js';
 import { incomingPayment } from '../payment-events.js';
 import { QuoteExecutionService } from '../quotes/quote-execution.service.js';
-import { QuotesService } from '../quotes/quotes.service.js';
+import type { QuoteEntity } from '../quotes/quote.entity.js';
+import { QuotesService, type QuoteScope } from '../quotes/quotes.service.js';
 import { IncomingTransactionEntity } from '../transactions/incoming-transaction.entity.js';
 import { ownerOf, renderIncomingTransaction, step, TransactionView } from '../transactions/transaction.render.js';
 import type { TransferInRequest, TransferOutRequest } from './transfers.dto.js';
@@ -39,28 +40,37 @@ export class TransfersService {
   /** `POST /transfer-out` (deprecated): a same-currency quote to an external account, executed at once. */
   transferOut(platformId: string, body: TransferOutRequest): Promise<TransactionView> {
     return this.tx.run(async (m) => {
-      const quote = await this.quotes.createIn(
-        m,
-        { platformId },
-        {
-          source: { sourceType: 'ACCOUNT', accountId: body.source.accountId },
-          destination: {
-            destinationType: 'ACCOUNT',
-            accountId: body.destination.accountId,
-            paymentRail: body.destination.paymentRail,
-          },
-          lockedCurrencySide: 'SENDING',
-          lockedCurrencyAmount: body.amount,
-          remittanceInformation: body.remittanceInformation,
-          purposeOfPayment: body.purposeOfPayment,
-        },
-        undefined,
-        'TRANSFER_OUT',
-        true,
-      );
+      const quote = await this.transferOutQuote(m, { platformId }, body);
       const { view } = await this.payments.execute(m, quote, this.clock.now());
       return view;
     });
+  }
+
+  /**
+   * A transfer-out's same-currency quote (origin TRANSFER_OUT), in `m`, within `scope` (an agent's
+   * scope limits both accounts to its customer): the platform's transfer-out executes it at once,
+   * an agent's (src/agents/actions/) under its policy.
+   */
+  transferOutQuote(m: EntityManager, scope: QuoteScope, body: TransferOutRequest): Promise<QuoteEntity> {
+    return this.quotes.createIn(
+      m,
+      scope,
+      {
+        source: { sourceType: 'ACCOUNT', accountId: body.source.accountId },
+        destination: {
+          destinationType: 'ACCOUNT',
+          accountId: body.destination.accountId,
+          paymentRail: body.destination.paymentRail,
+        },
+        lockedCurrencySide: 'SENDING',
+        lockedCurrencyAmount: body.amount,
+        remittanceInformation: body.remittanceInformation,
+        purposeOfPayment: body.purposeOfPayment,
+      },
+      undefined,
+      'TRANSFER_OUT',
+      true,
+    );
   }
 
   /**
@@ -68,15 +78,30 @@ export class TransfersService {
    * of the same owner and currency; the sandbox pull settles at once (INCOMING_PAYMENT.COMPLETED).
    */
   transferIn(platformId: string, body: TransferInRequest): Promise<TransactionView> {
-    return this.tx.run(async (m) => {
+    return this.tx.run(async (m) => (await this.transferInWith(m, platformId, body)).view);
+  }
+
+  /**
+   * The transfer-in in `m`; with `customerId` (an agent's customer) both accounts must be that
+   * customer's (404 ACCOUNT_NOT_FOUND otherwise). Answers the transaction and its row's id.
+   */
+  async transferInWith(
+    m: EntityManager,
+    platformId: string,
+    body: TransferInRequest,
+    customerId?: string,
+  ): Promise<{ view: TransactionView; row: IncomingTransactionEntity }> {
+    {
       const sourceId = parseId('ExternalAccount', body.source.accountId)!;
       const destinationId = parseId('InternalAccount', body.destination.accountId)!;
       const source = await m.findOne(ExternalAccountEntity, {
         where: { id: sourceId, platformId, deletedAt: IsNull() },
       });
-      if (!source) throw accountNotFound(body.source.accountId);
+      if (!source || (customerId !== undefined && source.customerId !== customerId))
+        throw accountNotFound(body.source.accountId);
       const destination = await m.findOne(InternalAccountEntity, { where: { id: destinationId, platformId } });
-      if (!destination) throw accountNotFound(body.destination.accountId);
+      if (!destination || (customerId !== undefined && destination.customerId !== customerId))
+        throw accountNotFound(body.destination.accountId);
       if (source.customerId !== destination.customerId) {
         throw new ApiError('INVALID_INPUT', 'The external and internal accounts must belong to the same owner', {
           details: {
@@ -152,7 +177,7 @@ export class TransfersService {
         statement: s,
         events: [this.outbox.prepare(incomingPayment(platformId, 'COMPLETED', view))],
       });
-      return view;
-    });
+      return { view, row };
+    }
   }
 }

@@ -59,6 +59,8 @@ import { AuditUnlinked1767228100000 } from './migrations/1767228100000-AuditUnli
 import { Onboarding1767228600000 } from './migrations/1767228600000-Onboarding.js';
 import { BulkImport1767228610000 } from './migrations/1767228610000-BulkImport.js';
 import { Stablecoins1767229100000 } from './migrations/1767229100000-Stablecoins.js';
+import { ExternalAccountVerification1767230300000 } from './migrations/1767230300000-ExternalAccountVerification.js';
+import { PlaidLinkTokenEntity } from '../external-accounts/plaid/plaid-link-token.entity.js';
 import {
   StablecoinEntity,
   StablecoinOperationEntity,
@@ -76,6 +78,7 @@ export const ENTITIES = [
   LedgerEntryEntity,
   LedgerHoldEntity,
   ExternalAccountEntity,
+  PlaidLinkTokenEntity,
   OutboxEventEntity,
   OutboxAttemptEntity,
   OutboxAggregateEntity,
@@ -138,4 +141,5 @@ export const MIGRATIONS = [
   CardDayUsage1767229050000,
   Stablecoins1767229100000,
   UmaReconciliation1767229200000,
+  ExternalAccountVerification1767230300000,
 ];

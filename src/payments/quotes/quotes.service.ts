@@ -14,6 +14,7 @@ import { ApiError } from '../../errors/api-error.js';
 import { fieldError } from '../../errors/field-error.js';
 import { invalidInput } from '../../errors/validation-errors.js';
 import { ExternalAccountEntity } from '../../external-accounts/external-account.entity.js';
+import { bankValidationError } from '../../external-accounts/bank-validation.js';
 import { PlatformConfigService, platformFeeFor } from '../../platform-config/platform-config.service.js';
 import { PaymentDocumentsService } from '../../payment-documents/payment-documents.service.js';
 import { FxRatesService } from '../exchange-rates/fx-rates.service.js';
@@ -445,6 +446,8 @@ export class QuotesService {
         },
       });
       if (account) {
+        const unvalidated = bankValidationError(account);
+        if (unvalidated) throw unvalidated;
         if (account.status !== 'ACTIVE') {
           throw new ApiError(
             'EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED',

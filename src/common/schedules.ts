@@ -169,7 +169,7 @@ export const SCHEDULES: readonly Schedule[] = [
     column: 'bank_validation_due_at',
     clock: 'business',
     kind: 'due',
-    what: "US bank account validation by micro-entry: the return window (2 banking days) closes, PENDING to ACTIVE or, returned, INACTIVE",
+    what: 'US bank account validation by micro-entry: the return window (2 banking days) closes, PENDING to ACTIVE or, returned, INACTIVE',
     files: ['src/external-accounts/bank-validation.ts', 'src/external-accounts/bank-validation.worker.ts'],
     test: 'test/e2e/external-accounts-verification.e2e-spec.ts',
   },

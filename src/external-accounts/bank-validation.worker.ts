@@ -46,9 +46,12 @@ export class BankValidationWorker extends PollingWorker {
         .addSelect(business, 'business_now')
         .setLock('pessimistic_write')
         .setOnLocked('skip_locked')
-        .where(`a.status = 'PENDING' AND a.deleted_at IS NULL AND a.bank_validation_due_at IS NOT NULL AND a.bank_validation_due_at <= ${business}`, {
-          real,
-        })
+        .where(
+          `a.status = 'PENDING' AND a.deleted_at IS NULL AND a.bank_validation_due_at IS NOT NULL AND a.bank_validation_due_at <= ${business}`,
+          {
+            real,
+          },
+        )
         .andWhere(options.platformId ? 'a.platform_id = :platformId' : 'true', { platformId: options.platformId })
         .orderBy('a.bank_validation_due_at')
         .limit(BATCH)

@@ -49,15 +49,17 @@ export class OwnershipVerificationService {
       this.requireApplicable(row);
       if (body.method === 'LIVENESS') {
         throw invalidInput([
-          fieldError('method', 'LIVENESS needs a hosted liveness provider, and none is configured: use WALLET_SIGNATURE', {
-            enum: ['WALLET_SIGNATURE'],
-          }),
+          fieldError(
+            'method',
+            'LIVENESS needs a hosted liveness provider, and none is configured: use WALLET_SIGNATURE',
+            {
+              enum: ['WALLET_SIGNATURE'],
+            },
+          ),
         ]);
       }
       if (!signatureVerifiable(row.accountType)) {
-        throw invalidInput([
-          fieldError('method', `WALLET_SIGNATURE is not available for ${row.accountType} accounts`),
-        ]);
+        throw invalidInput([fieldError('method', `WALLET_SIGNATURE is not available for ${row.accountType} accounts`)]);
       }
       const now = this.clock.now();
       const expiresAt = later(now, OWNERSHIP_CHALLENGE_TTL_MS);
@@ -101,7 +103,8 @@ export class OwnershipVerificationService {
       const now = this.clock.now();
       const expired = now.getTime() >= expiresAt.getTime();
       const valid =
-        !expired && (await verifyWalletSignature(row.accountType, String(row.accountInfo.address), message, body.signature));
+        !expired &&
+        (await verifyWalletSignature(row.accountType, String(row.accountInfo.address), message, body.signature));
       const account = await this.accounts.apply(
         m,
         row,

@@ -99,7 +99,12 @@ export class PlaidService {
       );
       await m.update(PlaidLinkTokenEntity, { linkToken }, { externalAccountId: id });
       noteAuditResource(account.id);
-      return { ...account, status: 'ACTIVE', beneficiaryVerificationStatus: 'MATCHED', beneficiaryVerifiedData: verified };
+      return {
+        ...account,
+        status: 'ACTIVE',
+        beneficiaryVerificationStatus: 'MATCHED',
+        beneficiaryVerifiedData: verified,
+      };
     });
   }
 

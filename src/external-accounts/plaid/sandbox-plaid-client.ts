@@ -29,7 +29,8 @@ export class SandboxPlaidClient extends PlaidClient {
   }
 
   getAccount(accessToken: string, accountId?: string): Promise<PlaidBankAccount | null> {
-    const subtype = accountId === undefined || accountId === 'checking' ? 'checking' : accountId === 'savings' ? 'savings' : null;
+    const subtype =
+      accountId === undefined || accountId === 'checking' ? 'checking' : accountId === 'savings' ? 'savings' : null;
     if (subtype === null) return Promise.resolve(null);
     const digest = createHash('sha256').update(`${accessToken}/${subtype}`).digest();
     const accountNumber = String(digest.readBigUInt64BE(0) % 10_000_000_000n).padStart(10, '0');

@@ -44,6 +44,7 @@ export class PlaidService {
     const created = await this.plaid.createLinkToken({ clientUserId: body.customerId });
     return this.tx.run(async (m) => {
       await this.customers.requireActive(m, platformId, customerId);
+      noteAuditResource(body.customerId);
       const now = this.clock.now();
       const expiresAt = later(now, PLAID_LINK_TOKEN_TTL_MS);
       await m.insert(PlaidLinkTokenEntity, {
@@ -99,6 +100,7 @@ export class PlaidService {
       );
       await m.update(PlaidLinkTokenEntity, { linkToken }, { externalAccountId: id });
       noteAuditResource(account.id);
+      noteAuditResource(formatId('Customer', token.customerId));
       return {
         ...account,
         status: 'ACTIVE',

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { noteAuditResource } from '../audit/audit-trail.js';
+import { noteAuditRefusal, noteAuditResource } from '../audit/audit-trail.js';
 import { Clock, later } from '../common/clock.js';
 import { formatId, newUuid } from '../common/ids.js';
 import { TransactionService } from '../database/transaction.service.js';
@@ -111,6 +111,8 @@ export class OwnershipVerificationService {
         { status: valid ? 'ACTIVE' : 'UNVERIFIED', ownershipChallengeMessage: null, ownershipChallengeExpiresAt: null },
         now,
       );
+      // A refused signature commits the UNVERIFIED status; the 400 is the request's audit outcome.
+      if (!valid) noteAuditRefusal();
       return { account, valid, expired, expiresAt };
     });
     if (outcome.valid) return outcome.account;

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
 import { noteAuditResource } from '../../audit/audit-trail.js';
 import { Clock, later } from '../../common/clock.js';
 import { formatId, parseId } from '../../common/ids.js';
@@ -40,7 +41,7 @@ export class PlaidService {
     body: PlaidCreateLinkTokenRequest,
   ): Promise<{ linkToken: string; expiration: string; requestId?: string }> {
     const customerId = parseId('Customer', body.customerId)!;
-    await this.tx.run((m) => this.customers.requireActive(m, platformId, customerId));
+    // Plaid first, then one transaction (the request's audit event is written by its first commit).
     const created = await this.plaid.createLinkToken({ clientUserId: body.customerId });
     return this.tx.run(async (m) => {
       await this.customers.requireActive(m, platformId, customerId);
@@ -73,7 +74,8 @@ export class PlaidService {
     linkToken: string,
     body: PlaidSubmitPublicTokenRequest,
   ): Promise<ExternalAccount> {
-    await this.tx.run((m) => this.usableLinkToken(m, platformId, linkToken));
+    // Checked before Plaid is called, outside a transaction (no lock, nothing recorded yet); again below, locked.
+    await this.usableLinkToken(this.tx.manager, platformId, linkToken, false);
     const exchanged = await this.plaid.exchangePublicToken(body.publicToken);
     if (!exchanged) throw invalidInput([fieldError('publicToken', 'Plaid did not accept this public token')]);
     const bank = await this.plaid.getAccount(exchanged.accessToken, body.accountId);
@@ -111,13 +113,14 @@ export class PlaidService {
   }
 
   private async usableLinkToken(
-    m: Parameters<Parameters<TransactionService['run']>[0]>[0],
+    m: EntityManager,
     platformId: string,
     linkToken: string,
+    lock = true,
   ): Promise<PlaidLinkTokenEntity> {
     const token = await m.findOne(PlaidLinkTokenEntity, {
       where: { linkToken, platformId },
-      lock: { mode: 'pessimistic_write' },
+      ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
     });
     if (!token) throw new ApiError('NOT_FOUND', 'No such Plaid Link token');
     if (token.externalAccountId !== null)

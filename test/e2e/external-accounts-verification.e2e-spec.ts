@@ -345,6 +345,20 @@ describe('Plaid', () => {
     expect(again.details).toEqual({ externalAccountId: created.body.id });
   });
 
+  it('concurrent callbacks on one link token: one account, the others 409 CONFLICT', async () => {
+    const p = await TestPlatform.create(t);
+    const c = await newCustomer(p);
+    const link = (await p.post('/plaid/link-tokens', { customerId: c.id })).body;
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, (_, i) =>
+        p.post(`/plaid/callback/${link.linkToken}`, { publicToken: `public-sandbox-race-${i}` }),
+      ),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409]);
+    const list = await p.get(`/customers/external-accounts?customerId=${encodeURIComponent(c.id)}`);
+    expect(list.body.totalCount).toBe(1);
+  });
+
   it('unknown or foreign tokens 404; rejected public tokens and accounts 400; expiry after 4 hours; unknown customer 404', async () => {
     const p = await TestPlatform.create(t);
     const other = await TestPlatform.create(t);

@@ -83,7 +83,7 @@ export function bankValidationError(account: ExternalAccountEntity): ApiError | 
       { details: { accountId, validationCompletesAt: account.bankValidationDueAt.toISOString() } },
     );
   }
-  if (account.bankValidation === 'RETURNED' && account.bankValidationDueAt === null) {
+  if (account.bankValidation === 'RETURNED' && account.bankValidationDueAt === null && account.status === 'INACTIVE') {
     return new ApiError(
       'INVALID_BANK_ACCOUNT',
       `US bank account ${accountId} failed validation: its micro-entry was returned`,

@@ -183,7 +183,7 @@ describe('wallet ownership: challenge, then verify', () => {
     );
   });
 
-  it('EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED until the wallet is verified, then the quote goes through', async () => {
+  it('unverified, it receives below EUR 1,000 only (EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED above); verified, any amount', async () => {
     const p = await travelRulePlatform();
     const { customer, account } = await fundedAccount(p, 1_000_000);
     const signer = privateKeyToAccount(generatePrivateKey());
@@ -194,15 +194,43 @@ describe('wallet ownership: challenge, then verify', () => {
       accountInfo: { accountType: 'BASE_WALLET', address: signer.address },
     });
     const path = `/customers/external-accounts/${created.body.id}`;
+    // $500 is about EUR 460: below the threshold, allowed while ownership is pending.
+    expect((await p.post('/quotes', platformQuote(account.id, created.body.id, 50_000))).status).toBe(201);
+    // $2,000 is about EUR 1,840: above it.
+    const above = expectError(
+      await p.post('/quotes', platformQuote(account.id, created.body.id, 200_000)),
+      400,
+      'EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED',
+    );
+    expect(above.details).toEqual({
+      accountId: created.body.id,
+      status: 'PENDING_OWNERSHIP_VERIFICATION',
+      thresholdAmount: 100_000,
+      thresholdCurrency: 'EUR',
+    });
+    const challenge = await p.post(`${path}/challenge`, { method: 'WALLET_SIGNATURE' });
+    await p.post(`${path}/verify`, { signature: await signer.signMessage({ message: challenge.body.messageToSign }) });
+    expect((await p.post('/quotes', platformQuote(account.id, created.body.id, 200_000))).status).toBe(201);
+  });
+
+  it('UNVERIFIED (a failed attempt) receives nothing until verified', async () => {
+    const p = await travelRulePlatform();
+    const { customer, account } = await fundedAccount(p, 1_000_000);
+    const signer = privateKeyToAccount(generatePrivateKey());
+    const created = await p.post('/customers/external-accounts', {
+      customerId: customer.id,
+      currency: 'USDC',
+      ownershipType: 'FIRST_PARTY',
+      accountInfo: { accountType: 'BASE_WALLET', address: signer.address },
+    });
+    const path = `/customers/external-accounts/${created.body.id}`;
+    await p.post(`${path}/challenge`, { method: 'WALLET_SIGNATURE' });
+    expectError(await p.post(`${path}/verify`, { signature: '0x1234' }), 400, 'INVALID_INPUT');
     expectError(
       await p.post('/quotes', platformQuote(account.id, created.body.id, 1000)),
       400,
       'EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED',
     );
-    const challenge = await p.post(`${path}/challenge`, { method: 'WALLET_SIGNATURE' });
-    await p.post(`${path}/verify`, { signature: await signer.signMessage({ message: challenge.body.messageToSign }) });
-    const quote = await p.post('/quotes', platformQuote(account.id, created.body.id, 1000));
-    expect(quote.status).toBe(201);
   });
 
   it('concurrent verifies with one valid signature: exactly one succeeds', async () => {

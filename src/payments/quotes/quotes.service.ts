@@ -433,13 +433,13 @@ export class QuotesService {
 
   /** 400 EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED at or above OWNERSHIP_UNVERIFIED_THRESHOLD_EUR. */
   private checkOwnershipThreshold(accountId: string, receiving: { code: string; decimals: number }, amount: number) {
-    let eur: number | null = null;
+    let eur: number;
     try {
       eur = (amount / 10 ** receiving.decimals) * this.rates.rate(receiving.code, 'EUR').multiplier;
     } catch {
-      eur = null; // no EUR rate: treated as above the threshold
+      eur = Infinity; // no EUR rate: treated as above the threshold
     }
-    if (eur !== null && eur < OWNERSHIP_UNVERIFIED_THRESHOLD_EUR) return;
+    if (eur < OWNERSHIP_UNVERIFIED_THRESHOLD_EUR) return;
     throw new ApiError(
       'EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED',
       `External account ${accountId} is PENDING_OWNERSHIP_VERIFICATION: below EUR ${OWNERSHIP_UNVERIFIED_THRESHOLD_EUR} equivalent it may receive; verify its ownership to send more`,

@@ -97,6 +97,9 @@ export const externalAccountPost: Suite = {
       9: literal(JSON.stringify(info)),
       10: 'md5(random()::text)',
       11: 'now()',
+      12: literal('ACTIVE'),
+      13: 'NULL',
+      14: 'NULL',
     });
     const post = (seconds: number): Promise<Measurement> =>
       autocannonRun({

@@ -61,6 +61,8 @@ import { AuditUnlinked1767228100000 } from './migrations/1767228100000-AuditUnli
 import { Onboarding1767228600000 } from './migrations/1767228600000-Onboarding.js';
 import { BulkImport1767228610000 } from './migrations/1767228610000-BulkImport.js';
 import { Stablecoins1767229100000 } from './migrations/1767229100000-Stablecoins.js';
+import { ExternalAccountVerification1767230300000 } from './migrations/1767230300000-ExternalAccountVerification.js';
+import { PlaidLinkTokenEntity } from '../external-accounts/plaid/plaid-link-token.entity.js';
 import {
   StablecoinEntity,
   StablecoinOperationEntity,
@@ -78,6 +80,7 @@ export const ENTITIES = [
   LedgerEntryEntity,
   LedgerHoldEntity,
   ExternalAccountEntity,
+  PlaidLinkTokenEntity,
   OutboxEventEntity,
   OutboxAttemptEntity,
   OutboxAggregateEntity,
@@ -142,4 +145,5 @@ export const MIGRATIONS = [
   UmaReconciliation1767229200000,
   AgentTransfers1767230200000,
   ContactVerification1767230200100,
+  ExternalAccountVerification1767230300000,
 ];

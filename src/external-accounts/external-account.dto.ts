@@ -65,3 +65,36 @@ export class ExternalAccount {
   @ApiProperty(accountInfoProperty('response'))
   accountInfo: Record<string, unknown>;
 }
+
+export const OWNERSHIP_VERIFICATION_METHODS = ['WALLET_SIGNATURE', 'LIVENESS'] as const;
+export type OwnershipVerificationMethod = (typeof OWNERSHIP_VERIFICATION_METHODS)[number];
+
+/** Reference `OwnershipChallengeRequest`. */
+export class OwnershipChallengeRequest {
+  @EnumField(OWNERSHIP_VERIFICATION_METHODS, { description: 'The verification method to use for this challenge' })
+  method: OwnershipVerificationMethod;
+}
+
+/** Reference `WalletSignatureChallenge` (the `OwnershipChallenge` this service issues). */
+export class OwnershipChallenge {
+  @ApiProperty({ enum: ['WALLET_SIGNATURE'] }) method: 'WALLET_SIGNATURE';
+  @ApiProperty({ description: 'The exact message the wallet must sign, character for character' })
+  messageToSign: string;
+  @ApiProperty({ format: 'date-time' }) expiresAt: string;
+}
+
+/** Reference `OwnershipVerifyRequest`. */
+export class OwnershipVerifyRequest {
+  @StringField({
+    minLength: 1,
+    maxLength: 1024,
+    description: 'The signature over the exact messageToSign: EIP-191 hex for EVM chains, base58 Ed25519 for Solana',
+  })
+  signature: string;
+
+  @EnumField(['bip137', 'electrum'], {
+    required: false,
+    description: 'Bitcoin message-signing format; ignored for non-Bitcoin chains',
+  })
+  signatureScheme?: 'bip137' | 'electrum';
+}

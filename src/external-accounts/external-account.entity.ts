@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { BusinessTime } from '../common/clock.js';
 import type { AccountInfo } from './variants/index.js';
 
 export const EXTERNAL_ACCOUNT_STATUSES = [
@@ -70,4 +71,25 @@ export class ExternalAccountEntity {
   /** Set while the account is a trusted beneficiary (SCA: trust/untrust with their confirm step). */
   @Column('timestamptz', { name: 'trusted_at', nullable: true })
   trustedAt: Date | null;
+
+  /** The outstanding WALLET_SIGNATURE challenge's exact message; null when none (used or never issued). */
+  @Column('text', { name: 'ownership_challenge_message', nullable: true })
+  ownershipChallengeMessage: string | null;
+
+  /** When that challenge expires, on the platform's clock (src/common/schedules.ts). */
+  @Column('timestamptz', { name: 'ownership_challenge_expires_at', nullable: true })
+  ownershipChallengeExpiresAt: BusinessTime | null;
+
+  /**
+   * US bank account validation by micro-entry: what the return window ends with (`VALIDATED`, or
+   * `RETURNED`: the account fails for good); null for accounts that are not validated this way.
+   */
+  @Column('text', { name: 'bank_validation', nullable: true })
+  bankValidation: BankValidationOutcome | null;
+
+  /** When the micro-entry's return window closes (banking days, the platform's clock); null once decided. */
+  @Column('timestamptz', { name: 'bank_validation_due_at', nullable: true })
+  bankValidationDueAt: BusinessTime | null;
 }
+
+export type BankValidationOutcome = 'VALIDATED' | 'RETURNED';

@@ -11,9 +11,13 @@ import {
   ExternalAccount,
   ListCustomerExternalAccountsQuery,
   ListPlatformExternalAccountsQuery,
+  OwnershipChallenge,
+  OwnershipChallengeRequest,
+  OwnershipVerifyRequest,
   PlatformExternalAccountCreateRequest,
 } from './external-account.dto.js';
 import { ExternalAccountsService, Owner } from './external-accounts.service.js';
+import { OwnershipVerificationService } from './ownership-verification.service.js';
 
 const ExternalAccountListResponse = PageOf(ExternalAccount, 'ExternalAccountListResponse');
 
@@ -24,11 +28,49 @@ const ExternalAccountListResponse = PageOf(ExternalAccount, 'ExternalAccountList
  * accountInfo variant errors together in one 400.
  */
 function externalAccountByIdRoutes(scope: 'Platform' | 'Customer') {
+  // The reference names the customer's ownership operations without a prefix.
+  const ownership = scope === 'Platform' ? 'PlatformExternalAccountOwnership' : 'ExternalAccountOwnership';
   abstract class ExternalAccountByIdRoutes {
     protected constructor(
       protected readonly accounts: ExternalAccountsService,
+      private readonly ownershipVerification: OwnershipVerificationService,
       private readonly owner: Owner,
     ) {}
+
+    @Post(':externalAccountId/challenge')
+    @RequirePermission('TRANSACT')
+    @ApiOperation({
+      summary: 'Start an ownership verification challenge',
+      description:
+        'For a FIRST_PARTY self-custody wallet in PENDING_OWNERSHIP_VERIFICATION or UNVERIFIED: the message its wallet must sign. A new challenge replaces the outstanding one.',
+      operationId: `create${ownership}Challenge`,
+    })
+    @ApiCreatedResponse({ type: OwnershipChallenge })
+    challenge(
+      @CurrentPlatform() p: PlatformPrincipal,
+      @Param('externalAccountId', new IdPipe('ExternalAccount')) id: string,
+      @Body() body: OwnershipChallengeRequest,
+    ): Promise<OwnershipChallenge> {
+      return this.ownershipVerification.challenge(p.platformId, this.owner, id, body);
+    }
+
+    @Post(':externalAccountId/verify')
+    @HttpCode(200)
+    @RequirePermission('TRANSACT')
+    @ApiOperation({
+      summary: 'Verify ownership with a wallet signature',
+      description:
+        'Completes the outstanding WALLET_SIGNATURE challenge: ACTIVE when the signature verifies; otherwise 400 and the account is UNVERIFIED.',
+      operationId: `verify${ownership}`,
+    })
+    @ApiOkResponse({ type: ExternalAccount })
+    verify(
+      @CurrentPlatform() p: PlatformPrincipal,
+      @Param('externalAccountId', new IdPipe('ExternalAccount')) id: string,
+      @Body() body: OwnershipVerifyRequest,
+    ): Promise<ExternalAccount> {
+      return this.ownershipVerification.verify(p.platformId, this.owner, id, body);
+    }
 
     @Get(':externalAccountId')
     @ApiOperation({
@@ -64,8 +106,8 @@ function externalAccountByIdRoutes(scope: 'Platform' | 'Customer') {
 @ApiBasicAuth('BasicAuth')
 @Controller('platform/external-accounts')
 export class PlatformExternalAccountsController extends externalAccountByIdRoutes('Platform') {
-  constructor(accounts: ExternalAccountsService) {
-    super(accounts, { kind: 'platform' });
+  constructor(accounts: ExternalAccountsService, ownershipVerification: OwnershipVerificationService) {
+    super(accounts, ownershipVerification, { kind: 'platform' });
   }
 
   @Post()
@@ -90,8 +132,8 @@ export class PlatformExternalAccountsController extends externalAccountByIdRoute
 @ApiBasicAuth('BasicAuth')
 @Controller('customers/external-accounts')
 export class CustomerExternalAccountsController extends externalAccountByIdRoutes('Customer') {
-  constructor(accounts: ExternalAccountsService) {
-    super(accounts, { kind: 'customer' });
+  constructor(accounts: ExternalAccountsService, ownershipVerification: OwnershipVerificationService) {
+    super(accounts, ownershipVerification, { kind: 'customer' });
   }
 
   @Post()

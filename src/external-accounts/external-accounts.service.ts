@@ -39,6 +39,7 @@ import {
   validateAccountInfo,
 } from './variants/index.js';
 import { noteAuditResource } from '../audit/audit-trail.js';
+import { initialBankValidation, statusAfterWindow } from './bank-validation.js';
 
 const ownershipTypeRequired: FieldError = fieldError(
   'ownershipType',
@@ -46,19 +47,24 @@ const ownershipTypeRequired: FieldError = fieldError(
   { enum: ['FIRST_PARTY', 'THIRD_PARTY'] },
 );
 
-/** $6: a self-custody wallet; with counterparty requirements it starts pending, and needs $4 (ownershipType). */
-const insertPlatformAccountSql = (gate: string) => `
+/**
+ * $6: a self-custody wallet; with counterparty requirements it starts pending, and needs $4
+ * (ownershipType). Otherwise the status is `$x` (ACTIVE, or PENDING while a US bank account's
+ * micro-entry window runs), with `$x+1` and `$x+2` the bank validation's outcome and due time.
+ */
+const insertPlatformAccountSql = (gate: string, x: number) => `
   INSERT INTO external_accounts (id, platform_id, customer_id, platform_account_id, ownership_type, currency, status,
     default_uma_deposit_account, beneficiary_verification_status, beneficiary_verified_data, account_type,
-    account_info, identity, created_at, updated_at, deleted_at)
+    account_info, identity, created_at, updated_at, deleted_at, bank_validation, bank_validation_due_at)
   SELECT $1::uuid, $2::uuid, NULL, $3::text, $4::text, $5::text,
-    CASE WHEN $6::boolean AND s.required THEN 'PENDING_OWNERSHIP_VERIFICATION' ELSE 'ACTIVE' END,
-    false, $7::text, NULL, $8::text, $9::jsonb, $10::text, $11::timestamptz, $11::timestamptz, NULL
+    CASE WHEN $6::boolean AND s.required THEN 'PENDING_OWNERSHIP_VERIFICATION' ELSE $${x}::text END,
+    false, $7::text, NULL, $8::text, $9::jsonb, $10::text, $11::timestamptz, $11::timestamptz, NULL,
+    $${x + 1}::text, $${x + 2}::timestamptz
   FROM (SELECT ${counterpartyRequirementsSql('$2::uuid')} AS required) s
   WHERE ${gate}s.required IS NOT NULL AND NOT ($6::boolean AND s.required AND $4::text IS NULL)
   ON CONFLICT DO NOTHING
   RETURNING status`;
-export const INSERT_PLATFORM_ACCOUNT_SQL = insertPlatformAccountSql('');
+export const INSERT_PLATFORM_ACCOUNT_SQL = insertPlatformAccountSql('', 12);
 /** The same as a ChangeStatement (TransactionService.change: the audit event rides in it). */
 const INSERT_PLATFORM_ACCOUNT = changeStatement(
   `effect AS (${INSERT_PLATFORM_ACCOUNT_SQL})`,
@@ -67,12 +73,13 @@ const INSERT_PLATFORM_ACCOUNT = changeStatement(
 );
 /**
  * The same with an Idempotency-Key: the record is written by the same statement; $12-$16 are the
- * key's, $17 and $18 the sealed response as ACTIVE and as PENDING_OWNERSHIP_VERIFICATION.
+ * key's, $17 and $18 the sealed response with the initial status and as
+ * PENDING_OWNERSHIP_VERIFICATION, $19-$21 the status and bank validation.
  */
 export const INSERT_PLATFORM_ACCOUNT_IDEMPOTENT = idempotentChange(
-  insertPlatformAccountSql(`${IDEMPOTENCY_GATE} AND `),
+  insertPlatformAccountSql(`${IDEMPOTENCY_GATE} AND `, 19),
   12,
-  `CASE WHEN effect.status = 'ACTIVE' THEN $17::jsonb ELSE $18::jsonb END`,
+  `CASE WHEN effect.status = 'PENDING_OWNERSHIP_VERIFICATION' THEN $18::jsonb ELSE $17::jsonb END`,
 );
 
 const FIND_COLUMNS = `id, platform_id, customer_id, platform_account_id, ownership_type, currency, status,
@@ -217,6 +224,7 @@ export class ExternalAccountsService {
     initial: { status: ExternalAccountStatus; defaultUmaDepositAccount: boolean },
   ): ExternalAccountEntity {
     const now = this.clock.now();
+    const bank = initialBankValidation(accountType, info, now);
     return m.create(ExternalAccountEntity, {
       id: newUuid(),
       platformId,
@@ -225,6 +233,11 @@ export class ExternalAccountsService {
       ownershipType: request.ownershipType ?? null,
       currency: request.currency,
       ...initial,
+      status: bank?.status ?? initial.status,
+      bankValidation: bank?.bankValidation ?? null,
+      bankValidationDueAt: bank?.bankValidationDueAt ?? null,
+      ownershipChallengeMessage: null,
+      ownershipChallengeExpiresAt: null,
       beneficiaryVerificationStatus: initialBeneficiaryVerificationStatus(accountType),
       beneficiaryVerifiedData: null,
       accountType,
@@ -268,7 +281,8 @@ export class ExternalAccountsService {
       row.identity,
       row.createdAt,
     ];
-    const insert = this.platformInsert(params, row, selfCustody);
+    const bankParams = [row.status, row.bankValidation, row.bankValidationDueAt];
+    const insert = this.platformInsert(params, bankParams, row, selfCustody);
     // Named before the one-statement insert: the audit event is written in its transaction.
     noteAuditResource(formatId('ExternalAccount', row.id));
     for (let attempt = 0; attempt < 2; attempt++) {
@@ -293,6 +307,7 @@ export class ExternalAccountsService {
    */
   private platformInsert(
     params: unknown[],
+    bankParams: unknown[],
     row: ExternalAccountEntity,
     selfCustody: boolean,
   ): () => Promise<ExternalAccountStatus | null> {
@@ -301,17 +316,17 @@ export class ExternalAccountsService {
       return async () => {
         const [inserted] = await this.tx.change<Array<{ status: ExternalAccountStatus }>>(
           INSERT_PLATFORM_ACCOUNT,
-          params,
+          [...params, ...bankParams],
           (rows) => rows.length > 0,
         );
         return inserted?.status ?? null;
       };
     }
-    const active = keyed.seal(renderExternalAccount({ ...row, status: 'ACTIVE' }));
+    const active = keyed.seal(renderExternalAccount(row));
     const pending = selfCustody
       ? keyed.seal(renderExternalAccount({ ...row, status: 'PENDING_OWNERSHIP_VERIFICATION' }))
       : active;
-    const keyedParams = [...params, ...keyed.params, active, pending];
+    const keyedParams = [...params, ...keyed.params, active, pending, ...bankParams];
     return async () => {
       const [answer] = await this.tx.change<Array<PriorRecordColumns & { status: ExternalAccountStatus | null }>>(
         INSERT_PLATFORM_ACCOUNT_IDEMPOTENT,
@@ -467,6 +482,51 @@ export class ExternalAccountsService {
       await this.outbox.write(m, externalAccountStatusUpdated(platformId, account));
       return account;
     });
+  }
+
+  /** A live account of `owner`, locked FOR UPDATE for the rest of `m`'s transaction; 404 ACCOUNT_NOT_FOUND otherwise. */
+  lockOwned(m: EntityManager, platformId: string, owner: Owner, id: string): Promise<ExternalAccountEntity> {
+    return this.find(m, platformId, owner, id, 'update');
+  }
+
+  /**
+   * Writes `patch` to a locked row in `m`'s transaction; when the status changes, also the
+   * `EXTERNAL_ACCOUNT.STATUS_UPDATED` event. Answers the account as it now is.
+   */
+  async apply(
+    m: EntityManager,
+    row: ExternalAccountEntity,
+    patch: Partial<
+      Pick<
+        ExternalAccountEntity,
+        | 'status'
+        | 'ownershipChallengeMessage'
+        | 'ownershipChallengeExpiresAt'
+        | 'bankValidationDueAt'
+        | 'beneficiaryVerificationStatus'
+      >
+    >,
+    now: Date = this.clock.now(),
+  ): Promise<ExternalAccount> {
+    const next = Object.assign(new ExternalAccountEntity(), row, patch, { updatedAt: now });
+    await m.update(ExternalAccountEntity, { id: row.id }, { ...patch, updatedAt: now });
+    const account = renderExternalAccount(next);
+    if (next.status !== row.status) await this.outbox.write(m, externalAccountStatusUpdated(row.platformId, account));
+    return account;
+  }
+
+  /**
+   * The micro-entry's return window closed for `row` (locked, PENDING, due): ACTIVE when it was
+   * not returned, INACTIVE when it was (then INVALID_BANK_ACCOUNT on use); either way one
+   * `EXTERNAL_ACCOUNT.STATUS_UPDATED`. Called by the bank-validation worker on the platform's Clock.
+   */
+  completeBankValidation(m: EntityManager, row: ExternalAccountEntity, now: Date): Promise<ExternalAccount> {
+    return this.apply(
+      m,
+      row,
+      { status: statusAfterWindow(row.bankValidation ?? 'VALIDATED'), bankValidationDueAt: null },
+      now,
+    );
   }
 
   private async find(

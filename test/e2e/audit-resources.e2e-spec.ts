@@ -34,6 +34,7 @@ import {
   wireMint,
 } from '../support/stablecoins.js';
 import { startTestApp, TestApp, TestPlatform, V } from '../support/test-app.js';
+import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
 
 /**
  * Issue 33: every change's audit event names the resources it created or changed, whether or not
@@ -203,6 +204,29 @@ function trustConfirm(trust: boolean): Case {
       code: SMS,
     });
     return { res, ids: [account] };
+  };
+}
+
+/** A FIRST_PARTY wallet awaiting ownership verification (the platform's or a customer's), challenged when `verify`. */
+function ownership(scope: 'platform' | 'customers', verify: boolean): Case {
+  return async (p) => {
+    ok(await p.patch('/config', { counterpartyRequirements: true }), 'counterparty requirements');
+    const signer = privateKeyToAccount(generatePrivateKey());
+    const owner = scope === 'customers' ? { customerId: (await newCustomer(p)).id } : {};
+    const created = ok(
+      await p.post(`/${scope}/external-accounts`, {
+        ...owner,
+        currency: 'USDC',
+        ownershipType: 'FIRST_PARTY',
+        accountInfo: { accountType: 'ETHEREUM_WALLET', address: signer.address },
+      }),
+      'wallet',
+    );
+    const path = `/${scope}/external-accounts/${created.body.id}`;
+    const challenge = await p.post(`${path}/challenge`, { method: 'WALLET_SIGNATURE' });
+    if (!verify) return { res: challenge, ids: [created.body.id] };
+    const signature = await signer.signMessage({ message: ok(challenge, 'challenge').body.messageToSign });
+    return { res: await p.post(`${path}/verify`, { signature }), ids: [created.body.id] };
   };
 }
 
@@ -640,6 +664,20 @@ const CASES: Record<string, Case> = {
   [`POST ${V}/customers/external-accounts/:externalAccountId/untrust`]: trustStart(false),
   [`POST ${V}/customers/external-accounts/:externalAccountId/trust/confirm`]: trustConfirm(true),
   [`POST ${V}/customers/external-accounts/:externalAccountId/untrust/confirm`]: trustConfirm(false),
+  [`POST ${V}/customers/external-accounts/:externalAccountId/challenge`]: ownership('customers', false),
+  [`POST ${V}/customers/external-accounts/:externalAccountId/verify`]: ownership('customers', true),
+  [`POST ${V}/platform/external-accounts/:externalAccountId/challenge`]: ownership('platform', false),
+  [`POST ${V}/platform/external-accounts/:externalAccountId/verify`]: ownership('platform', true),
+  [`POST ${V}/plaid/link-tokens`]: async (p) => {
+    const customer = await newCustomer(p);
+    return { res: await p.post('/plaid/link-tokens', { customerId: customer.id }), ids: [customer.id] };
+  },
+  [`POST ${V}/plaid/callback/:plaidLinkToken`]: async (p) => {
+    const customer = await newCustomer(p);
+    const link = ok(await p.post('/plaid/link-tokens', { customerId: customer.id }), 'link token');
+    const res = await p.post(`/plaid/callback/${link.body.linkToken}`, { publicToken: 'public-sandbox-audit' });
+    return { res, ids: [res.body.id, customer.id] };
+  },
   [`POST ${V}/cards/:id/reveal`]: async (p) => {
     const c = await euCustomer(p);
     const { card } = await activeCard(p, { customer: c });

@@ -14,6 +14,7 @@ import { ApiError } from '../../errors/api-error.js';
 import { fieldError } from '../../errors/field-error.js';
 import { invalidInput } from '../../errors/validation-errors.js';
 import { ExternalAccountEntity } from '../../external-accounts/external-account.entity.js';
+import { bankValidationError } from '../../external-accounts/bank-validation.js';
 import { PlatformConfigService, platformFeeFor } from '../../platform-config/platform-config.service.js';
 import { PaymentDocumentsService } from '../../payment-documents/payment-documents.service.js';
 import { FxRatesService } from '../exchange-rates/fx-rates.service.js';
@@ -61,7 +62,17 @@ interface Destination {
   kind: DestinationKind;
   id: string;
   currency: string;
+  /** An external account still PENDING_OWNERSHIP_VERIFICATION: it may receive below the threshold only. */
+  ownershipPending?: { accountId: string };
 }
+
+/**
+ * What a wallet awaiting ownership verification may receive (spec: "transfers below regulatory
+ * thresholds are still allowed"): below EUR 1,000 equivalent, the EU Transfer of Funds
+ * Regulation's threshold for transfers to self-hosted wallets. Converted with the quote's rate
+ * provider; a currency without a EUR rate counts as above it.
+ */
+export const OWNERSHIP_UNVERIFIED_THRESHOLD_EUR = 1000;
 
 /** The platform's configuration row, as PlatformConfigService loads it. */
 type PlatformSettings = Awaited<ReturnType<PlatformConfigService['load']>>;
@@ -247,6 +258,8 @@ export class QuotesService {
       );
     }
     this.checkSizeLimit(config, sending.code, price.totalSendingAmount);
+    if (destination.ownershipPending)
+      this.checkOwnershipThreshold(destination.ownershipPending.accountId, receiving, price.totalReceivingAmount);
 
     const quoteId = newUuid();
     const documentIds = await this.paymentDocuments.attach(m, scope.platformId, {
@@ -418,6 +431,29 @@ export class QuotesService {
     }
   }
 
+  /** 400 EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED at or above OWNERSHIP_UNVERIFIED_THRESHOLD_EUR. */
+  private checkOwnershipThreshold(accountId: string, receiving: { code: string; decimals: number }, amount: number) {
+    let eur: number;
+    try {
+      eur = (amount / 10 ** receiving.decimals) * this.rates.rate(receiving.code, 'EUR').multiplier;
+    } catch {
+      eur = Infinity; // no EUR rate: treated as above the threshold
+    }
+    if (eur < OWNERSHIP_UNVERIFIED_THRESHOLD_EUR) return;
+    throw new ApiError(
+      'EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED',
+      `External account ${accountId} is PENDING_OWNERSHIP_VERIFICATION: below EUR ${OWNERSHIP_UNVERIFIED_THRESHOLD_EUR} equivalent it may receive; verify its ownership to send more`,
+      {
+        details: {
+          accountId,
+          status: 'PENDING_OWNERSHIP_VERIFICATION',
+          thresholdAmount: OWNERSHIP_UNVERIFIED_THRESHOLD_EUR * 100,
+          thresholdCurrency: 'EUR',
+        },
+      },
+    );
+  }
+
   private internalAccount(m: EntityManager, scope: QuoteScope, id: string) {
     return m.findOne(InternalAccountEntity, {
       where: {
@@ -445,6 +481,15 @@ export class QuotesService {
         },
       });
       if (account) {
+        const unvalidated = bankValidationError(account);
+        if (unvalidated) throw unvalidated;
+        if (account.status === 'PENDING_OWNERSHIP_VERIFICATION')
+          return {
+            kind: 'ExternalAccount',
+            id: account.id,
+            currency: account.currency,
+            ownershipPending: { accountId },
+          };
         if (account.status !== 'ACTIVE') {
           throw new ApiError(
             'EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED',

@@ -8,6 +8,7 @@ import { TransactionService } from '../../database/transaction.service.js';
 import { insertSql, Statement } from '../../database/statement.js';
 import { ApiError } from '../../errors/api-error.js';
 import { ExternalAccountEntity } from '../../external-accounts/external-account.entity.js';
+import { bankValidationError } from '../../external-accounts/bank-validation.js';
 import { LedgerService } from '../../ledger/ledger.service.js';
 import { OutboxService } from '../../outbox/outbox.service.js';
 import { incomingPayment } from '../payment-events.js';
@@ -116,6 +117,8 @@ export class TransfersService {
           { details: { sourceCurrency: source.currency, destinationCurrency: destination.currency } },
         );
       }
+      const unvalidated = bankValidationError(source);
+      if (unvalidated) throw unvalidated;
       if (source.status !== 'ACTIVE') {
         throw new ApiError(
           'EXTERNAL_ACCOUNT_VERIFICATION_REQUIRED',

@@ -59,6 +59,7 @@ import { AuditUnlinked1767228100000 } from './migrations/1767228100000-AuditUnli
 import { Onboarding1767228600000 } from './migrations/1767228600000-Onboarding.js';
 import { BulkImport1767228610000 } from './migrations/1767228610000-BulkImport.js';
 import { Stablecoins1767229100000 } from './migrations/1767229100000-Stablecoins.js';
+import { EmbeddedWallets1767230100000 } from './migrations/1767230100000-EmbeddedWallets.js';
 import {
   StablecoinEntity,
   StablecoinOperationEntity,
@@ -138,4 +139,5 @@ export const MIGRATIONS = [
   CardDayUsage1767229050000,
   Stablecoins1767229100000,
   UmaReconciliation1767229200000,
+  EmbeddedWallets1767230100000,
 ];

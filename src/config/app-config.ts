@@ -593,6 +593,13 @@ export class AppConfig {
   @Matches(/^https?:\/\/[^\s]+$/, { message: 'must be an http(s) URL' })
   UMA_INVITATION_URL?: string;
 
+  @Doc(
+    'Where one-time codes go (SCA, contact verification, wallet OTPs): each email or SMS is POSTed here as JSON `{channel: "EMAIL" | "SMS", to, purpose, code}`, the bridge to a real provider (a 2xx takes it). Unset: a log line with the address masked and never the code; the sandbox\'s magic codes still work.',
+  )
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s]+$/, { message: 'must be an http(s) URL' })
+  MESSAGE_HOOK_URL?: string;
+
   get embedded(): boolean {
     return !this.DATABASE_URL;
   }
@@ -636,6 +643,7 @@ const OPTIONAL_VARIABLES = [
   'UMA_ENCRYPTION_PRIVATE_KEY',
   'UMA_ENCRYPTION_CERT_CHAIN',
   'UMA_INVITATION_URL',
+  'MESSAGE_HOOK_URL',
 ];
 
 /** Never echoed in a configuration error. */

@@ -19,7 +19,7 @@ import {
   type StoredPasskey,
 } from './factor-proofs.js';
 import { CHALLENGE_TTL_MS, MAX_FAILED_ATTEMPTS, MAX_RESENDS, RESEND_INTERVAL_MS, ScaSettings } from './sca-settings.js';
-import { SmsSender } from './sms-sender.js';
+import { SmsSender } from '../messaging/senders.js';
 
 /** The purposes of challenges. */
 export const LOGIN = 'LOGIN';

@@ -8,6 +8,7 @@ import { activeCard } from '../support/cards.js';
 import { individual } from '../support/customers.js';
 import { kycApprovedCustomer, newCustomer, type Customer } from '../support/fixtures.js';
 import { recordedEvents } from '../support/events.js';
+import { MessageHook } from '../support/message-hook.js';
 import { msUntil, totpCode } from '../support/totp.js';
 import { expectError, startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
 
@@ -175,6 +176,46 @@ describe('factors and sessions', () => {
     expectError(await complete(theirs, '123456'), 400, 'SCA_CHALLENGE_NOT_FOUND');
     // an unenrolled factor is refused at the start
     expectError(await p.post(`/sca/login/start${q(c.id)}`, { factor: 'PASSKEY' }), 400, 'SCA_FACTOR_NOT_ENROLLED');
+  });
+
+  it('SMS_OTP outside the sandbox: a random code goes out through MESSAGE_HOOK_URL; a refused hand-off is a 503 and no challenge', async () => {
+    const hook = await MessageHook.start();
+    const live = await startTestApp({ SANDBOX: 'false', MESSAGE_HOOK_URL: hook.url });
+    try {
+      // the customer is made through the sandbox app (same database): the live one has no sandbox routes
+      const sandboxSide = await TestPlatform.create(t);
+      const c = await euCustomer(sandboxSide);
+      const p = sandboxSide.on(live);
+      const start = await p.post(`/sca/login/start${q(c.id)}`, { factor: 'SMS_OTP' });
+      expect(start.status).toBe(200);
+      const message = await hook.next({ channel: 'SMS', to: '+33612345678' });
+      expect(message).toEqual({
+        channel: 'SMS',
+        to: '+33612345678',
+        purpose: 'LOGIN',
+        code: expect.stringMatching(/^\d{6}$/),
+      });
+      const complete = (challengeId: string, code: string) =>
+        p.post(`/sca/login/complete${q(c.id)}`, { factor: 'SMS_OTP', challengeId, code, endUserIpAddress: IP });
+      if (message.code !== '123456')
+        expectError(await complete(start.body.challengeId, '123456'), 400, 'SCA_PROOF_INVALID');
+      expect((await complete(start.body.challengeId, message.code)).status).toBe(200);
+
+      hook.refuse(1);
+      const refused = expectError(
+        await p.post(`/sca/login/start${q(c.id)}`, { factor: 'SMS_OTP' }),
+        503,
+        'SERVICE_UNAVAILABLE',
+      );
+      expect(JSON.stringify(refused)).not.toContain('127.0.0.1');
+      const count = await live.app
+        .get(DataSource)
+        .query(`SELECT count(*)::int AS n FROM sca_challenges WHERE customer_id = $1`, [c.id.split(':')[1]]);
+      expect(count[0].n).toBe(1);
+    } finally {
+      await live.close();
+      await hook.stop();
+    }
   });
 
   it('record-event: the lockout ladder, 423 ACCOUNT_LOCKED on login, a password reset clears it and revokes sessions', async () => {
@@ -477,7 +518,7 @@ describe('no PAN or CVV anywhere but the reveal page', () => {
       );
       expect(audit).toContain('revealCard');
       expect(logs).toContain('t=[redacted]');
-      expect(logs).toContain('SCA code sent');
+      expect(logs).toContain('code sent (log-only sender)');
       for (const haystack of [logs, events, audit]) {
         expect(haystack).not.toContain(pan);
         expect(haystack).not.toMatch(new RegExp(`[^0-9]${pan.slice(0, 6)}[0-9]{6}`));
@@ -485,7 +526,7 @@ describe('no PAN or CVV anywhere but the reveal page', () => {
         for (const token of secrets.filter((_, i) => i % 3 === 0)) expect(haystack).not.toContain(token.split('.')[1]);
       }
       // the log-only SMS sender names the purpose and a masked number, never the code
-      const smsLine = text.find((l) => l.includes('SCA code sent'))!;
+      const smsLine = text.find((l) => l.includes('code sent (log-only sender)'))!;
       expect(smsLine).not.toContain('123456');
       expect(smsLine).toContain('**78');
       expect(cvv).toMatch(/^\d{3}$/);

@@ -110,6 +110,12 @@ function dedupe(errors: FieldError[]): FieldError[] {
   return out;
 }
 
+/**
+ * Called inside a customer's creation transaction, after its internal accounts are open (the
+ * embedded-wallets area provisions the customer's wallet). A listener that throws rolls it back.
+ */
+export type CustomerCreatedListener = (m: EntityManager, customer: CustomerEntity) => Promise<void>;
+
 @Injectable()
 export class CustomersService {
   constructor(
@@ -142,6 +148,13 @@ export class CustomersService {
     const row = await findOwned(m, CustomerEntity, platformId, { id: customerId }, () => notFound(customerId), lock);
     if (row.isDeleted) throw deleted(customerId);
     return row;
+  }
+
+  private readonly createdListeners: CustomerCreatedListener[] = [];
+
+  /** Registers a listener run inside each customer's creation transaction (see `CustomerCreatedListener`). */
+  onCustomerCreated(listener: CustomerCreatedListener): void {
+    this.createdListeners.push(listener);
   }
 
   async create(platformId: string, body: unknown): Promise<CustomerView> {
@@ -211,6 +224,7 @@ export class CustomersService {
       }
       noteAuditResource(formatId('Customer', id));
       await this.accounts.openForCustomer(m, platformId, id, supported);
+      for (const listener of this.createdListeners) await listener(m, row);
       return renderCustomer(row);
     }
   }

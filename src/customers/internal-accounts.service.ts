@@ -78,6 +78,29 @@ export class InternalAccountsService implements OnModuleInit {
   }
 
   /**
+   * The customer's EMBEDDED_WALLET account (opened here when it has none; the embedded-wallets
+   * area provisions it, docs/embedded-wallets.md). Denominated in USD, as the reference's wallets.
+   */
+  async openEmbeddedWallet(
+    m: EntityManager,
+    platformId: string,
+    customerId: string,
+  ): Promise<{ account: InternalAccountEntity; opened: boolean }> {
+    const now = this.clock.now();
+    const inserted = await m.query<Array<{ id: string }>>(
+      `INSERT INTO internal_accounts (id, platform_id, customer_id, type, status, currency, balance, ledger_seq, created_at, updated_at)
+       VALUES ($1, $2, $3, 'EMBEDDED_WALLET', 'ACTIVE', 'USD', 0, 0, $4, $4)
+       ON CONFLICT DO NOTHING RETURNING id`,
+      [newUuid(), platformId, customerId, now],
+    );
+    const account = await m.findOneOrFail(InternalAccountEntity, {
+      where: { platformId, customerId, type: 'EMBEDDED_WALLET', currency: 'USD' },
+    });
+    if (inserted.length) noteAuditResource(formatId('InternalAccount', account.id));
+    return { account, opened: inserted.length > 0 };
+  }
+
+  /**
    * Makes sure the platform and each of its active customers hold an account in every one of
    * `codes` (existing accounts are left alone; removing a currency closes nothing). Customers
    * are locked FOR SHARE so a customer deleted concurrently gets no new account.

@@ -6,7 +6,7 @@ import { noteAuditResource } from '../audit/audit-trail.js';
 import { Clock, later, type BusinessTime } from '../common/clock.js';
 import { formatId, newUuid, parseId } from '../common/ids.js';
 import { ApiError } from '../errors/api-error.js';
-import { bodyDigest, parseStamp, type WalletStamp } from './wallet-stamp.js';
+import { activityPayload, bodyDigest, parseStamp, type WalletStamp } from './wallet-stamp.js';
 
 /** The two names of the wallet signature header: the spec's and the reference's (the same header). */
 export const SIGNATURE_HEADERS = ['service-wallet-signature', 'grid-wallet-signature'] as const;
@@ -116,6 +116,15 @@ export function retryHeaders(headers: IncomingHttpHeaders): RetryHeaders {
 @Injectable()
 export class WalletSignatures {
   constructor(private readonly clock: Clock) {}
+
+  /**
+   * A `payloadToSign` in the reference's activity shape, `{"organizationId","parameters",
+   * "timestampMs","type"}` (sorted keys), stamped with the platform's clock. Bind into
+   * `parameters` everything the retry will do (ids, new values).
+   */
+  payload(platformId: string, type: string, parameters: Record<string, unknown>): string {
+    return activityPayload(formatId('Platform', platformId), type, parameters, this.clock.now());
+  }
 
   /** The first leg: stores a challenge for `action` and answers the 202 body. */
   async challenge(m: EntityManager, action: WalletAction, options: ChallengeOptions): Promise<SignedRequestChallenge> {

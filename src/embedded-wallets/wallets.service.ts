@@ -1,0 +1,544 @@
+import { createHash, randomInt } from 'node:crypto';
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { generateP256KeyPair, hpkeDecrypt } from '@turnkey/crypto';
+import { uint8ArrayFromHexString } from '@turnkey/encoding';
+import type { EntityManager } from 'typeorm';
+import { noteAuditRefusal, noteAuditResource } from '../audit/audit-trail.js';
+import { Clock, later, type BusinessTime } from '../common/clock.js';
+import { formatId, newUuid, parseId } from '../common/ids.js';
+import { isRecord } from '../common/objects.js';
+import { AppConfig } from '../config/app-config.js';
+import type { CustomerEntity } from '../customers/customer.entity.js';
+import { CustomersService } from '../customers/customers.service.js';
+import { InternalAccountsService } from '../customers/internal-accounts.service.js';
+import { TransactionService } from '../database/transaction.service.js';
+import { ApiError } from '../errors/api-error.js';
+import { fieldError } from '../errors/field-error.js';
+import { invalidInput } from '../errors/validation-errors.js';
+import { EmailSender, SmsSender } from '../messaging/senders.js';
+import type { EmbeddedWalletConfig } from '../platform-config/platform-config.entity.js';
+import { PlatformConfigService } from '../platform-config/platform-config.service.js';
+import { sameSecret } from '../secrets/constant-time.js';
+import { SecretBox } from '../secrets/secret-box.js';
+import { EnclaveKeys } from './enclave-keys.service.js';
+import type {
+  AuthCredentialVerifyRequest,
+  AuthMethod,
+  AuthMethodResponse,
+  AuthMethodType,
+  AuthSession,
+  AuthSignedRequestChallenge,
+} from './wallet.dto.js';
+import { isRetry, WalletSignatures, type RetryHeaders, type WalletAction } from './wallet-signatures.service.js';
+import { COMPRESSED_KEY, isP256Point, UNCOMPRESSED_KEY } from './wallet-stamp.js';
+
+/** The sandbox's magic one-time password: always accepted with SANDBOX=true (the real code works too). */
+export const SANDBOX_MAGIC_OTP = '000000';
+/** Wrong answers an issued OTP takes before it is spent (then 429 RATE_LIMITED: request a new one). */
+export const MAX_OTP_ATTEMPTS = 5;
+/** A session's lifetime on the platform's clock (refresh before it ends). */
+export const SESSION_TTL_MS = 15 * 60_000;
+const DEFAULT_OTP_LENGTH = 6;
+const DEFAULT_OTP_SECONDS = 300;
+const ALPHANUMERIC = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
+
+export const VERIFY_ACTION = 'POST /auth/credentials/{id}/verify';
+export const REVOKE_SESSION_ACTION = 'DELETE /auth/sessions/{id}';
+
+export interface CredentialRow {
+  id: string;
+  platform_id: string;
+  account_id: string;
+  type: AuthMethodType;
+  nickname: string;
+  contact: string | null;
+  details: Record<string, unknown>;
+  created_at: Date;
+  updated_at: Date;
+}
+
+interface SessionRow {
+  id: string;
+  account_id: string;
+  credential_id: string;
+  public_key: string;
+  expires_at: BusinessTime;
+  created_at: Date;
+  updated_at: Date;
+  type: AuthMethodType;
+  nickname: string;
+}
+
+interface OtpRow {
+  id: string;
+  code_hash: string;
+  target_private_key_enc: string;
+  attempts: number;
+  expires_at: BusinessTime;
+}
+
+/** An answer that is either a 202 challenge or the route's own success. */
+export type TwoStep<T> = { status: 202; body: AuthSignedRequestChallenge } | { status: number; body: T };
+
+/** A refusal whose bookkeeping (a counted wrong OTP) commits before it is answered. */
+class Refusal {
+  constructor(readonly error: ApiError) {}
+}
+
+export function renderAuthMethod(row: CredentialRow): AuthMethod {
+  return {
+    id: formatId('AuthMethod', row.id),
+    accountId: formatId('InternalAccount', row.account_id),
+    type: row.type,
+    ...(row.type === 'PASSKEY' && typeof row.details.credentialId === 'string'
+      ? { credentialId: row.details.credentialId }
+      : {}),
+    nickname: row.nickname,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+function renderSession(row: SessionRow): AuthSession {
+  return {
+    id: formatId('Session', row.id),
+    accountId: formatId('InternalAccount', row.account_id),
+    type: row.type,
+    nickname: row.nickname,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+    expiresAt: row.expires_at.toISOString(),
+  };
+}
+
+const otpHash = (otpId: string, code: string) => createHash('sha256').update(`${otpId}:${code}`).digest('hex');
+
+/** A new one-time password of the platform's configured length and alphabet. */
+function newOtp(config: EmbeddedWalletConfig): string {
+  const length = config.otpLength ?? DEFAULT_OTP_LENGTH;
+  const alphabet = config.alphanumeric ? ALPHANUMERIC : '0123456789';
+  let code = '';
+  for (let i = 0; i < length; i++) code += alphabet[randomInt(alphabet.length)];
+  return code;
+}
+
+/**
+ * Embedded wallets (docs/embedded-wallets.md): provisioning, authentication credentials, the
+ * OTP login over real HPKE, and sessions bound to client-held keys. Every two-step route goes
+ * through `WalletSignatures` (the one signed-retry implementation).
+ */
+@Injectable()
+export class WalletsService implements OnModuleInit {
+  constructor(
+    private readonly tx: TransactionService,
+    private readonly clock: Clock,
+    private readonly appConfig: AppConfig,
+    private readonly box: SecretBox,
+    private readonly enclave: EnclaveKeys,
+    private readonly signatures: WalletSignatures,
+    private readonly accounts: InternalAccountsService,
+    private readonly customers: CustomersService,
+    private readonly platformConfig: PlatformConfigService,
+    private readonly email: EmailSender,
+    private readonly sms: SmsSender,
+  ) {}
+
+  onModuleInit(): void {
+    this.customers.onCustomerCreated(async (m, customer) => {
+      if (await this.platformConfig.embeddedWalletConfig(m, customer.platformId)) await this.provision(m, customer);
+    });
+    this.platformConfig.onEmbeddedWalletsEnabled((m, platformId) => this.provisionAll(m, platformId));
+  }
+
+  // ---- provisioning ------------------------------------------------------------------------
+
+  /**
+   * Gives a customer its EMBEDDED_WALLET internal account, initialised with an EMAIL_OTP
+   * credential tied to the customer's email (when it has one and no other live EMAIL_OTP
+   * credential of the platform holds that email). Idempotent: an existing wallet is left alone.
+   */
+  async provision(m: EntityManager, customer: CustomerEntity): Promise<void> {
+    const { account, opened } = await this.accounts.openEmbeddedWallet(m, customer.platformId, customer.id);
+    if (!opened || customer.email === null) return;
+    const contact = customer.email.toLowerCase();
+    const [taken] = await m.query<Array<{ id: string }>>(
+      `SELECT id FROM wallet_credentials
+        WHERE platform_id = $1 AND type = 'EMAIL_OTP' AND contact = $2 AND deleted_at IS NULL`,
+      [customer.platformId, contact],
+    );
+    if (taken) return;
+    await this.insertCredential(m, {
+      platformId: customer.platformId,
+      accountId: account.id,
+      type: 'EMAIL_OTP',
+      nickname: customer.email,
+      contact,
+    });
+  }
+
+  /** Every active customer of a platform that just turned embedded wallets on (`FOR SHARE`: a concurrent delete waits). */
+  private async provisionAll(m: EntityManager, platformId: string): Promise<void> {
+    const rows = await m.query<Array<{ id: string; email: string | null }>>(
+      `SELECT id, email FROM customers WHERE platform_id = $1 AND NOT is_deleted ORDER BY id FOR SHARE`,
+      [platformId],
+    );
+    for (const row of rows)
+      await this.provision(m, { id: row.id, platformId, email: row.email } as CustomerEntity);
+  }
+
+  async insertCredential(
+    m: EntityManager,
+    c: {
+      platformId: string;
+      accountId: string;
+      type: AuthMethodType;
+      nickname: string;
+      contact: string | null;
+      details?: Record<string, unknown>;
+    },
+  ): Promise<CredentialRow> {
+    const id = newUuid();
+    const now = this.clock.now();
+    await m.query(
+      `INSERT INTO wallet_credentials (id, platform_id, account_id, type, nickname, contact, details, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)`,
+      [id, c.platformId, c.accountId, c.type, c.nickname, c.contact, JSON.stringify(c.details ?? {}), now],
+    );
+    noteAuditResource(formatId('AuthMethod', id));
+    return {
+      id,
+      platform_id: c.platformId,
+      account_id: c.accountId,
+      type: c.type,
+      nickname: c.nickname,
+      contact: c.contact,
+      details: c.details ?? {},
+      created_at: now,
+      updated_at: now,
+    };
+  }
+
+  /**
+   * The platform's EMBEDDED_WALLET internal account `accountId` (`InternalAccount:<uuid>`):
+   * 404 ACCOUNT_NOT_FOUND when it is unknown or another platform's, 409 WALLET_NOT_PROVISIONED
+   * when it is not an embedded wallet. Answers its uuid.
+   */
+  async requireWallet(m: EntityManager, platformId: string, accountId: string): Promise<string> {
+    const uuid = parseId('InternalAccount', accountId);
+    if (uuid === null)
+      throw invalidInput([fieldError('accountId', 'accountId must be an InternalAccount id (InternalAccount:<uuid>)')]);
+    const account = await this.accounts.find(m, platformId, uuid);
+    if (account.type !== 'EMBEDDED_WALLET')
+      throw new ApiError('WALLET_NOT_PROVISIONED', `${accountId} is not an embedded wallet`);
+    return uuid;
+  }
+
+  /** The customer's embedded wallet (uuid), or 409 WALLET_NOT_PROVISIONED. */
+  async walletOfCustomer(m: EntityManager, platformId: string, customerId: string): Promise<string> {
+    const [row] = await m.query<Array<{ id: string }>>(
+      `SELECT id FROM internal_accounts WHERE platform_id = $1 AND customer_id = $2 AND type = 'EMBEDDED_WALLET'`,
+      [platformId, customerId],
+    );
+    if (!row)
+      throw new ApiError('WALLET_NOT_PROVISIONED', `Customer ${formatId('Customer', customerId)} has no embedded wallet`);
+    return row.id;
+  }
+
+  // ---- credentials -------------------------------------------------------------------------
+
+  /** The live credentials of a wallet; empty for an id that is not one of the platform's wallets (the reference). */
+  async listCredentials(platformId: string, accountId: string): Promise<{ data: AuthMethod[] }> {
+    const uuid = parseId('InternalAccount', accountId);
+    if (uuid === null) return { data: [] };
+    const rows = await this.tx.query<CredentialRow[]>(
+      `SELECT * FROM wallet_credentials WHERE platform_id = $1 AND account_id = $2 AND deleted_at IS NULL ORDER BY id`,
+      [platformId, uuid],
+    );
+    return { data: rows.map(renderAuthMethod) };
+  }
+
+  /** A live credential of the platform (`AuthMethod:<uuid>`), locked FOR UPDATE; 404 AUTH_CREDENTIAL_NOT_FOUND otherwise. */
+  async findCredential(m: EntityManager, platformId: string, id: string): Promise<CredentialRow> {
+    const uuid = parseId('AuthMethod', id);
+    const [row] =
+      uuid === null
+        ? []
+        : await m.query<CredentialRow[]>(
+            `SELECT * FROM wallet_credentials WHERE id = $1 AND platform_id = $2 AND deleted_at IS NULL FOR UPDATE`,
+            [uuid, platformId],
+          );
+    if (!row) throw new ApiError('AUTH_CREDENTIAL_NOT_FOUND', `Authentication credential ${id} not found`);
+    return row;
+  }
+
+  /** POST /auth/credentials/{id}/challenge: EMAIL_OTP / SMS_OTP send a new code and answer its target bundle. */
+  async challenge(platformId: string, credentialId: string): Promise<AuthMethodResponse> {
+    return this.tx.run(async (m) => {
+      const row = await this.findCredential(m, platformId, credentialId);
+      if (row.type === 'OAUTH')
+        throw new ApiError(
+          'INVALID_INPUT',
+          'OAUTH credentials have no challenge step: verify them with a fresh OIDC token and a clientPublicKey',
+        );
+      if (row.type === 'PASSKEY')
+        throw new ApiError('INVALID_INPUT', 'PASSKEY challenges are not available on this deployment yet');
+      const bundle = await this.issueOtp(m, row);
+      return { ...renderAuthMethod(row), otpEncryptionTargetBundle: bundle };
+    });
+  }
+
+  /**
+   * Issues a one-time password for an OTP credential (earlier unused ones of it are spent): the code
+   * hashed, an HPKE target key pair (private half sealed), expiry on the platform's clock; sends the
+   * code through the email or SMS sender and answers the signed target bundle.
+   */
+  async issueOtp(m: EntityManager, row: CredentialRow): Promise<string> {
+    const config = await this.platformConfig.embeddedWalletConfig(m, row.platform_id);
+    if (!config) throw new ApiError('WALLET_NOT_PROVISIONED', 'The platform has not configured embedded wallets');
+    const now = this.clock.now();
+    const id = newUuid();
+    const code = newOtp(config);
+    const target = generateP256KeyPair();
+    await m.query(`UPDATE wallet_otps SET used_at = $2 WHERE credential_id = $1 AND used_at IS NULL`, [row.id, now]);
+    await m.query(
+      `INSERT INTO wallet_otps (id, platform_id, credential_id, code_hash, target_public_key, target_private_key_enc,
+         expires_at, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [
+        id,
+        row.platform_id,
+        row.id,
+        otpHash(id, code),
+        target.publicKeyUncompressed,
+        this.box.seal(target.privateKey),
+        later(now, (config.expirationSeconds ?? DEFAULT_OTP_SECONDS) * 1000),
+        now,
+      ],
+    );
+    noteAuditResource(formatId('AuthMethod', row.id));
+    const sender = row.type === 'SMS_OTP' ? this.sms : this.email;
+    await sender.send({ to: row.contact ?? row.nickname, purpose: 'WALLET_OTP', code });
+    return this.enclave.targetBundle(target.publicKeyUncompressed, formatId('Platform', row.platform_id));
+  }
+
+  /**
+   * POST /auth/credentials/{id}/verify. EMAIL_OTP / SMS_OTP, first leg: decrypts the
+   * `encryptedOtpBundle` (HPKE, @turnkey/crypto), checks the code and answers 202 with a
+   * verification token bound to the client's key as `payloadToSign`; signed retry (stamped by that
+   * key): opens the session (200).
+   */
+  async verify(
+    platformId: string,
+    credentialId: string,
+    body: AuthCredentialVerifyRequest,
+    rawBody: unknown,
+    headers: RetryHeaders,
+  ): Promise<TwoStep<AuthSession>> {
+    const outcome = await this.tx.run(async (m): Promise<TwoStep<AuthSession> | Refusal> => {
+      const row = await this.findCredential(m, platformId, credentialId);
+      if (body.type !== row.type)
+        throw invalidInput([fieldError('type', `type must be the credential's type (${row.type})`)]);
+      if (row.type !== 'EMAIL_OTP' && row.type !== 'SMS_OTP')
+        throw new ApiError('INVALID_INPUT', `${row.type} verification is not available on this deployment yet`);
+      if (body.encryptedOtpBundle === undefined)
+        throw invalidInput([fieldError('encryptedOtpBundle', 'encryptedOtpBundle is required')]);
+      const action: WalletAction = {
+        platformId,
+        accountId: row.account_id,
+        action: VERIFY_ACTION,
+        target: formatId('AuthMethod', row.id),
+        body: rawBody,
+      };
+      if (isRetry(headers)) {
+        const verified = await this.signatures.consume(m, headers, action);
+        return { status: 200, body: await this.openSession(m, row, verified.publicKey) };
+      }
+      return this.otpFirstLeg(m, row, body.encryptedOtpBundle, action);
+    });
+    if (outcome instanceof Refusal) throw outcome.error;
+    return outcome;
+  }
+
+  private async otpFirstLeg(
+    m: EntityManager,
+    row: CredentialRow,
+    encryptedOtpBundle: string,
+    action: WalletAction,
+  ): Promise<TwoStep<AuthSession> | Refusal> {
+    const now = this.clock.now();
+    const [otp] = await m.query<OtpRow[]>(
+      `SELECT id, code_hash, target_private_key_enc, attempts, expires_at FROM wallet_otps
+        WHERE credential_id = $1 AND used_at IS NULL ORDER BY created_at DESC, id DESC LIMIT 1 FOR UPDATE`,
+      [row.id],
+    );
+    if (!otp || otp.expires_at.getTime() <= now.getTime())
+      throw new ApiError(
+        'UNAUTHORIZED',
+        'No unexpired one-time password is pending for this credential: request one with POST /auth/credentials/{id}/challenge',
+      );
+    if (otp.attempts >= MAX_OTP_ATTEMPTS)
+      throw new ApiError('RATE_LIMITED', 'Too many wrong one-time passwords: request a new one (challenge)');
+    const attempt = this.decryptAttempt(encryptedOtpBundle, this.box.open(otp.target_private_key_enc));
+    const magic = this.appConfig.SANDBOX && sameSecret(attempt.code, SANDBOX_MAGIC_OTP);
+    if (!magic && !sameSecret(otpHash(otp.id, attempt.code), otp.code_hash)) {
+      const attempts = otp.attempts + 1;
+      await m.query(`UPDATE wallet_otps SET attempts = $2 WHERE id = $1`, [otp.id, attempts]);
+      noteAuditRefusal(); // the count commits; the request is answered as the failure it is
+      return new Refusal(
+        new ApiError(
+          attempts >= MAX_OTP_ATTEMPTS ? 'RATE_LIMITED' : 'UNAUTHORIZED',
+          attempts >= MAX_OTP_ATTEMPTS
+            ? 'Wrong one-time password; too many wrong attempts: request a new one (challenge)'
+            : 'Wrong one-time password',
+          { details: { remainingAttempts: Math.max(0, MAX_OTP_ATTEMPTS - attempts) } },
+        ),
+      );
+    }
+    await m.query(`UPDATE wallet_otps SET used_at = $2 WHERE id = $1`, [otp.id, now]);
+    const token = await this.enclave.verificationToken({
+      id: newUuid(),
+      verification_type: row.type === 'SMS_OTP' ? 'OTP_TYPE_SMS' : 'OTP_TYPE_EMAIL',
+      contact: row.contact ?? row.nickname,
+      organization_id: formatId('Platform', row.platform_id),
+      public_key: attempt.publicKey,
+      exp: String(later(now, 5 * 60_000).getTime()),
+      iat: Math.floor(now.getTime() / 1000),
+    });
+    const challenge = await this.signatures.challenge(m, action, {
+      payloadToSign: token,
+      signerPublicKey: attempt.publicKey,
+    });
+    return { status: 202, body: { type: row.type, ...challenge } };
+  }
+
+  /**
+   * The `{otp_code, public_key}` sealed in an `encryptedOtpBundle` (`{encappedPublic, ciphertext}`
+   * hex, as `encryptOtpCodeToBundle` writes it), opened with `hpkeDecrypt`. 400 INVALID_INPUT when
+   * it cannot be opened or read, or the key is not a compressed P-256 key (the deprecated
+   * uncompressed-key flow is refused).
+   */
+  private decryptAttempt(bundle: string, targetPrivateKey: string): { code: string; publicKey: string } {
+    const bad = (message: string) => invalidInput([fieldError('encryptedOtpBundle', message)]);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(bundle);
+    } catch {
+      throw bad('encryptedOtpBundle must be the JSON {encappedPublic, ciphertext}');
+    }
+    if (
+      !isRecord(parsed) ||
+      typeof parsed.encappedPublic !== 'string' ||
+      typeof parsed.ciphertext !== 'string' ||
+      !UNCOMPRESSED_KEY.test(parsed.encappedPublic) ||
+      !/^([0-9a-fA-F]{2}){17,2048}$/.test(parsed.ciphertext)
+    )
+      throw bad('encryptedOtpBundle must be the JSON {encappedPublic, ciphertext} (hex)');
+    let plain: unknown;
+    try {
+      const bytes = hpkeDecrypt({
+        ciphertextBuf: uint8ArrayFromHexString(parsed.ciphertext),
+        encappedKeyBuf: uint8ArrayFromHexString(parsed.encappedPublic),
+        receiverPriv: targetPrivateKey,
+      });
+      plain = JSON.parse(new TextDecoder().decode(bytes));
+    } catch {
+      throw bad('encryptedOtpBundle cannot be decrypted: encrypt it to the latest otpEncryptionTargetBundle');
+    }
+    if (!isRecord(plain) || typeof plain.otp_code !== 'string' || typeof plain.public_key !== 'string')
+      throw bad('the sealed payload must be {otp_code, public_key}');
+    if (UNCOMPRESSED_KEY.test(plain.public_key))
+      throw bad(
+        'the deprecated uncompressed-key flow is not supported: seal a compressed P-256 public key (the client keeps the session key)',
+      );
+    if (!COMPRESSED_KEY.test(plain.public_key) || !isP256Point(plain.public_key))
+      throw bad('public_key must be a compressed P-256 public key (hex)');
+    return { code: plain.otp_code, publicKey: plain.public_key.toLowerCase() };
+  }
+
+  // ---- sessions ----------------------------------------------------------------------------
+
+  /** Opens a session of `credential` bound to the client's compressed public key (no key material is returned). */
+  async openSession(m: EntityManager, credential: CredentialRow, publicKey: string): Promise<AuthSession> {
+    const id = newUuid();
+    const now = this.clock.now();
+    const expiresAt = later(now, SESSION_TTL_MS);
+    await m.query(
+      `INSERT INTO wallet_sessions (id, platform_id, account_id, credential_id, public_key, expires_at, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $7)`,
+      [id, credential.platform_id, credential.account_id, credential.id, publicKey.toLowerCase(), expiresAt, now],
+    );
+    noteAuditResource(formatId('Session', id));
+    return renderSession({
+      id,
+      account_id: credential.account_id,
+      credential_id: credential.id,
+      public_key: publicKey,
+      expires_at: expiresAt,
+      created_at: now,
+      updated_at: now,
+      type: credential.type,
+      nickname: credential.nickname,
+    });
+  }
+
+  /** The wallet's active sessions (unexpired on the platform's clock, not revoked); empty for a foreign id. */
+  async listSessions(platformId: string, accountId: string): Promise<{ data: AuthSession[] }> {
+    const uuid = parseId('InternalAccount', accountId);
+    if (uuid === null) return { data: [] };
+    const rows = await this.tx.query<SessionRow[]>(
+      `SELECT s.id, s.account_id, s.credential_id, s.public_key, s.expires_at, s.created_at, s.updated_at, c.type, c.nickname
+         FROM wallet_sessions s JOIN wallet_credentials c ON c.id = s.credential_id
+        WHERE s.platform_id = $1 AND s.account_id = $2 AND s.revoked_at IS NULL AND s.expires_at > $3
+        ORDER BY s.id`,
+      [platformId, uuid, this.clock.now()],
+    );
+    return { data: rows.map(renderSession) };
+  }
+
+  /** An active session of the platform (`Session:<uuid>`), locked; 404 SESSION_NOT_FOUND otherwise. */
+  private async findSession(m: EntityManager, platformId: string, id: string): Promise<SessionRow> {
+    const uuid = parseId('Session', id);
+    const [row] =
+      uuid === null
+        ? []
+        : await m.query<SessionRow[]>(
+            `SELECT s.id, s.account_id, s.credential_id, s.public_key, s.expires_at, s.created_at, s.updated_at, c.type, c.nickname
+               FROM wallet_sessions s JOIN wallet_credentials c ON c.id = s.credential_id
+              WHERE s.id = $1 AND s.platform_id = $2 AND s.revoked_at IS NULL AND s.expires_at > $3
+              FOR UPDATE OF s`,
+            [uuid, platformId, this.clock.now()],
+          );
+    if (!row) throw new ApiError('SESSION_NOT_FOUND', `No active session ${id}`);
+    return row;
+  }
+
+  /**
+   * DELETE /auth/sessions/{id}: 202 challenge, then the signed retry (a live session key of the
+   * same wallet, the session itself included) revokes it (204).
+   */
+  async revokeSession(platformId: string, sessionId: string, headers: RetryHeaders): Promise<TwoStep<null>> {
+    return this.tx.run(async (m) => {
+      const row = await this.findSession(m, platformId, sessionId);
+      const action: WalletAction = {
+        platformId,
+        accountId: row.account_id,
+        action: REVOKE_SESSION_ACTION,
+        target: formatId('Session', row.id),
+        body: {},
+      };
+      if (!isRetry(headers)) {
+        const challenge = await this.signatures.challenge(m, action, {
+          payloadToSign: this.signatures.payload(platformId, 'ACTIVITY_TYPE_DELETE_SESSIONS', {
+            sessionIds: [formatId('Session', row.id)],
+          }),
+        });
+        return { status: 202, body: { type: row.type, ...challenge } };
+      }
+      await this.signatures.consume(m, headers, action);
+      const now = this.clock.now();
+      await m.query(`UPDATE wallet_sessions SET revoked_at = $2, updated_at = $2 WHERE id = $1`, [row.id, now]);
+      noteAuditResource(formatId('Session', row.id));
+      return { status: 204, body: null };
+    });
+  }
+}

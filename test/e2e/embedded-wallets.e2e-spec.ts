@@ -1,0 +1,334 @@
+import { verifyOtpVerificationToken } from '@turnkey/crypto';
+import { individual } from '../support/customers.js';
+import { newCustomer } from '../support/fixtures.js';
+import { MessageHook } from '../support/message-hook.js';
+import { expectError, invalidFields, startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
+import {
+  enclaveKey,
+  newWalletKey,
+  otpLogin,
+  sealOtp,
+  send,
+  signedHeaders,
+  stamp,
+  type WalletKey,
+} from '../support/wallet-client.js';
+
+/**
+ * Embedded wallets (docs/embedded-wallets.md): provisioning with `embeddedWalletConfig`, the
+ * EMAIL_OTP login over real HPKE (codes through the message hook, the sandbox's 000000), sessions
+ * bound to client-held keys, and the signed retry (`Service-Wallet-Signature` / `Request-Id`) with
+ * each of its five 401s, replays and refusals that change nothing. The client is the one a front
+ * end would build (test/support/wallet-client.ts: @turnkey/crypto + @turnkey/api-key-stamper).
+ */
+let t: TestApp;
+let hook: MessageHook;
+beforeAll(async () => {
+  hook = await MessageHook.start();
+  t = await startTestApp({ MESSAGE_HOOK_URL: hook.url });
+});
+afterAll(async () => {
+  await t.close();
+  await hook.stop();
+});
+
+const WALLET_CONFIG = { appName: 'Acme Wallet', otpLength: 6, expirationSeconds: 300 };
+let seq = 0;
+const email = () => `wallet-${Date.now()}-${++seq}@example.com`;
+
+async function walletPlatform(): Promise<TestPlatform> {
+  const p = await TestPlatform.create(t);
+  const res = await p.patch('/config', { embeddedWalletConfig: WALLET_CONFIG });
+  expect(res.status).toBe(200);
+  return p;
+}
+
+interface Wallet {
+  customerId: string;
+  accountId: string;
+  credentialId: string;
+  email: string;
+}
+
+async function walletOf(p: TestPlatform, customerId: string): Promise<{ accountId: string; credentials: Array<Record<string, unknown>> }> {
+  const accounts = await p.get(`/customers/internal-accounts?customerId=${customerId}&type=EMBEDDED_WALLET`);
+  expect(accounts.status).toBe(200);
+  expect(accounts.body.data).toHaveLength(1);
+  const accountId = accounts.body.data[0].id as string;
+  const creds = await p.get(`/auth/credentials?accountId=${accountId}`);
+  expect(creds.status).toBe(200);
+  return { accountId, credentials: creds.body.data };
+}
+
+async function newWallet(p: TestPlatform): Promise<Wallet> {
+  const address = email();
+  const customer = await newCustomer(p, individual({ email: address }));
+  const { accountId, credentials } = await walletOf(p, customer.id);
+  expect(credentials).toHaveLength(1);
+  return { customerId: customer.id, accountId, credentialId: credentials[0].id as string, email: address };
+}
+
+const magic = () => '000000';
+const sessionsOf = async (p: TestPlatform, accountId: string) =>
+  ((await p.get(`/auth/sessions?accountId=${accountId}`)).body as { data: Array<{ id: string }> }).data.map((s) => s.id);
+
+describe('provisioning', () => {
+  it('PATCH /config takes embeddedWalletConfig (merged), GET /config shows it, bad members are all reported', async () => {
+    const p = await TestPlatform.create(t);
+    expect((await p.get('/config')).body.embeddedWalletConfig).toBeUndefined();
+    expect(invalidFields(await p.patch('/config', { embeddedWalletConfig: { otpLength: 3, expirationSeconds: 0, logoUrl: 'x', alphanumeric: 'yes' } }))).toEqual([
+      'embeddedWalletConfig.alphanumeric',
+      'embeddedWalletConfig.expirationSeconds',
+      'embeddedWalletConfig.logoUrl',
+      'embeddedWalletConfig.otpLength',
+    ]);
+    expect((await p.patch('/config', { embeddedWalletConfig: WALLET_CONFIG })).body.embeddedWalletConfig).toEqual(WALLET_CONFIG);
+    const merged = await p.patch('/config', { embeddedWalletConfig: { alphanumeric: true } });
+    expect(merged.body.embeddedWalletConfig).toEqual({ ...WALLET_CONFIG, alphanumeric: true });
+    expect((await p.get('/config')).body.embeddedWalletConfig).toEqual({ ...WALLET_CONFIG, alphanumeric: true });
+  });
+
+  it('a customer gets an EMBEDDED_WALLET account with an EMAIL_OTP credential: at creation, or when the platform turns wallets on', async () => {
+    const p = await TestPlatform.create(t);
+    const before = await newCustomer(p, individual({ email: email() }));
+    const none = await p.get(`/customers/internal-accounts?customerId=${before.id}&type=EMBEDDED_WALLET`);
+    expect(none.body.data).toEqual([]);
+    expect((await p.patch('/config', { embeddedWalletConfig: {} })).status).toBe(200);
+    const old = await walletOf(p, before.id);
+    expect(old.credentials).toEqual([
+      expect.objectContaining({ accountId: old.accountId, type: 'EMAIL_OTP', nickname: before.email }),
+    ]);
+    const after = await newWallet(p);
+    const account = await p.get(`/customers/internal-accounts?customerId=${after.customerId}&type=EMBEDDED_WALLET`);
+    expect(account.body.data[0]).toMatchObject({ type: 'EMBEDDED_WALLET', status: 'ACTIVE', customerId: after.customerId });
+    // The fiat account is still the customer's only INTERNAL_FIAT one.
+    const fiat = await p.get(`/customers/internal-accounts?customerId=${after.customerId}&type=INTERNAL_FIAT`);
+    expect(fiat.body.data).toHaveLength(1);
+  });
+
+  it('lists are empty for an account that is not a wallet of the platform; unknown credentials are 404', async () => {
+    const p = await walletPlatform();
+    const other = await walletPlatform();
+    const w = await newWallet(p);
+    expect((await other.get(`/auth/credentials?accountId=${w.accountId}`)).body).toEqual({ data: [] });
+    expect((await other.get(`/auth/sessions?accountId=${w.accountId}`)).body).toEqual({ data: [] });
+    expectError(await other.post(`/auth/credentials/${w.credentialId}/challenge`, {}), 404, 'AUTH_CREDENTIAL_NOT_FOUND');
+    expect(invalidFields(await p.get('/auth/credentials?accountId=nope'))).toEqual(['accountId']);
+  });
+});
+
+describe('the enclave key', () => {
+  it('is published without credentials and signs every target bundle', async () => {
+    const res = await t.http.get('/2025-10-13/auth/enclave-key');
+    expect(res.status).toBe(200);
+    expect(res.body.enclaveQuorumPublic).toMatch(/^04[0-9a-f]{128}$/);
+    const p = await walletPlatform();
+    const w = await newWallet(p);
+    const challenge = await p.post(`/auth/credentials/${w.credentialId}/challenge`, {});
+    const bundle = JSON.parse(challenge.body.otpEncryptionTargetBundle as string);
+    expect(bundle).toMatchObject({ version: 'v1.0.0', enclaveQuorumPublic: res.body.enclaveQuorumPublic });
+    // The library refuses a bundle under any other pinned key (its production default included).
+    await expect(sealOtp(p, '000000', challenge.body.otpEncryptionTargetBundle, newWalletKey())).resolves.toContain('encappedPublic');
+    const { encryptOtpCodeToBundle } = await import('@turnkey/crypto');
+    await expect(encryptOtpCodeToBundle('000000', challenge.body.otpEncryptionTargetBundle, newWalletKey().publicKey)).rejects.toThrow();
+  });
+});
+
+describe('EMAIL_OTP login', () => {
+  it('a real code through the email sender, real HPKE, a verification token bound to the key, then a session', async () => {
+    const p = await walletPlatform();
+    const w = await newWallet(p);
+    const key = newWalletKey();
+    const session = await otpLogin(
+      p,
+      w.credentialId,
+      async () => (await hook.next({ channel: 'EMAIL', to: w.email.toLowerCase() })).code,
+      key,
+    );
+    expect(session).toMatchObject({ accountId: w.accountId, type: 'EMAIL_OTP', nickname: w.email });
+    expect(session.id).toMatch(/^Session:/);
+    expect(Object.keys(session).sort()).toEqual(['accountId', 'createdAt', 'expiresAt', 'id', 'key', 'nickname', 'type', 'updatedAt']);
+    expect(await sessionsOf(p, w.accountId)).toEqual([session.id]);
+  });
+
+  it('the sandbox magic code works (the real code still goes out, tagged WALLET_OTP)', async () => {
+    const p = await walletPlatform();
+    const w = await newWallet(p);
+    const session = await otpLogin(p, w.credentialId, magic);
+    expect(session.type).toBe('EMAIL_OTP');
+    const message = await hook.next({ channel: 'EMAIL', to: w.email.toLowerCase() });
+    expect(message.purpose).toBe('WALLET_OTP');
+    expect(message.code).toMatch(/^\d{6}$/);
+  });
+
+  it('wrong codes are counted (401), the fifth spends the code (429); nothing opens a session', async () => {
+    const p = await walletPlatform();
+    const w = await newWallet(p);
+    const challenge = await p.post(`/auth/credentials/${w.credentialId}/challenge`, {});
+    const sent = await hook.next({ channel: 'EMAIL', to: w.email.toLowerCase() });
+    const wrong = sent.code === '111111' ? '222222' : '111111';
+    const bundle = challenge.body.otpEncryptionTargetBundle as string;
+    for (let i = 1; i <= 4; i++) {
+      const res = await p.post(`/auth/credentials/${w.credentialId}/verify`, {
+        type: 'EMAIL_OTP',
+        encryptedOtpBundle: await sealOtp(p, wrong, bundle, newWalletKey()),
+      });
+      expect(expectError(res, 401, 'UNAUTHORIZED').details).toEqual({ remainingAttempts: 5 - i });
+    }
+    const fifth = await p.post(`/auth/credentials/${w.credentialId}/verify`, {
+      type: 'EMAIL_OTP',
+      encryptedOtpBundle: await sealOtp(p, wrong, bundle, newWalletKey()),
+    });
+    expectError(fifth, 429, 'RATE_LIMITED');
+    const right = await p.post(`/auth/credentials/${w.credentialId}/verify`, {
+      type: 'EMAIL_OTP',
+      encryptedOtpBundle: await sealOtp(p, sent.code, bundle, newWalletKey()),
+    });
+    expectError(right, 429, 'RATE_LIMITED');
+    expect(await sessionsOf(p, w.accountId)).toEqual([]);
+  });
+
+  it('a code expires on the platform clock; a new challenge spends the previous code', async () => {
+    const p = await walletPlatform();
+    const w = await newWallet(p);
+    const first = await p.post(`/auth/credentials/${w.credentialId}/challenge`, {});
+    const second = await p.post(`/auth/credentials/${w.credentialId}/challenge`, {});
+    const stale = await p.post(`/auth/credentials/${w.credentialId}/verify`, {
+      type: 'EMAIL_OTP',
+      encryptedOtpBundle: await sealOtp(p, '000000', first.body.otpEncryptionTargetBundle, newWalletKey()),
+    });
+    expect(invalidFields(stale)).toEqual(['encryptedOtpBundle']);
+    expect((await p.post('/sandbox/clock/advance', { seconds: 301 })).status).toBe(200);
+    const late = await p.post(`/auth/credentials/${w.credentialId}/verify`, {
+      type: 'EMAIL_OTP',
+      encryptedOtpBundle: await sealOtp(p, '000000', second.body.otpEncryptionTargetBundle, newWalletKey()),
+    });
+    expectError(late, 401, 'UNAUTHORIZED');
+  });
+
+  it('the deprecated uncompressed-key flow and undecryptable bundles are 400s', async () => {
+    const p = await walletPlatform();
+    const w = await newWallet(p);
+    const challenge = await p.post(`/auth/credentials/${w.credentialId}/challenge`, {});
+    const bundle = challenge.body.otpEncryptionTargetBundle as string;
+    const { encryptOtpCodeToBundle, generateP256KeyPair } = await import('@turnkey/crypto');
+    const legacy = generateP256KeyPair().publicKeyUncompressed;
+    const res = await p.post(`/auth/credentials/${w.credentialId}/verify`, {
+      type: 'EMAIL_OTP',
+      encryptedOtpBundle: await encryptOtpCodeToBundle('000000', bundle, legacy, await enclaveKey(p)),
+    });
+    expect(expectError(res, 400, 'INVALID_INPUT').details!.errors).toEqual([
+      expect.objectContaining({ field: 'encryptedOtpBundle', message: expect.stringContaining('deprecated uncompressed-key flow') }),
+    ]);
+    for (const encryptedOtpBundle of ['not json', '{"encappedPublic":"04","ciphertext":"00"}', JSON.stringify({ encappedPublic: legacy, ciphertext: 'ab'.repeat(40) })])
+      expect(invalidFields(await p.post(`/auth/credentials/${w.credentialId}/verify`, { type: 'EMAIL_OTP', encryptedOtpBundle }))).toEqual(['encryptedOtpBundle']);
+    expect(invalidFields(await p.post(`/auth/credentials/${w.credentialId}/verify`, { type: 'SMS_OTP', encryptedOtpBundle: 'x' }))).toEqual(['type']);
+  });
+});
+
+describe('the signed retry', () => {
+  /** A wallet with a live session, and a fresh first leg of the OTP verify (202) to retry. */
+  async function pendingVerify(p: TestPlatform, w: Wallet, key: WalletKey) {
+    const challenge = await p.post(`/auth/credentials/${w.credentialId}/challenge`, {});
+    const body = { type: 'EMAIL_OTP', encryptedOtpBundle: await sealOtp(p, '000000', challenge.body.otpEncryptionTargetBundle, key) };
+    const first = await p.post(`/auth/credentials/${w.credentialId}/verify`, body);
+    expect(first.status).toBe(202);
+    expect(Object.keys(first.body).sort()).toEqual(['expiresAt', 'payloadToSign', 'requestId', 'type']);
+    expect(first.body.requestId).toMatch(/^Request:/);
+    const claims = await verifyOtpVerificationToken(first.body.payloadToSign, await enclaveKey(p));
+    expect(claims).toMatchObject({ public_key: key.publicKey, verification_type: 'OTP_TYPE_EMAIL', contact: w.email.toLowerCase() });
+    return { body, payloadToSign: first.body.payloadToSign as string, requestId: first.body.requestId as string };
+  }
+
+  it('each of the five 401s, on the OTP verify retry; the challenge survives every refusal and then works once', async () => {
+    const p = await walletPlatform();
+    const w = await newWallet(p);
+    const key = newWalletKey();
+    const { body, payloadToSign, requestId } = await pendingVerify(p, w, key);
+    const path = `/auth/credentials/${w.credentialId}/verify`;
+    const good = await stamp(key, payloadToSign);
+
+    expectError(await send(p, 'post', path, body, { 'Request-Id': requestId }), 401, 'WALLET_SIGNATURE_MISSING');
+    expectError(await send(p, 'post', path, body, { 'Service-Wallet-Signature': good }), 401, 'REQUEST_ID_MISSING');
+    for (const bad of ['%%%', Buffer.from('not json').toString('base64url'), Buffer.from('{"publicKey":"02","scheme":"x"}').toString('base64url')])
+      expectError(await send(p, 'post', path, body, signedHeaders(bad, requestId)), 401, 'WALLET_SIGNATURE_MALFORMED');
+    expectError(
+      await send(p, 'post', path, { ...body, encryptedOtpBundle: body.encryptedOtpBundle.replace(/"ciphertext":"(..)/, '"ciphertext":"00') }, signedHeaders(good, requestId)),
+      401,
+      'WALLET_SIGNATURE_BODY_MISMATCH',
+    );
+    expectError(await send(p, 'post', path, body, signedHeaders(await stamp(newWalletKey(), payloadToSign), requestId)), 401, 'WALLET_SIGNATURE_INVALID');
+    expectError(await send(p, 'post', path, body, signedHeaders(await stamp(key, `${payloadToSign}x`), requestId)), 401, 'WALLET_SIGNATURE_INVALID');
+    expectError(await send(p, 'post', path, body, signedHeaders(good, 'Request:019542f5-b3e7-7d02-8000-000000000001')), 401, 'WALLET_SIGNATURE_INVALID');
+    expect(await sessionsOf(p, w.accountId)).toEqual([]);
+
+    // The reference's header name is the same header.
+    const done = await send(p, 'post', path, body, signedHeaders(good, requestId, 'Grid-Wallet-Signature'));
+    expect(done.status).toBe(200);
+    expect(await sessionsOf(p, w.accountId)).toEqual([done.body.id]);
+    // Single use: the replay is refused and opens nothing.
+    expectError(await send(p, 'post', path, body, signedHeaders(good, requestId)), 401, 'WALLET_SIGNATURE_INVALID');
+    expect(await sessionsOf(p, w.accountId)).toEqual([done.body.id]);
+  });
+
+  it('a key on another curve is malformed; two different signature headers are malformed', async () => {
+    const p = await walletPlatform();
+    const w = await newWallet(p);
+    const key = newWalletKey();
+    const { body, payloadToSign, requestId } = await pendingVerify(p, w, key);
+    const { secp256k1 } = await import('@noble/curves/secp256k1.js');
+    const { p256 } = await import('@noble/curves/nist.js');
+    // A secp256k1 public key whose x is no P-256 point (about half of them).
+    let k1: Uint8Array;
+    do k1 = secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true);
+    while ((() => { try { p256.Point.fromHex(Buffer.from(k1).toString('hex')); return true; } catch { return false; } })());
+    const forged = Buffer.from(JSON.stringify({ publicKey: Buffer.from(k1).toString('hex'), scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature: JSON.parse(Buffer.from(await stamp(key, payloadToSign), 'base64url').toString()).signature })).toString('base64url');
+    const path = `/auth/credentials/${w.credentialId}/verify`;
+    expectError(await send(p, 'post', path, body, signedHeaders(forged, requestId)), 401, 'WALLET_SIGNATURE_MALFORMED');
+    const good = await stamp(key, payloadToSign);
+    const both = { 'Service-Wallet-Signature': good, 'Grid-Wallet-Signature': await stamp(newWalletKey(), payloadToSign), 'Request-Id': requestId };
+    expectError(await send(p, 'post', path, body, both), 401, 'WALLET_SIGNATURE_MALFORMED');
+    expect((await send(p, 'post', path, body, signedHeaders(good, requestId))).status).toBe(200);
+  });
+
+  it('session revocation: 202, then only a live session key of the same wallet signs; expired and foreign requestIds are refused', async () => {
+    const p = await walletPlatform();
+    const w = await newWallet(p);
+    const w2 = await newWallet(p);
+    const a = await otpLogin(p, w.credentialId, magic);
+    const b = await otpLogin(p, w.credentialId, magic);
+    const stranger = await otpLogin(p, w2.credentialId, magic);
+
+    const first = await send(p, 'delete', `/auth/sessions/${b.id}`, undefined);
+    expect(first.status).toBe(202);
+    expect(first.body).toMatchObject({ type: 'EMAIL_OTP', requestId: expect.stringMatching(/^Request:/) });
+    expect(JSON.parse(first.body.payloadToSign)).toMatchObject({ type: 'ACTIVITY_TYPE_DELETE_SESSIONS', parameters: { sessionIds: [b.id] } });
+    const { payloadToSign, requestId } = first.body as { payloadToSign: string; requestId: string };
+
+    // Another wallet's live session key is not this wallet's.
+    expectError(await send(p, 'delete', `/auth/sessions/${b.id}`, undefined, signedHeaders(await stamp(stranger.key, payloadToSign), requestId)), 401, 'WALLET_SIGNATURE_INVALID');
+    // A challenge issued for another session is foreign to this one.
+    const forA = await send(p, 'delete', `/auth/sessions/${a.id}`, undefined);
+    expectError(await send(p, 'delete', `/auth/sessions/${b.id}`, undefined, signedHeaders(await stamp(a.key, forA.body.payloadToSign), forA.body.requestId)), 401, 'WALLET_SIGNATURE_INVALID');
+    // Another platform cannot see the session at all.
+    const other = await walletPlatform();
+    expectError(await send(other, 'delete', `/auth/sessions/${b.id}`, undefined), 404, 'SESSION_NOT_FOUND');
+    expect((await sessionsOf(p, w.accountId)).sort()).toEqual([a.id, b.id].sort());
+
+    // Session a signs the revocation of b.
+    const done = await send(p, 'delete', `/auth/sessions/${b.id}`, undefined, signedHeaders(await stamp(a.key, payloadToSign), requestId));
+    expect(done.status).toBe(204);
+    expect(await sessionsOf(p, w.accountId)).toEqual([a.id]);
+    // The revoked session's key signs nothing any more.
+    const next = await send(p, 'delete', `/auth/sessions/${a.id}`, undefined);
+    expectError(await send(p, 'delete', `/auth/sessions/${a.id}`, undefined, signedHeaders(await stamp(b.key, next.body.payloadToSign), next.body.requestId)), 401, 'WALLET_SIGNATURE_INVALID');
+    // An expired challenge is refused (the platform's clock): 5 minutes.
+    expect((await p.post('/sandbox/clock/advance', { seconds: 301 })).status).toBe(200);
+    expectError(await send(p, 'delete', `/auth/sessions/${a.id}`, undefined, signedHeaders(await stamp(a.key, next.body.payloadToSign), next.body.requestId)), 401, 'WALLET_SIGNATURE_INVALID');
+    expect(await sessionsOf(p, w.accountId)).toEqual([a.id]);
+    // Sessions expire on the platform's clock (15 minutes).
+    expect((await p.post('/sandbox/clock/advance', { seconds: 15 * 60 })).status).toBe(200);
+    expect(await sessionsOf(p, w.accountId)).toEqual([]);
+    expectError(await send(p, 'delete', `/auth/sessions/${a.id}`, undefined), 404, 'SESSION_NOT_FOUND');
+  });
+});

@@ -128,6 +128,7 @@ export class EnclaveKeys implements OnApplicationBootstrap {
       );
       [row] = await select();
     }
-    return { publicKey: row!.public_key, privateKey: this.box.open(row!.private_key_enc) };
+    if (!row) throw new Error('the enclave key pair could not be stored');
+    return { publicKey: row.public_key, privateKey: this.box.open(row.private_key_enc) };
   }
 }

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Injectable } from '@nestjs/common';
 import { verifyStampSignature } from '@turnkey/crypto';
 import type { EntityManager } from 'typeorm';
-import { noteAuditResource } from '../audit/audit-trail.js';
+import { noteAuditResource, noteAuditStatus } from '../audit/audit-trail.js';
 import { Clock, later, type BusinessTime } from '../common/clock.js';
 import { formatId, newUuid, parseId } from '../common/ids.js';
 import { ApiError } from '../errors/api-error.js';
@@ -150,7 +150,12 @@ export class WalletSignatures {
       ],
     );
     noteAuditResource(formatId('Request', id));
-    return { payloadToSign: options.payloadToSign, requestId: formatId('Request', id), expiresAt: expiresAt.toISOString() };
+    noteAuditStatus(202);
+    return {
+      payloadToSign: options.payloadToSign,
+      requestId: formatId('Request', id),
+      expiresAt: expiresAt.toISOString(),
+    };
   }
 
   /**
@@ -210,7 +215,10 @@ export class WalletSignatures {
 
   private stampOf(headers: RetryHeaders): WalletStamp {
     if (headers.conflicting)
-      throw new ApiError('WALLET_SIGNATURE_MALFORMED', 'The wallet signature header is repeated or its two names disagree');
+      throw new ApiError(
+        'WALLET_SIGNATURE_MALFORMED',
+        'The wallet signature header is repeated or its two names disagree',
+      );
     if (headers.signature === undefined)
       throw new ApiError(
         'WALLET_SIGNATURE_MISSING',
@@ -244,7 +252,7 @@ export class WalletSignatures {
   }
 
   private async checkSignature(stamp: WalletStamp, payload: string): Promise<void> {
-    let ok = false;
+    let ok: boolean;
     try {
       ok = await verifyStampSignature(stamp.publicKey, stamp.signature, payload);
     } catch {

@@ -76,7 +76,8 @@ export function canonicalJson(value: unknown): string {
 
 /** The digest a challenge keeps of the body it binds (no body and `{}` are the same). */
 export function bodyDigest(body: unknown): string {
-  const normalized = body === undefined || body === null || (isRecord(body) && Object.keys(body).length === 0) ? {} : body;
+  const normalized =
+    body === undefined || body === null || (isRecord(body) && Object.keys(body).length === 0) ? {} : body;
   return createHash('sha256').update(canonicalJson(normalized)).digest('hex');
 }
 

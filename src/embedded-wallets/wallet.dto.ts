@@ -52,7 +52,9 @@ export class AuthMethod {
   @ApiProperty({ example: 'InternalAccount:019542f5-b3e7-1d02-0000-000000000002' }) accountId: string;
   @ApiProperty({ enum: AUTH_METHOD_TYPES }) type: AuthMethodType;
   @ApiPropertyOptional({ description: 'PASSKEY only: the base64url WebAuthn credential id' }) credentialId?: string;
-  @ApiProperty({ description: 'EMAIL_OTP: the email; SMS_OTP: the phone number; OAUTH: the email claim; PASSKEY: its nickname' })
+  @ApiProperty({
+    description: 'EMAIL_OTP: the email; SMS_OTP: the phone number; OAUTH: the email claim; PASSKEY: its nickname',
+  })
   nickname: string;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;

@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiBasicAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBasicAuth, ApiBody, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '../openapi/api-errors.js';
 import type { Response } from 'express';
 import type { IncomingHttpHeaders } from 'node:http';
 import { CurrentPlatform, Public } from '../auth/auth.decorators.js';
@@ -10,11 +11,14 @@ import { EnclaveKeys } from './enclave-keys.service.js';
 import {
   AccountIdQuery,
   AuthCredentialChallengeRequest,
+  AuthCredentialListResponse,
   AuthCredentialVerifyRequest,
+  AuthMethodResponse,
+  AuthSession,
+  AuthSignedRequestChallenge,
+  EnclaveKeyView,
+  SessionListResponse,
   type AuthMethod,
-  type AuthMethodResponse,
-  type AuthSession,
-  type EnclaveKeyView,
 } from './wallet.dto.js';
 import { retryHeaders } from './wallet-signatures.service.js';
 import { WalletsService, type TwoStep } from './wallets.service.js';
@@ -47,6 +51,12 @@ export class WalletsController {
 
   @Get('credentials')
   @ApiOperation({ summary: 'List authentication credentials', operationId: 'listAuthCredentials' })
+  @ApiQuery({
+    name: 'accountId',
+    required: true,
+    description: 'The EMBEDDED_WALLET internal account (InternalAccount:<uuid>)',
+  })
+  @ApiResponse({ status: 200, type: AuthCredentialListResponse })
   listCredentials(@CurrentPlatform() p: PlatformPrincipal, @Query() query: unknown): Promise<{ data: AuthMethod[] }> {
     return this.wallets.listCredentials(p.platformId, parse(AccountIdQuery, query).accountId);
   }
@@ -55,6 +65,8 @@ export class WalletsController {
   @HttpCode(200)
   @ApiOperation({ summary: 'Re-issue an authentication credential challenge', operationId: 'challengeAuthCredential' })
   @ApiBody({ type: AuthCredentialChallengeRequest, required: false })
+  @ApiResponse({ status: 200, type: AuthMethodResponse })
+  @ApiErrors(409, 429)
   challenge(
     @CurrentPlatform() p: PlatformPrincipal,
     @Param('id') id: string,
@@ -68,6 +80,14 @@ export class WalletsController {
   @Post('credentials/:id/verify')
   @ApiOperation({ summary: 'Verify an authentication credential', operationId: 'verifyAuthCredential' })
   @ApiBody({ type: AuthCredentialVerifyRequest })
+  @ApiResponse({ status: 200, type: AuthSession, description: 'The signed retry: the session (no key material)' })
+  @ApiResponse({
+    status: 202,
+    type: AuthSignedRequestChallenge,
+    description:
+      'EMAIL_OTP / SMS_OTP first leg: `payloadToSign` is the verification token, to stamp with the key sealed in the bundle',
+  })
+  @ApiErrors(409, 429)
   async verify(
     @CurrentPlatform() p: PlatformPrincipal,
     @Param('id') id: string,
@@ -81,12 +101,24 @@ export class WalletsController {
 
   @Get('sessions')
   @ApiOperation({ summary: 'List active sessions', operationId: 'listAuthSessions' })
+  @ApiQuery({
+    name: 'accountId',
+    required: true,
+    description: 'The EMBEDDED_WALLET internal account (InternalAccount:<uuid>)',
+  })
+  @ApiResponse({ status: 200, type: SessionListResponse })
   listSessions(@CurrentPlatform() p: PlatformPrincipal, @Query() query: unknown): Promise<{ data: AuthSession[] }> {
     return this.wallets.listSessions(p.platformId, parse(AccountIdQuery, query).accountId);
   }
 
   @Delete('sessions/:id')
   @ApiOperation({ summary: 'Revoke an authentication session', operationId: 'revokeAuthSession' })
+  @ApiResponse({
+    status: 202,
+    type: AuthSignedRequestChallenge,
+    description: 'Challenge issued: stamp `payloadToSign` with a live session key of the wallet',
+  })
+  @ApiResponse({ status: 204, description: 'The signed retry: the session is revoked' })
   async revokeSession(
     @CurrentPlatform() p: PlatformPrincipal,
     @Param('id') id: string,
@@ -103,6 +135,8 @@ export class WalletsController {
   @Get('enclave-key')
   @Public()
   @ApiOperation({ summary: "The deployment's enclave signing key", operationId: 'getEnclaveKey' })
+  @ApiResponse({ status: 200, type: EnclaveKeyView })
+  @ApiErrors(431)
   async enclaveKey(): Promise<EnclaveKeyView> {
     return { enclaveQuorumPublic: await this.enclave.publicKey() };
   }

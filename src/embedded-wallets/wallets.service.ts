@@ -3,7 +3,7 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { generateP256KeyPair, hpkeDecrypt } from '@turnkey/crypto';
 import { uint8ArrayFromHexString } from '@turnkey/encoding';
 import type { EntityManager } from 'typeorm';
-import { noteAuditRefusal, noteAuditResource } from '../audit/audit-trail.js';
+import { noteAuditRefusal, noteAuditResource, noteAuditStatus } from '../audit/audit-trail.js';
 import { Clock, later, type BusinessTime } from '../common/clock.js';
 import { formatId, newUuid, parseId } from '../common/ids.js';
 import { isRecord } from '../common/objects.js';
@@ -16,7 +16,6 @@ import { ApiError } from '../errors/api-error.js';
 import { fieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
 import { EmailSender, SmsSender } from '../messaging/senders.js';
-import type { EmbeddedWalletConfig } from '../platform-config/platform-config.entity.js';
 import { PlatformConfigService } from '../platform-config/platform-config.service.js';
 import { sameSecret } from '../secrets/constant-time.js';
 import { SecretBox } from '../secrets/secret-box.js';
@@ -111,6 +110,8 @@ function renderSession(row: SessionRow): AuthSession {
   };
 }
 
+type EmbeddedWalletConfig = NonNullable<Awaited<ReturnType<PlatformConfigService['embeddedWalletConfig']>>>;
+
 const otpHash = (otpId: string, code: string) => createHash('sha256').update(`${otpId}:${code}`).digest('hex');
 
 /** A new one-time password of the platform's configured length and alphabet. */
@@ -182,8 +183,7 @@ export class WalletsService implements OnModuleInit {
       `SELECT id, email FROM customers WHERE platform_id = $1 AND NOT is_deleted ORDER BY id FOR SHARE`,
       [platformId],
     );
-    for (const row of rows)
-      await this.provision(m, { id: row.id, platformId, email: row.email } as CustomerEntity);
+    for (const row of rows) await this.provision(m, { id: row.id, platformId, email: row.email } as CustomerEntity);
   }
 
   async insertCredential(
@@ -240,7 +240,10 @@ export class WalletsService implements OnModuleInit {
       [platformId, customerId],
     );
     if (!row)
-      throw new ApiError('WALLET_NOT_PROVISIONED', `Customer ${formatId('Customer', customerId)} has no embedded wallet`);
+      throw new ApiError(
+        'WALLET_NOT_PROVISIONED',
+        `Customer ${formatId('Customer', customerId)} has no embedded wallet`,
+      );
     return row.id;
   }
 
@@ -351,6 +354,7 @@ export class WalletsService implements OnModuleInit {
       };
       if (isRetry(headers)) {
         const verified = await this.signatures.consume(m, headers, action);
+        noteAuditStatus(200);
         return { status: 200, body: await this.openSession(m, row, verified.publicKey) };
       }
       return this.otpFirstLeg(m, row, body.encryptedOtpBundle, action);
@@ -538,6 +542,7 @@ export class WalletsService implements OnModuleInit {
       const now = this.clock.now();
       await m.query(`UPDATE wallet_sessions SET revoked_at = $2, updated_at = $2 WHERE id = $1`, [row.id, now]);
       noteAuditResource(formatId('Session', row.id));
+      noteAuditStatus(204);
       return { status: 204, body: null };
     });
   }

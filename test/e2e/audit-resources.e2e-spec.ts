@@ -34,6 +34,15 @@ import {
   wireMint,
 } from '../support/stablecoins.js';
 import { startTestApp, TestApp, TestPlatform, V } from '../support/test-app.js';
+import {
+  newTestWallet,
+  newWalletKey,
+  sealOtp,
+  send,
+  signedHeaders,
+  stamp,
+  walletWithSession,
+} from '../support/wallet-client.js';
 
 /**
  * Issue 33: every change's audit event names the resources it created or changed, whether or not
@@ -552,6 +561,30 @@ const CASES: Record<string, Case> = {
     const res = await p.post(`/sca/factors/reset/${start.body.resetId}/complete${q(c.id)}`);
     return { res, ids: [c.id] };
   },
+  [`POST ${V}/auth/credentials/:id/challenge`]: async (p) => {
+    const w = await newTestWallet(p);
+    const res = await p.post(`/auth/credentials/${w.credentialId}/challenge`, {});
+    return { res, ids: [w.credentialId] };
+  },
+  [`POST ${V}/auth/credentials/:id/verify`]: async (p) => {
+    const w = await newTestWallet(p);
+    const key = newWalletKey();
+    const challenge = ok(await p.post(`/auth/credentials/${w.credentialId}/challenge`, {}), 'challenge');
+    const body = {
+      type: 'EMAIL_OTP',
+      encryptedOtpBundle: await sealOtp(p, '000000', challenge.body.otpEncryptionTargetBundle as string, key),
+    };
+    const first = ok(await p.post(`/auth/credentials/${w.credentialId}/verify`, body), 'verify');
+    const { payloadToSign, requestId } = first.body as { payloadToSign: string; requestId: string };
+    const res = await send(
+      p,
+      'post',
+      `/auth/credentials/${w.credentialId}/verify`,
+      body,
+      signedHeaders(await stamp(key, payloadToSign), requestId),
+    );
+    return { res, ids: [res.body.id as string] };
+  },
   [`POST ${V}/sca/login/start`]: async (p) => {
     const c = await euCustomer(p);
     const res = await p.post(`/sca/login/start${q(c.id)}`, { factor: 'SMS_OTP' });
@@ -719,6 +752,19 @@ const OTHER_CHANGES: Record<string, Case> = {
     const doc = await newPaymentDocument(p, customer.id);
     const res = await p.delete(`/payment-documents/${doc.id}`);
     return { res, ids: [doc.id] };
+  },
+  [`DELETE ${V}/auth/sessions/:id`]: async (p) => {
+    const w = await walletWithSession(p);
+    const first = await send(p, 'delete', `/auth/sessions/${w.session.id}`, undefined);
+    const { payloadToSign, requestId } = first.body as { payloadToSign: string; requestId: string };
+    const res = await send(
+      p,
+      'delete',
+      `/auth/sessions/${w.session.id}`,
+      undefined,
+      signedHeaders(await stamp(w.session.key, payloadToSign), requestId),
+    );
+    return { res, ids: [w.session.id] };
   },
   [`PATCH ${V}/beneficial-owners/:beneficialOwnerId`]: async (p) => {
     const owner = await newCustomer(p, business());

@@ -34,7 +34,7 @@ afterAll(async () => {
 
 const WALLET_CONFIG = { appName: 'Acme Wallet', otpLength: 6, expirationSeconds: 300 };
 let seq = 0;
-const email = () => `wallet-${Date.now()}-${++seq}@example.com`;
+const email = () => `wallet-${process.pid}-${++seq}-${Math.random().toString(36).slice(2)}@example.com`;
 
 async function walletPlatform(): Promise<TestPlatform> {
   const p = await TestPlatform.create(t);
@@ -50,7 +50,10 @@ interface Wallet {
   email: string;
 }
 
-async function walletOf(p: TestPlatform, customerId: string): Promise<{ accountId: string; credentials: Array<Record<string, unknown>> }> {
+async function walletOf(
+  p: TestPlatform,
+  customerId: string,
+): Promise<{ accountId: string; credentials: Array<Record<string, unknown>> }> {
   const accounts = await p.get(`/customers/internal-accounts?customerId=${customerId}&type=EMBEDDED_WALLET`);
   expect(accounts.status).toBe(200);
   expect(accounts.body.data).toHaveLength(1);
@@ -70,19 +73,29 @@ async function newWallet(p: TestPlatform): Promise<Wallet> {
 
 const magic = () => '000000';
 const sessionsOf = async (p: TestPlatform, accountId: string) =>
-  ((await p.get(`/auth/sessions?accountId=${accountId}`)).body as { data: Array<{ id: string }> }).data.map((s) => s.id);
+  ((await p.get(`/auth/sessions?accountId=${accountId}`)).body as { data: Array<{ id: string }> }).data.map(
+    (s) => s.id,
+  );
 
 describe('provisioning', () => {
   it('PATCH /config takes embeddedWalletConfig (merged), GET /config shows it, bad members are all reported', async () => {
     const p = await TestPlatform.create(t);
     expect((await p.get('/config')).body.embeddedWalletConfig).toBeUndefined();
-    expect(invalidFields(await p.patch('/config', { embeddedWalletConfig: { otpLength: 3, expirationSeconds: 0, logoUrl: 'x', alphanumeric: 'yes' } }))).toEqual([
+    expect(
+      invalidFields(
+        await p.patch('/config', {
+          embeddedWalletConfig: { otpLength: 3, expirationSeconds: 0, logoUrl: 'x', alphanumeric: 'yes' },
+        }),
+      ),
+    ).toEqual([
       'embeddedWalletConfig.alphanumeric',
       'embeddedWalletConfig.expirationSeconds',
       'embeddedWalletConfig.logoUrl',
       'embeddedWalletConfig.otpLength',
     ]);
-    expect((await p.patch('/config', { embeddedWalletConfig: WALLET_CONFIG })).body.embeddedWalletConfig).toEqual(WALLET_CONFIG);
+    expect((await p.patch('/config', { embeddedWalletConfig: WALLET_CONFIG })).body.embeddedWalletConfig).toEqual(
+      WALLET_CONFIG,
+    );
     const merged = await p.patch('/config', { embeddedWalletConfig: { alphanumeric: true } });
     expect(merged.body.embeddedWalletConfig).toEqual({ ...WALLET_CONFIG, alphanumeric: true });
     expect((await p.get('/config')).body.embeddedWalletConfig).toEqual({ ...WALLET_CONFIG, alphanumeric: true });
@@ -100,7 +113,11 @@ describe('provisioning', () => {
     ]);
     const after = await newWallet(p);
     const account = await p.get(`/customers/internal-accounts?customerId=${after.customerId}&type=EMBEDDED_WALLET`);
-    expect(account.body.data[0]).toMatchObject({ type: 'EMBEDDED_WALLET', status: 'ACTIVE', customerId: after.customerId });
+    expect(account.body.data[0]).toMatchObject({
+      type: 'EMBEDDED_WALLET',
+      status: 'ACTIVE',
+      customerId: after.customerId,
+    });
     // The fiat account is still the customer's only INTERNAL_FIAT one.
     const fiat = await p.get(`/customers/internal-accounts?customerId=${after.customerId}&type=INTERNAL_FIAT`);
     expect(fiat.body.data).toHaveLength(1);
@@ -112,7 +129,11 @@ describe('provisioning', () => {
     const w = await newWallet(p);
     expect((await other.get(`/auth/credentials?accountId=${w.accountId}`)).body).toEqual({ data: [] });
     expect((await other.get(`/auth/sessions?accountId=${w.accountId}`)).body).toEqual({ data: [] });
-    expectError(await other.post(`/auth/credentials/${w.credentialId}/challenge`, {}), 404, 'AUTH_CREDENTIAL_NOT_FOUND');
+    expectError(
+      await other.post(`/auth/credentials/${w.credentialId}/challenge`, {}),
+      404,
+      'AUTH_CREDENTIAL_NOT_FOUND',
+    );
     expect(invalidFields(await p.get('/auth/credentials?accountId=nope'))).toEqual(['accountId']);
   });
 });
@@ -128,9 +149,13 @@ describe('the enclave key', () => {
     const bundle = JSON.parse(challenge.body.otpEncryptionTargetBundle as string);
     expect(bundle).toMatchObject({ version: 'v1.0.0', enclaveQuorumPublic: res.body.enclaveQuorumPublic });
     // The library refuses a bundle under any other pinned key (its production default included).
-    await expect(sealOtp(p, '000000', challenge.body.otpEncryptionTargetBundle, newWalletKey())).resolves.toContain('encappedPublic');
+    await expect(sealOtp(p, '000000', challenge.body.otpEncryptionTargetBundle, newWalletKey())).resolves.toContain(
+      'encappedPublic',
+    );
     const { encryptOtpCodeToBundle } = await import('@turnkey/crypto');
-    await expect(encryptOtpCodeToBundle('000000', challenge.body.otpEncryptionTargetBundle, newWalletKey().publicKey)).rejects.toThrow();
+    await expect(
+      encryptOtpCodeToBundle('000000', challenge.body.otpEncryptionTargetBundle, newWalletKey().publicKey),
+    ).rejects.toThrow();
   });
 });
 
@@ -147,7 +172,16 @@ describe('EMAIL_OTP login', () => {
     );
     expect(session).toMatchObject({ accountId: w.accountId, type: 'EMAIL_OTP', nickname: w.email });
     expect(session.id).toMatch(/^Session:/);
-    expect(Object.keys(session).sort()).toEqual(['accountId', 'createdAt', 'expiresAt', 'id', 'key', 'nickname', 'type', 'updatedAt']);
+    expect(Object.keys(session).sort()).toEqual([
+      'accountId',
+      'createdAt',
+      'expiresAt',
+      'id',
+      'key',
+      'nickname',
+      'type',
+      'updatedAt',
+    ]);
     expect(await sessionsOf(p, w.accountId)).toEqual([session.id]);
   });
 
@@ -218,11 +252,26 @@ describe('EMAIL_OTP login', () => {
       encryptedOtpBundle: await encryptOtpCodeToBundle('000000', bundle, legacy, await enclaveKey(p)),
     });
     expect(expectError(res, 400, 'INVALID_INPUT').details!.errors).toEqual([
-      expect.objectContaining({ field: 'encryptedOtpBundle', message: expect.stringContaining('deprecated uncompressed-key flow') }),
+      expect.objectContaining({
+        field: 'encryptedOtpBundle',
+        message: expect.stringContaining('deprecated uncompressed-key flow'),
+      }),
     ]);
-    for (const encryptedOtpBundle of ['not json', '{"encappedPublic":"04","ciphertext":"00"}', JSON.stringify({ encappedPublic: legacy, ciphertext: 'ab'.repeat(40) })])
-      expect(invalidFields(await p.post(`/auth/credentials/${w.credentialId}/verify`, { type: 'EMAIL_OTP', encryptedOtpBundle }))).toEqual(['encryptedOtpBundle']);
-    expect(invalidFields(await p.post(`/auth/credentials/${w.credentialId}/verify`, { type: 'SMS_OTP', encryptedOtpBundle: 'x' }))).toEqual(['type']);
+    for (const encryptedOtpBundle of [
+      'not json',
+      '{"encappedPublic":"04","ciphertext":"00"}',
+      JSON.stringify({ encappedPublic: legacy, ciphertext: 'ab'.repeat(40) }),
+    ])
+      expect(
+        invalidFields(
+          await p.post(`/auth/credentials/${w.credentialId}/verify`, { type: 'EMAIL_OTP', encryptedOtpBundle }),
+        ),
+      ).toEqual(['encryptedOtpBundle']);
+    expect(
+      invalidFields(
+        await p.post(`/auth/credentials/${w.credentialId}/verify`, { type: 'SMS_OTP', encryptedOtpBundle: 'x' }),
+      ),
+    ).toEqual(['type']);
   });
 });
 
@@ -230,13 +279,20 @@ describe('the signed retry', () => {
   /** A wallet with a live session, and a fresh first leg of the OTP verify (202) to retry. */
   async function pendingVerify(p: TestPlatform, w: Wallet, key: WalletKey) {
     const challenge = await p.post(`/auth/credentials/${w.credentialId}/challenge`, {});
-    const body = { type: 'EMAIL_OTP', encryptedOtpBundle: await sealOtp(p, '000000', challenge.body.otpEncryptionTargetBundle, key) };
+    const body = {
+      type: 'EMAIL_OTP',
+      encryptedOtpBundle: await sealOtp(p, '000000', challenge.body.otpEncryptionTargetBundle, key),
+    };
     const first = await p.post(`/auth/credentials/${w.credentialId}/verify`, body);
     expect(first.status).toBe(202);
     expect(Object.keys(first.body).sort()).toEqual(['expiresAt', 'payloadToSign', 'requestId', 'type']);
     expect(first.body.requestId).toMatch(/^Request:/);
     const claims = await verifyOtpVerificationToken(first.body.payloadToSign, await enclaveKey(p));
-    expect(claims).toMatchObject({ public_key: key.publicKey, verification_type: 'OTP_TYPE_EMAIL', contact: w.email.toLowerCase() });
+    expect(claims).toMatchObject({
+      public_key: key.publicKey,
+      verification_type: 'OTP_TYPE_EMAIL',
+      contact: w.email.toLowerCase(),
+    });
     return { body, payloadToSign: first.body.payloadToSign as string, requestId: first.body.requestId as string };
   }
 
@@ -250,16 +306,38 @@ describe('the signed retry', () => {
 
     expectError(await send(p, 'post', path, body, { 'Request-Id': requestId }), 401, 'WALLET_SIGNATURE_MISSING');
     expectError(await send(p, 'post', path, body, { 'Service-Wallet-Signature': good }), 401, 'REQUEST_ID_MISSING');
-    for (const bad of ['%%%', Buffer.from('not json').toString('base64url'), Buffer.from('{"publicKey":"02","scheme":"x"}').toString('base64url')])
+    for (const bad of [
+      '%%%',
+      Buffer.from('not json').toString('base64url'),
+      Buffer.from('{"publicKey":"02","scheme":"x"}').toString('base64url'),
+    ])
       expectError(await send(p, 'post', path, body, signedHeaders(bad, requestId)), 401, 'WALLET_SIGNATURE_MALFORMED');
     expectError(
-      await send(p, 'post', path, { ...body, encryptedOtpBundle: body.encryptedOtpBundle.replace(/"ciphertext":"(..)/, '"ciphertext":"00') }, signedHeaders(good, requestId)),
+      await send(
+        p,
+        'post',
+        path,
+        { ...body, encryptedOtpBundle: body.encryptedOtpBundle.replace(/"ciphertext":"(..)/, '"ciphertext":"00') },
+        signedHeaders(good, requestId),
+      ),
       401,
       'WALLET_SIGNATURE_BODY_MISMATCH',
     );
-    expectError(await send(p, 'post', path, body, signedHeaders(await stamp(newWalletKey(), payloadToSign), requestId)), 401, 'WALLET_SIGNATURE_INVALID');
-    expectError(await send(p, 'post', path, body, signedHeaders(await stamp(key, `${payloadToSign}x`), requestId)), 401, 'WALLET_SIGNATURE_INVALID');
-    expectError(await send(p, 'post', path, body, signedHeaders(good, 'Request:019542f5-b3e7-7d02-8000-000000000001')), 401, 'WALLET_SIGNATURE_INVALID');
+    expectError(
+      await send(p, 'post', path, body, signedHeaders(await stamp(newWalletKey(), payloadToSign), requestId)),
+      401,
+      'WALLET_SIGNATURE_INVALID',
+    );
+    expectError(
+      await send(p, 'post', path, body, signedHeaders(await stamp(key, `${payloadToSign}x`), requestId)),
+      401,
+      'WALLET_SIGNATURE_INVALID',
+    );
+    expectError(
+      await send(p, 'post', path, body, signedHeaders(good, 'Request:019542f5-b3e7-7d02-8000-000000000001')),
+      401,
+      'WALLET_SIGNATURE_INVALID',
+    );
     expect(await sessionsOf(p, w.accountId)).toEqual([]);
 
     // The reference's header name is the same header.
@@ -281,12 +359,31 @@ describe('the signed retry', () => {
     // A secp256k1 public key whose x is no P-256 point (about half of them).
     let k1: Uint8Array;
     do k1 = secp256k1.getPublicKey(secp256k1.utils.randomSecretKey(), true);
-    while ((() => { try { p256.Point.fromHex(Buffer.from(k1).toString('hex')); return true; } catch { return false; } })());
-    const forged = Buffer.from(JSON.stringify({ publicKey: Buffer.from(k1).toString('hex'), scheme: 'SIGNATURE_SCHEME_TK_API_P256', signature: JSON.parse(Buffer.from(await stamp(key, payloadToSign), 'base64url').toString()).signature })).toString('base64url');
+    while (
+      (() => {
+        try {
+          p256.Point.fromHex(Buffer.from(k1).toString('hex'));
+          return true;
+        } catch {
+          return false;
+        }
+      })()
+    );
+    const forged = Buffer.from(
+      JSON.stringify({
+        publicKey: Buffer.from(k1).toString('hex'),
+        scheme: 'SIGNATURE_SCHEME_TK_API_P256',
+        signature: JSON.parse(Buffer.from(await stamp(key, payloadToSign), 'base64url').toString()).signature,
+      }),
+    ).toString('base64url');
     const path = `/auth/credentials/${w.credentialId}/verify`;
     expectError(await send(p, 'post', path, body, signedHeaders(forged, requestId)), 401, 'WALLET_SIGNATURE_MALFORMED');
     const good = await stamp(key, payloadToSign);
-    const both = { 'Service-Wallet-Signature': good, 'Grid-Wallet-Signature': await stamp(newWalletKey(), payloadToSign), 'Request-Id': requestId };
+    const both = {
+      'Service-Wallet-Signature': good,
+      'Grid-Wallet-Signature': await stamp(newWalletKey(), payloadToSign),
+      'Request-Id': requestId,
+    };
     expectError(await send(p, 'post', path, body, both), 401, 'WALLET_SIGNATURE_MALFORMED');
     expect((await send(p, 'post', path, body, signedHeaders(good, requestId))).status).toBe(200);
   });
@@ -302,29 +399,78 @@ describe('the signed retry', () => {
     const first = await send(p, 'delete', `/auth/sessions/${b.id}`, undefined);
     expect(first.status).toBe(202);
     expect(first.body).toMatchObject({ type: 'EMAIL_OTP', requestId: expect.stringMatching(/^Request:/) });
-    expect(JSON.parse(first.body.payloadToSign)).toMatchObject({ type: 'ACTIVITY_TYPE_DELETE_SESSIONS', parameters: { sessionIds: [b.id] } });
+    expect(JSON.parse(first.body.payloadToSign)).toMatchObject({
+      type: 'ACTIVITY_TYPE_DELETE_SESSIONS',
+      parameters: { sessionIds: [b.id] },
+    });
     const { payloadToSign, requestId } = first.body as { payloadToSign: string; requestId: string };
 
     // Another wallet's live session key is not this wallet's.
-    expectError(await send(p, 'delete', `/auth/sessions/${b.id}`, undefined, signedHeaders(await stamp(stranger.key, payloadToSign), requestId)), 401, 'WALLET_SIGNATURE_INVALID');
+    expectError(
+      await send(
+        p,
+        'delete',
+        `/auth/sessions/${b.id}`,
+        undefined,
+        signedHeaders(await stamp(stranger.key, payloadToSign), requestId),
+      ),
+      401,
+      'WALLET_SIGNATURE_INVALID',
+    );
     // A challenge issued for another session is foreign to this one.
     const forA = await send(p, 'delete', `/auth/sessions/${a.id}`, undefined);
-    expectError(await send(p, 'delete', `/auth/sessions/${b.id}`, undefined, signedHeaders(await stamp(a.key, forA.body.payloadToSign), forA.body.requestId)), 401, 'WALLET_SIGNATURE_INVALID');
+    expectError(
+      await send(
+        p,
+        'delete',
+        `/auth/sessions/${b.id}`,
+        undefined,
+        signedHeaders(await stamp(a.key, forA.body.payloadToSign), forA.body.requestId),
+      ),
+      401,
+      'WALLET_SIGNATURE_INVALID',
+    );
     // Another platform cannot see the session at all.
     const other = await walletPlatform();
     expectError(await send(other, 'delete', `/auth/sessions/${b.id}`, undefined), 404, 'SESSION_NOT_FOUND');
     expect((await sessionsOf(p, w.accountId)).sort()).toEqual([a.id, b.id].sort());
 
     // Session a signs the revocation of b.
-    const done = await send(p, 'delete', `/auth/sessions/${b.id}`, undefined, signedHeaders(await stamp(a.key, payloadToSign), requestId));
+    const done = await send(
+      p,
+      'delete',
+      `/auth/sessions/${b.id}`,
+      undefined,
+      signedHeaders(await stamp(a.key, payloadToSign), requestId),
+    );
     expect(done.status).toBe(204);
     expect(await sessionsOf(p, w.accountId)).toEqual([a.id]);
     // The revoked session's key signs nothing any more.
     const next = await send(p, 'delete', `/auth/sessions/${a.id}`, undefined);
-    expectError(await send(p, 'delete', `/auth/sessions/${a.id}`, undefined, signedHeaders(await stamp(b.key, next.body.payloadToSign), next.body.requestId)), 401, 'WALLET_SIGNATURE_INVALID');
+    expectError(
+      await send(
+        p,
+        'delete',
+        `/auth/sessions/${a.id}`,
+        undefined,
+        signedHeaders(await stamp(b.key, next.body.payloadToSign), next.body.requestId),
+      ),
+      401,
+      'WALLET_SIGNATURE_INVALID',
+    );
     // An expired challenge is refused (the platform's clock): 5 minutes.
     expect((await p.post('/sandbox/clock/advance', { seconds: 301 })).status).toBe(200);
-    expectError(await send(p, 'delete', `/auth/sessions/${a.id}`, undefined, signedHeaders(await stamp(a.key, next.body.payloadToSign), next.body.requestId)), 401, 'WALLET_SIGNATURE_INVALID');
+    expectError(
+      await send(
+        p,
+        'delete',
+        `/auth/sessions/${a.id}`,
+        undefined,
+        signedHeaders(await stamp(a.key, next.body.payloadToSign), next.body.requestId),
+      ),
+      401,
+      'WALLET_SIGNATURE_INVALID',
+    );
     expect(await sessionsOf(p, w.accountId)).toEqual([a.id]);
     // Sessions expire on the platform's clock (15 minutes).
     expect((await p.post('/sandbox/clock/advance', { seconds: 15 * 60 })).status).toBe(200);

@@ -89,7 +89,58 @@ export async function otpLogin(
   const { payloadToSign, requestId } = first.body as { payloadToSign: string; requestId: string };
   const claims = await verifyOtpVerificationToken(payloadToSign, await enclaveKey(p));
   if (claims.public_key !== key.publicKey) throw new Error('the verification token is bound to another key');
-  const done = await send(p, 'post', `/auth/credentials/${credentialId}/verify`, body, signedHeaders(await stamp(key, payloadToSign), requestId));
+  const done = await send(
+    p,
+    'post',
+    `/auth/credentials/${credentialId}/verify`,
+    body,
+    signedHeaders(await stamp(key, payloadToSign), requestId),
+  );
   if (done.status !== 200) throw new Error(`verify retry: ${done.status} ${JSON.stringify(done.body)}`);
   return { ...(done.body as Omit<WalletSession, 'key'>), key };
+}
+
+export interface TestWallet {
+  customerId: string;
+  /** The EMBEDDED_WALLET internal account. */
+  accountId: string;
+  /** Its EMAIL_OTP credential (provisioned with the wallet). */
+  credentialId: string;
+  email: string;
+}
+
+let walletSeq = 0;
+
+/**
+ * Turns embedded wallets on for the platform (PATCH /config, idempotent) and creates a customer
+ * with a fresh email: its wallet account and EMAIL_OTP credential.
+ */
+export async function newTestWallet(p: TestPlatform, customer: Record<string, unknown> = {}): Promise<TestWallet> {
+  const config = await p.patch('/config', { embeddedWalletConfig: { appName: 'Test wallet' } });
+  if (config.status !== 200) throw new Error(`config: ${config.status} ${JSON.stringify(config.body)}`);
+  const email = `wallet-${process.pid}-${++walletSeq}-${Math.random().toString(36).slice(2)}@example.com`;
+  const created = await p.post('/customers', {
+    customerType: 'INDIVIDUAL',
+    platformCustomerId: email,
+    region: 'US',
+    fullName: 'Wally Walletson',
+    birthDate: '1990-01-15',
+    nationality: 'US',
+    email,
+    address: { line1: '1 Main St', city: 'Seattle', state: 'WA', postalCode: '98101', country: 'US' },
+    ...customer,
+  });
+  if (created.status !== 201) throw new Error(`customer: ${created.status} ${JSON.stringify(created.body)}`);
+  const customerId = (created.body as { id: string }).id;
+  const accounts = await p.get(`/customers/internal-accounts?customerId=${customerId}&type=EMBEDDED_WALLET`);
+  const accountId = (accounts.body as { data: Array<{ id: string }> }).data[0].id;
+  const creds = await p.get(`/auth/credentials?accountId=${accountId}`);
+  const credentialId = (creds.body as { data: Array<{ id: string }> }).data[0].id;
+  return { customerId, accountId, credentialId, email };
+}
+
+/** A wallet and a live session on it (the sandbox's magic OTP). */
+export async function walletWithSession(p: TestPlatform): Promise<TestWallet & { session: WalletSession }> {
+  const wallet = await newTestWallet(p);
+  return { ...wallet, session: await otpLogin(p, wallet.credentialId, () => '000000') };
 }

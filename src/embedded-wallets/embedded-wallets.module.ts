@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CustomersModule } from '../customers/customers.module.js';
 import { MessagingModule } from '../messaging/messaging.module.js';
+import { OutboxWriterModule } from '../outbox/outbox-writer.module.js';
 import { PlatformConfigModule } from '../platform-config/platform-config.module.js';
 import { SecretsModule } from '../secrets/secrets.module.js';
 import { EnclaveKeys } from './enclave-keys.service.js';
@@ -14,7 +15,7 @@ import { WalletsService } from './wallets.service.js';
  * the wallet owner must authorize (quote execution from a wallet, wallet settings, ...).
  */
 @Module({
-  imports: [CustomersModule, PlatformConfigModule, SecretsModule, MessagingModule],
+  imports: [CustomersModule, PlatformConfigModule, SecretsModule, MessagingModule, OutboxWriterModule],
   controllers: [WalletsController],
   providers: [EnclaveKeys, WalletSignatures, WalletsService],
   exports: [EnclaveKeys, WalletSignatures, WalletsService],

@@ -35,6 +35,35 @@ export class AuthCredentialVerifyRequest {
   clientPublicKey?: string;
 }
 
+/**
+ * The reference's AuthCredentialCreateRequestOneOf, one class (`type` selects the members the
+ * service requires): EMAIL_OTP and SMS_OTP take only `accountId` (they are tied to the customer's
+ * email / phone number).
+ */
+export class AuthCredentialCreateRequest {
+  @EnumField(AUTH_METHOD_TYPES)
+  type: AuthMethodType;
+
+  @IdField('InternalAccount', { description: 'The EMBEDDED_WALLET internal account' })
+  accountId: string;
+
+  @StringField({ required: false, maxLength: 8192, description: 'OAUTH: the OIDC id token' })
+  oidcToken?: string;
+
+  @StringField({ required: false, minLength: 1, maxLength: 100, description: 'PASSKEY: its nickname' })
+  nickname?: string;
+}
+
+/** The reference's AuthSessionRefreshRequest. */
+export class AuthSessionRefreshRequest {
+  @StringField({
+    pattern: CLIENT_KEY,
+    format: 'sec1-p256-public-key',
+    description: 'The new client-held session key (compressed)',
+  })
+  clientPublicKey: string;
+}
+
 /** The reference's AuthCredentialChallengeRequest (ignored for EMAIL_OTP and SMS_OTP). */
 export class AuthCredentialChallengeRequest {
   @StringField({ required: false, pattern: CLIENT_KEY, format: 'sec1-p256-public-key' })

@@ -11,7 +11,9 @@ import { EnclaveKeys } from './enclave-keys.service.js';
 import {
   AccountIdQuery,
   AuthCredentialChallengeRequest,
+  AuthCredentialCreateRequest,
   AuthCredentialListResponse,
+  AuthSessionRefreshRequest,
   AuthCredentialVerifyRequest,
   AuthMethodResponse,
   AuthSession,
@@ -59,6 +61,43 @@ export class WalletsController {
   @ApiResponse({ status: 200, type: AuthCredentialListResponse })
   listCredentials(@CurrentPlatform() p: PlatformPrincipal, @Query() query: unknown): Promise<{ data: AuthMethod[] }> {
     return this.wallets.listCredentials(p.platformId, parse(AccountIdQuery, query).accountId);
+  }
+
+  @Post('credentials')
+  @ApiOperation({ summary: 'Create an authentication credential', operationId: 'createAuthCredential' })
+  @ApiBody({ type: AuthCredentialCreateRequest })
+  @ApiResponse({ status: 201, type: AuthMethodResponse, description: 'Created (OTP types: a code went out)' })
+  @ApiResponse({
+    status: 202,
+    type: AuthSignedRequestChallenge,
+    description: 'The wallet has credentials: stamp `payloadToSign` with a live session key and retry',
+  })
+  @ApiErrors(409)
+  async create(
+    @CurrentPlatform() p: PlatformPrincipal,
+    @Body() body: unknown,
+    @Headers() headers: IncomingHttpHeaders,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<unknown> {
+    const request = parse(AuthCredentialCreateRequest, body);
+    return answer(res, await this.wallets.createCredential(p.platformId, request, body, retryHeaders(headers)));
+  }
+
+  @Delete('credentials/:id')
+  @ApiOperation({ summary: 'Revoke an authentication credential', operationId: 'revokeAuthCredential' })
+  @ApiResponse({
+    status: 202,
+    type: AuthSignedRequestChallenge,
+    description: 'Stamp `payloadToSign` with a live session of another credential of the wallet',
+  })
+  @ApiResponse({ status: 204, description: 'The signed retry: the credential and its sessions are revoked' })
+  async revokeCredential(
+    @CurrentPlatform() p: PlatformPrincipal,
+    @Param('id') id: string,
+    @Headers() headers: IncomingHttpHeaders,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<unknown> {
+    return answer(res, await this.wallets.revokeCredential(p.platformId, id, retryHeaders(headers)));
   }
 
   @Post('credentials/:id/challenge')
@@ -126,6 +165,29 @@ export class WalletsController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<unknown> {
     return answer(res, await this.wallets.revokeSession(p.platformId, id, retryHeaders(headers)));
+  }
+
+  @Post('sessions/:id/refresh')
+  @ApiOperation({ summary: 'Refresh an authentication session', operationId: 'refreshAuthSession' })
+  @ApiBody({ type: AuthSessionRefreshRequest })
+  @ApiResponse({ status: 201, type: AuthSession, description: 'The signed retry: a new session on the new key' })
+  @ApiResponse({
+    status: 202,
+    type: AuthSignedRequestChallenge,
+    description: "Stamp `payloadToSign` with the session's own key and retry with the same body",
+  })
+  async refresh(
+    @CurrentPlatform() p: PlatformPrincipal,
+    @Param('id') id: string,
+    @Body() body: unknown,
+    @Headers() headers: IncomingHttpHeaders,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<unknown> {
+    const request = parse(AuthSessionRefreshRequest, body);
+    return answer(
+      res,
+      await this.wallets.refreshSession(p.platformId, id, request.clientPublicKey, body, retryHeaders(headers)),
+    );
   }
 
   /**

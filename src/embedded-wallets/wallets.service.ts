@@ -16,11 +16,15 @@ import { ApiError } from '../errors/api-error.js';
 import { fieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
 import { EmailSender, SmsSender } from '../messaging/senders.js';
+import { OutboxService } from '../outbox/outbox.service.js';
+import { conflictFor } from '../database/queries.js';
+import { credentialEvent, sessionEvent } from './wallet-events.js';
 import { PlatformConfigService } from '../platform-config/platform-config.service.js';
 import { sameSecret } from '../secrets/constant-time.js';
 import { SecretBox } from '../secrets/secret-box.js';
 import { EnclaveKeys } from './enclave-keys.service.js';
 import type {
+  AuthCredentialCreateRequest,
   AuthCredentialVerifyRequest,
   AuthMethod,
   AuthMethodResponse,
@@ -42,6 +46,26 @@ const DEFAULT_OTP_SECONDS = 300;
 const ALPHANUMERIC = 'ABCDEFGHJKLMNPQRSTUVWXYZ23456789';
 
 export const VERIFY_ACTION = 'POST /auth/credentials/{id}/verify';
+export const CREATE_CREDENTIAL_ACTION = 'POST /auth/credentials';
+export const REVOKE_CREDENTIAL_ACTION = 'DELETE /auth/credentials/{id}';
+export const REFRESH_SESSION_ACTION = 'POST /auth/sessions/{id}/refresh';
+
+/** The unique indexes of wallet_credentials and the spec's code for each (a race lost at insert). */
+const CREDENTIAL_CONFLICTS = {
+  wallet_credentials_one_email_otp: () =>
+    new ApiError(
+      'EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS',
+      'The wallet already has an EMAIL_OTP credential (one per account)',
+    ),
+  wallet_credentials_one_sms_otp: () =>
+    new ApiError('SMS_OTP_CREDENTIAL_ALREADY_EXISTS', 'The wallet already has an SMS_OTP credential (one per account)'),
+  wallet_credentials_email_contact: () =>
+    new ApiError('EMAIL_OTP_EMAIL_ALREADY_EXISTS', 'The email is already tied to an EMAIL_OTP credential'),
+  wallet_credentials_phone_contact: () =>
+    new ApiError('SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS', 'The phone number is already tied to an SMS_OTP credential'),
+  wallet_credentials_passkey: () =>
+    new ApiError('PASSKEY_CREDENTIAL_ALREADY_EXISTS', 'This passkey is already registered on the wallet'),
+};
 export const REVOKE_SESSION_ACTION = 'DELETE /auth/sessions/{id}';
 
 export interface CredentialRow {
@@ -75,6 +99,10 @@ interface OtpRow {
   attempts: number;
   expires_at: BusinessTime;
 }
+
+const SESSION_SELECT = `SELECT s.id, s.account_id, s.credential_id, s.public_key, s.expires_at, s.created_at, s.updated_at,
+    c.type, c.nickname
+  FROM wallet_sessions s JOIN wallet_credentials c ON c.id = s.credential_id`;
 
 /** An answer that is either a 202 challenge or the route's own success. */
 export type TwoStep<T> = { status: 202; body: AuthSignedRequestChallenge } | { status: number; body: T };
@@ -114,6 +142,23 @@ type EmbeddedWalletConfig = NonNullable<Awaited<ReturnType<PlatformConfigService
 
 const otpHash = (otpId: string, code: string) => createHash('sha256').update(`${otpId}:${code}`).digest('hex');
 
+/**
+ * A client-held session key: compressed P-256 (lower-cased); the deprecated uncompressed-key flow
+ * (the server would make and return the session key) is refused with 400.
+ */
+export function clientKey(value: string): string {
+  if (UNCOMPRESSED_KEY.test(value))
+    throw invalidInput([
+      fieldError(
+        'clientPublicKey',
+        'the deprecated uncompressed-key flow is not supported: send a compressed P-256 public key (the client keeps the session key)',
+      ),
+    ]);
+  if (!COMPRESSED_KEY.test(value) || !isP256Point(value))
+    throw invalidInput([fieldError('clientPublicKey', 'clientPublicKey must be a compressed P-256 public key (hex)')]);
+  return value.toLowerCase();
+}
+
 /** A new one-time password of the platform's configured length and alphabet. */
 function newOtp(config: EmbeddedWalletConfig): string {
   const length = config.otpLength ?? DEFAULT_OTP_LENGTH;
@@ -142,6 +187,7 @@ export class WalletsService implements OnModuleInit {
     private readonly platformConfig: PlatformConfigService,
     private readonly email: EmailSender,
     private readonly sms: SmsSender,
+    private readonly outbox: OutboxService,
   ) {}
 
   onModuleInit(): void {
@@ -199,13 +245,17 @@ export class WalletsService implements OnModuleInit {
   ): Promise<CredentialRow> {
     const id = newUuid();
     const now = this.clock.now();
-    await m.query(
-      `INSERT INTO wallet_credentials (id, platform_id, account_id, type, nickname, contact, details, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)`,
-      [id, c.platformId, c.accountId, c.type, c.nickname, c.contact, JSON.stringify(c.details ?? {}), now],
-    );
+    try {
+      await m.query(
+        `INSERT INTO wallet_credentials (id, platform_id, account_id, type, nickname, contact, details, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $8)`,
+        [id, c.platformId, c.accountId, c.type, c.nickname, c.contact, JSON.stringify(c.details ?? {}), now],
+      );
+    } catch (error) {
+      throw conflictFor(error, CREDENTIAL_CONFLICTS) ?? error;
+    }
     noteAuditResource(formatId('AuthMethod', id));
-    return {
+    const row: CredentialRow = {
       id,
       platform_id: c.platformId,
       account_id: c.accountId,
@@ -216,6 +266,8 @@ export class WalletsService implements OnModuleInit {
       created_at: now,
       updated_at: now,
     };
+    await this.outbox.write(m, credentialEvent(c.platformId, 'AUTH_CREDENTIAL.CREATED', renderAuthMethod(row)));
+    return row;
   }
 
   /**
@@ -459,6 +511,184 @@ export class WalletsService implements OnModuleInit {
     return { code: plain.otp_code, publicKey: plain.public_key.toLowerCase() };
   }
 
+  /**
+   * POST /auth/credentials. The first credential of a wallet is created at once (201); adding one
+   * to a wallet that has any needs the signed retry (202, then 201), stamped by a live session of
+   * the wallet. EMAIL_OTP / SMS_OTP are tied to the customer's email / phone number and get a code
+   * at once (`otpEncryptionTargetBundle`); activate them with verify.
+   */
+  async createCredential(
+    platformId: string,
+    body: AuthCredentialCreateRequest,
+    rawBody: unknown,
+    headers: RetryHeaders,
+  ): Promise<TwoStep<AuthMethodResponse>> {
+    return this.tx.run(async (m) => {
+      const accountId = await this.requireWallet(m, platformId, body.accountId);
+      // The account row, locked: two creations on one wallet queue (the one-per-account rules).
+      await m.query(`SELECT id FROM internal_accounts WHERE id = $1 FOR UPDATE`, [accountId]);
+      const planned = await this.plannedCredential(m, platformId, accountId, body);
+      const [existing] = await m.query<Array<{ n: string }>>(
+        `SELECT count(*)::text AS n FROM wallet_credentials WHERE account_id = $1 AND deleted_at IS NULL`,
+        [accountId],
+      );
+      const action: WalletAction = {
+        platformId,
+        accountId,
+        action: CREATE_CREDENTIAL_ACTION,
+        target: formatId('InternalAccount', accountId),
+        body: rawBody,
+      };
+      if (Number(existing.n) > 0) {
+        if (!isRetry(headers)) {
+          const challenge = await this.signatures.challenge(m, action, {
+            payloadToSign: this.signatures.payload(platformId, planned.activity, {
+              ...planned.parameters,
+              userId: formatId('InternalAccount', accountId),
+            }),
+          });
+          return { status: 202, body: { type: body.type, ...challenge } };
+        }
+        await this.signatures.consume(m, headers, action);
+      }
+      const row = await this.insertCredential(m, {
+        platformId,
+        accountId,
+        type: body.type,
+        nickname: planned.nickname,
+        contact: planned.contact,
+        details: planned.details,
+      });
+      noteAuditStatus(201);
+      const view: AuthMethodResponse = renderAuthMethod(row);
+      if (row.type === 'EMAIL_OTP' || row.type === 'SMS_OTP')
+        view.otpEncryptionTargetBundle = await this.issueOtp(m, row);
+      return { status: 201, body: view };
+    });
+  }
+
+  /** What a create request would add (checked on both legs): the spec's codes when it cannot be. */
+  private async plannedCredential(
+    m: EntityManager,
+    platformId: string,
+    accountId: string,
+    body: AuthCredentialCreateRequest,
+  ): Promise<{
+    nickname: string;
+    contact: string | null;
+    details: Record<string, unknown>;
+    activity: string;
+    parameters: Record<string, unknown>;
+  }> {
+    const live = await m.query<Array<{ type: AuthMethodType; contact: string | null }>>(
+      `SELECT type, contact FROM wallet_credentials WHERE account_id = $1 AND deleted_at IS NULL`,
+      [accountId],
+    );
+    const [customer] = await m.query<Array<{ email: string | null; phone_number: string | null }>>(
+      `SELECT c.email, c.phone_number FROM customers c JOIN internal_accounts a ON a.customer_id = c.id WHERE a.id = $1`,
+      [accountId],
+    );
+    if (body.type === 'EMAIL_OTP' || body.type === 'SMS_OTP') {
+      const email = body.type === 'EMAIL_OTP';
+      if (live.some((c) => c.type === body.type))
+        throw email
+          ? CREDENTIAL_CONFLICTS.wallet_credentials_one_email_otp()
+          : CREDENTIAL_CONFLICTS.wallet_credentials_one_sms_otp();
+      const value = email ? customer?.email : customer?.phone_number;
+      if (!value)
+        throw new ApiError(
+          'INVALID_INPUT',
+          email
+            ? 'The customer has no email: set one with PATCH /customers/{id} first'
+            : 'The customer has no phone number: set one with PATCH /customers/{id} first',
+        );
+      const contact = email ? value.toLowerCase() : value;
+      const [taken] = await m.query<Array<{ id: string }>>(
+        `SELECT id FROM wallet_credentials WHERE platform_id = $1 AND type = $2 AND contact = $3 AND deleted_at IS NULL`,
+        [platformId, body.type, contact],
+      );
+      if (taken)
+        throw email
+          ? CREDENTIAL_CONFLICTS.wallet_credentials_email_contact()
+          : CREDENTIAL_CONFLICTS.wallet_credentials_phone_contact();
+      return email
+        ? {
+            nickname: value,
+            contact,
+            details: {},
+            activity: 'ACTIVITY_TYPE_UPDATE_USER_EMAIL',
+            parameters: { userEmail: value },
+          }
+        : {
+            nickname: value,
+            contact,
+            details: {},
+            activity: 'ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER',
+            parameters: { userPhoneNumber: value },
+          };
+    }
+    throw new ApiError('INVALID_INPUT', `${body.type} credentials are not available on this deployment yet`);
+  }
+
+  /**
+   * DELETE /auth/credentials/{id}: 202, then the signed retry by a live session of another
+   * credential of the wallet (204). The credential's sessions are revoked with it. A wallet keeps
+   * at least one credential (400).
+   */
+  async revokeCredential(platformId: string, credentialId: string, headers: RetryHeaders): Promise<TwoStep<null>> {
+    return this.tx.run(async (m) => {
+      const row = await this.findCredential(m, platformId, credentialId);
+      await m.query(`SELECT id FROM internal_accounts WHERE id = $1 FOR UPDATE`, [row.account_id]);
+      const [count] = await m.query<Array<{ n: string }>>(
+        `SELECT count(*)::text AS n FROM wallet_credentials WHERE account_id = $1 AND deleted_at IS NULL`,
+        [row.account_id],
+      );
+      if (Number(count.n) <= 1)
+        throw new ApiError('INVALID_INPUT', 'A wallet keeps at least one authentication credential: add another first');
+      const action: WalletAction = {
+        platformId,
+        accountId: row.account_id,
+        action: REVOKE_CREDENTIAL_ACTION,
+        target: formatId('AuthMethod', row.id),
+        body: {},
+      };
+      if (!isRetry(headers)) {
+        const challenge = await this.signatures.challenge(m, action, {
+          payloadToSign: this.signatures.payload(platformId, 'ACTIVITY_TYPE_DELETE_AUTHENTICATORS', {
+            authMethodIds: [formatId('AuthMethod', row.id)],
+            userId: formatId('InternalAccount', row.account_id),
+          }),
+        });
+        return { status: 202, body: { type: row.type, ...challenge } };
+      }
+      const verified = await this.signatures.consume(m, headers, action);
+      const [signer] = await m.query<Array<{ credential_id: string }>>(
+        `SELECT credential_id FROM wallet_sessions WHERE id = $1`,
+        [verified.sessionId],
+      );
+      if (signer?.credential_id === row.id)
+        throw new ApiError(
+          'WALLET_SIGNATURE_INVALID',
+          'A credential is revoked with a session of another credential of the wallet, not its own',
+        );
+      const now = this.clock.now();
+      await m.query(`UPDATE wallet_credentials SET deleted_at = $2, updated_at = $2 WHERE id = $1`, [row.id, now]);
+      await m.query(`UPDATE wallet_otps SET used_at = $2 WHERE credential_id = $1 AND used_at IS NULL`, [row.id, now]);
+      noteAuditResource(formatId('AuthMethod', row.id));
+      await this.outbox.write(
+        m,
+        credentialEvent(platformId, 'AUTH_CREDENTIAL.REVOKED', renderAuthMethod({ ...row, updated_at: now })),
+      );
+      const sessions = await m.query<SessionRow[]>(
+        `${SESSION_SELECT} WHERE s.credential_id = $1 AND s.revoked_at IS NULL AND s.expires_at > $2 FOR UPDATE OF s`,
+        [row.id, now],
+      );
+      await this.revokeSessions(m, platformId, sessions);
+      noteAuditStatus(204);
+      return { status: 204, body: null };
+    });
+  }
+
   // ---- sessions ----------------------------------------------------------------------------
 
   /** Opens a session of `credential` bound to the client's compressed public key (no key material is returned). */
@@ -472,7 +702,7 @@ export class WalletsService implements OnModuleInit {
       [id, credential.platform_id, credential.account_id, credential.id, publicKey.toLowerCase(), expiresAt, now],
     );
     noteAuditResource(formatId('Session', id));
-    return renderSession({
+    const session = renderSession({
       id,
       account_id: credential.account_id,
       credential_id: credential.id,
@@ -483,6 +713,21 @@ export class WalletsService implements OnModuleInit {
       type: credential.type,
       nickname: credential.nickname,
     });
+    await this.outbox.write(m, sessionEvent(credential.platform_id, 'AUTH_SESSION.CREATED', session));
+    return session;
+  }
+
+  /** Revokes sessions (rows as `findSession` reads them) in `m`, with their events. */
+  private async revokeSessions(m: EntityManager, platformId: string, rows: SessionRow[]): Promise<void> {
+    const now = this.clock.now();
+    for (const row of rows) {
+      await m.query(`UPDATE wallet_sessions SET revoked_at = $2, updated_at = $2 WHERE id = $1`, [row.id, now]);
+      noteAuditResource(formatId('Session', row.id));
+      await this.outbox.write(
+        m,
+        sessionEvent(platformId, 'AUTH_SESSION.REVOKED', renderSession({ ...row, updated_at: now })),
+      );
+    }
   }
 
   /** The wallet's active sessions (unexpired on the platform's clock, not revoked); empty for a foreign id. */
@@ -539,11 +784,48 @@ export class WalletsService implements OnModuleInit {
         return { status: 202, body: { type: row.type, ...challenge } };
       }
       await this.signatures.consume(m, headers, action);
-      const now = this.clock.now();
-      await m.query(`UPDATE wallet_sessions SET revoked_at = $2, updated_at = $2 WHERE id = $1`, [row.id, now]);
-      noteAuditResource(formatId('Session', row.id));
+      await this.revokeSessions(m, platformId, [row]);
       noteAuditStatus(204);
       return { status: 204, body: null };
+    });
+  }
+
+  /**
+   * POST /auth/sessions/{id}/refresh `{clientPublicKey}`: 202 binding the new key, then the signed
+   * retry by the session's own key: a new session on the new key (201); the old one is revoked.
+   */
+  async refreshSession(
+    platformId: string,
+    sessionId: string,
+    clientPublicKey: string,
+    rawBody: unknown,
+    headers: RetryHeaders,
+  ): Promise<TwoStep<AuthSession>> {
+    const key = clientKey(clientPublicKey);
+    return this.tx.run(async (m) => {
+      const row = await this.findSession(m, platformId, sessionId);
+      const action: WalletAction = {
+        platformId,
+        accountId: row.account_id,
+        action: REFRESH_SESSION_ACTION,
+        target: formatId('Session', row.id),
+        body: rawBody,
+      };
+      if (!isRetry(headers)) {
+        const challenge = await this.signatures.challenge(m, action, {
+          payloadToSign: this.signatures.payload(platformId, 'ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2', {
+            targetPublicKey: key,
+          }),
+          signerPublicKey: row.public_key,
+        });
+        return { status: 202, body: { type: row.type, ...challenge } };
+      }
+      await this.signatures.consume(m, headers, action);
+      const credential = await this.findCredential(m, platformId, formatId('AuthMethod', row.credential_id));
+      await this.revokeSessions(m, platformId, [row]);
+      const session = await this.openSession(m, credential, key);
+      noteAuditStatus(201);
+      return { status: 201, body: session };
     });
   }
 }

@@ -478,3 +478,338 @@ describe('the signed retry', () => {
     expectError(await send(p, 'delete', `/auth/sessions/${a.id}`, undefined), 404, 'SESSION_NOT_FOUND');
   });
 });
+
+describe('credentials', () => {
+  const phone = () => `+1415555${String(1000 + (++seq % 9000)).padStart(4, '0')}`;
+
+  it('adding SMS_OTP needs the signed retry; its code goes out by SMS and logs in; one per wallet', async () => {
+    const p = await walletPlatform();
+    const number = phone();
+    const address = email();
+    const customer = await newCustomer(p, individual({ email: address, phoneNumber: number }));
+    const { accountId, credentials } = await walletOf(p, customer.id);
+    const session = await otpLogin(p, credentials[0].id as string, magic);
+    const body = { type: 'SMS_OTP', accountId };
+
+    const first = await p.post('/auth/credentials', body);
+    expect(first.status).toBe(202);
+    expect(first.body.type).toBe('SMS_OTP');
+    expect(JSON.parse(first.body.payloadToSign)).toMatchObject({
+      type: 'ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER',
+      parameters: { userPhoneNumber: number, userId: accountId },
+    });
+    expectError(
+      await send(p, 'post', '/auth/credentials', body, { 'Request-Id': first.body.requestId }),
+      401,
+      'WALLET_SIGNATURE_MISSING',
+    );
+    const created = await send(
+      p,
+      'post',
+      '/auth/credentials',
+      body,
+      signedHeaders(await stamp(session.key, first.body.payloadToSign), first.body.requestId),
+    );
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ accountId, type: 'SMS_OTP', nickname: number });
+    expect(created.body.otpEncryptionTargetBundle).toContain('enclaveQuorumPublic');
+    const sms = await hook.next({ channel: 'SMS', to: number });
+    expect(sms.purpose).toBe('WALLET_OTP');
+    // the bundle of the creation is the code's: log in with it
+    const key = newWalletKey();
+    const verify = {
+      type: 'SMS_OTP',
+      encryptedOtpBundle: await sealOtp(p, sms.code, created.body.otpEncryptionTargetBundle, key),
+    };
+    const leg = await p.post(`/auth/credentials/${created.body.id}/verify`, verify);
+    expect(leg.status).toBe(202);
+    expect((await verifyOtpVerificationToken(leg.body.payloadToSign, await enclaveKey(p))).verification_type).toBe(
+      'OTP_TYPE_SMS',
+    );
+    const smsSession = await send(
+      p,
+      'post',
+      `/auth/credentials/${created.body.id}/verify`,
+      verify,
+      signedHeaders(await stamp(key, leg.body.payloadToSign), leg.body.requestId),
+    );
+    expect(smsSession.status).toBe(200);
+    expect(smsSession.body.type).toBe('SMS_OTP');
+
+    expectError(await p.post('/auth/credentials', body), 400, 'SMS_OTP_CREDENTIAL_ALREADY_EXISTS');
+    expectError(
+      await p.post('/auth/credentials', { type: 'EMAIL_OTP', accountId }),
+      400,
+      'EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS',
+    );
+    expect(((await p.get(`/auth/credentials?accountId=${accountId}`)).body.data as unknown[]).length).toBe(2);
+  });
+
+  it('an email or phone tied to another wallet is 409; a non-wallet account is WALLET_NOT_PROVISIONED; a foreign one 404', async () => {
+    const p = await walletPlatform();
+    const shared = email();
+    const number = phone();
+    const a = await newCustomer(p, individual({ email: shared, phoneNumber: number }));
+    const b = await newCustomer(p, individual({ email: shared, phoneNumber: number }));
+    const walletA = await walletOf(p, a.id);
+    const walletB = await walletOf(p, b.id);
+    expect(walletA.credentials).toHaveLength(1);
+    expect(walletB.credentials).toEqual([]); // provisioned without: the email is taken
+    // B has no credential: its first one needs no signature, but the email is another wallet's.
+    expectError(
+      await p.post('/auth/credentials', { type: 'EMAIL_OTP', accountId: walletB.accountId }),
+      409,
+      'EMAIL_OTP_EMAIL_ALREADY_EXISTS',
+    );
+    const smsB = await p.post('/auth/credentials', { type: 'SMS_OTP', accountId: walletB.accountId });
+    expect(smsB.status).toBe(201); // the first credential: created at once
+    const sessionA = await otpLogin(p, walletA.credentials[0].id as string, magic);
+    expectError(
+      await p.post('/auth/credentials', { type: 'SMS_OTP', accountId: walletA.accountId }),
+      409,
+      'SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS',
+    );
+    void sessionA;
+
+    const fiat = await p.get(`/customers/internal-accounts?customerId=${a.id}&type=INTERNAL_FIAT`);
+    expectError(
+      await p.post('/auth/credentials', { type: 'SMS_OTP', accountId: fiat.body.data[0].id }),
+      409,
+      'WALLET_NOT_PROVISIONED',
+    );
+    const other = await walletPlatform();
+    expectError(
+      await other.post('/auth/credentials', { type: 'SMS_OTP', accountId: walletA.accountId }),
+      404,
+      'ACCOUNT_NOT_FOUND',
+    );
+    expect(invalidFields(await p.post('/auth/credentials', { type: 'FAX', accountId: 'x' }))).toEqual([
+      'accountId',
+      'type',
+    ]);
+  });
+
+  it('revocation is signed by a session of another credential; its sessions go with it; the last one stays', async () => {
+    const p = await walletPlatform();
+    const number = phone();
+    const customer = await newCustomer(p, individual({ email: email(), phoneNumber: number }));
+    const { accountId, credentials } = await walletOf(p, customer.id);
+    const emailId = credentials[0].id as string;
+    const emailSession = await otpLogin(p, emailId, magic);
+    const add = await p.post('/auth/credentials', { type: 'SMS_OTP', accountId });
+    const sms = await send(
+      p,
+      'post',
+      '/auth/credentials',
+      { type: 'SMS_OTP', accountId },
+      signedHeaders(await stamp(emailSession.key, add.body.payloadToSign), add.body.requestId),
+    );
+    expect(sms.status).toBe(201);
+    const smsSession = await otpLogin(p, sms.body.id, magic);
+
+    const first = await send(p, 'delete', `/auth/credentials/${emailId}`, undefined);
+    expect(first.status).toBe(202);
+    expect(first.body.type).toBe('EMAIL_OTP');
+    const own = await send(
+      p,
+      'delete',
+      `/auth/credentials/${emailId}`,
+      undefined,
+      signedHeaders(await stamp(emailSession.key, first.body.payloadToSign), first.body.requestId),
+    );
+    expectError(own, 401, 'WALLET_SIGNATURE_INVALID');
+    expect(((await p.get(`/auth/credentials?accountId=${accountId}`)).body.data as unknown[]).length).toBe(2);
+    const done = await send(
+      p,
+      'delete',
+      `/auth/credentials/${emailId}`,
+      undefined,
+      signedHeaders(await stamp(smsSession.key, first.body.payloadToSign), first.body.requestId),
+    );
+    expect(done.status).toBe(204);
+    expect((await p.get(`/auth/credentials?accountId=${accountId}`)).body.data).toEqual([
+      expect.objectContaining({ id: sms.body.id }),
+    ]);
+    expect(await sessionsOf(p, accountId)).toEqual([smsSession.id]);
+    expectError(await p.post(`/auth/credentials/${emailId}/challenge`, {}), 404, 'AUTH_CREDENTIAL_NOT_FOUND');
+    const last = await send(p, 'delete', `/auth/credentials/${sms.body.id}`, undefined);
+    expectError(last, 400, 'INVALID_INPUT');
+    // EMAIL_OTP can be added back (signed by the SMS session).
+    const back = await p.post('/auth/credentials', { type: 'EMAIL_OTP', accountId });
+    expect(back.status).toBe(202);
+    const again = await send(
+      p,
+      'post',
+      '/auth/credentials',
+      { type: 'EMAIL_OTP', accountId },
+      signedHeaders(await stamp(smsSession.key, back.body.payloadToSign), back.body.requestId),
+    );
+    expect(again.status).toBe(201);
+  });
+});
+
+describe('sessions', () => {
+  it('refresh binds the new key, is signed by the session itself, and replaces the session', async () => {
+    const p = await walletPlatform();
+    const w = await newWallet(p);
+    const s = await otpLogin(p, w.credentialId, magic);
+    const other = await otpLogin(p, w.credentialId, magic);
+    const next = newWalletKey();
+    const body = { clientPublicKey: next.publicKey };
+    const first = await p.post(`/auth/sessions/${s.id}/refresh`, body);
+    expect(first.status).toBe(202);
+    expect(JSON.parse(first.body.payloadToSign)).toMatchObject({
+      type: 'ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2',
+      parameters: { targetPublicKey: next.publicKey },
+    });
+    const path = `/auth/sessions/${s.id}/refresh`;
+    expectError(
+      await send(
+        p,
+        'post',
+        path,
+        body,
+        signedHeaders(await stamp(other.key, first.body.payloadToSign), first.body.requestId),
+      ),
+      401,
+      'WALLET_SIGNATURE_INVALID',
+    );
+    expectError(
+      await send(
+        p,
+        'post',
+        path,
+        { clientPublicKey: newWalletKey().publicKey },
+        signedHeaders(await stamp(s.key, first.body.payloadToSign), first.body.requestId),
+      ),
+      401,
+      'WALLET_SIGNATURE_BODY_MISMATCH',
+    );
+    const done = await send(
+      p,
+      'post',
+      path,
+      body,
+      signedHeaders(await stamp(s.key, first.body.payloadToSign), first.body.requestId),
+    );
+    expect(done.status).toBe(201);
+    expect(done.body).toMatchObject({ accountId: w.accountId, type: 'EMAIL_OTP' });
+    expect((await sessionsOf(p, w.accountId)).sort()).toEqual([other.id, done.body.id].sort());
+    // the new key signs
+    const revoke = await send(p, 'delete', `/auth/sessions/${other.id}`, undefined);
+    expect(
+      (
+        await send(
+          p,
+          'delete',
+          `/auth/sessions/${other.id}`,
+          undefined,
+          signedHeaders(await stamp(next, revoke.body.payloadToSign), revoke.body.requestId),
+        )
+      ).status,
+    ).toBe(204);
+    const { generateP256KeyPair } = await import('@turnkey/crypto');
+    const legacy = await p.post(`/auth/sessions/${done.body.id}/refresh`, {
+      clientPublicKey: generateP256KeyPair().publicKeyUncompressed,
+    });
+    expect(expectError(legacy, 400, 'INVALID_INPUT').details!.errors).toEqual([
+      expect.objectContaining({
+        field: 'clientPublicKey',
+        message: expect.stringContaining('deprecated uncompressed-key flow'),
+      }),
+    ]);
+  });
+});
+
+describe('webhooks, audit and secrecy', () => {
+  it('every credential and session change writes its event and audit record; no code, key or token leaks into logs, events or audit', async () => {
+    const { Writable } = await import('node:stream');
+    const { DataSource } = await import('typeorm');
+    const { createRootLogger } = await import('../../src/logging/logger.js');
+    const { SecretBox } = await import('../../src/secrets/secret-box.js');
+    const { recordedEvents } = await import('../support/events.js');
+    const text: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        text.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    const logged = await startTestApp(
+      { LOG_LEVEL: 'debug', MESSAGE_HOOK_URL: hook.url },
+      { logger: createRootLogger('debug', sink) },
+    );
+    try {
+      const p = (await TestPlatform.create(t)).on(logged);
+      expect((await p.patch('/config', { embeddedWalletConfig: { otpLength: 12, alphanumeric: true } })).status).toBe(
+        200,
+      );
+      const w = await newWallet(p);
+      const key = newWalletKey();
+      const codes: string[] = [];
+      const session = await otpLogin(
+        p,
+        w.credentialId,
+        async () => {
+          const m = await hook.next({ channel: 'EMAIL', to: w.email.toLowerCase() });
+          codes.push(m.code);
+          return m.code;
+        },
+        key,
+      );
+      expect(codes[0]).toMatch(/^[A-Z0-9]{12}$/);
+      const first = await send(p, 'delete', `/auth/sessions/${session.id}`, undefined);
+      expect(
+        (
+          await send(
+            p,
+            'delete',
+            `/auth/sessions/${session.id}`,
+            undefined,
+            signedHeaders(await stamp(key, first.body.payloadToSign), first.body.requestId),
+          )
+        ).status,
+      ).toBe(204);
+
+      const types = (await recordedEvents(p)).map((e) => e.type).filter((type) => type.startsWith('AUTH_'));
+      expect(types).toEqual(['AUTH_CREDENTIAL.CREATED', 'AUTH_SESSION.CREATED', 'AUTH_SESSION.REVOKED']);
+      const events = JSON.stringify(await recordedEvents(p));
+      expect(events).toContain(session.id);
+
+      const db = t.app.get(DataSource);
+      const box = t.app.get(SecretBox);
+      const uuid = p.platformId.replace(/^Platform:/, '');
+      const audit = JSON.stringify(await db.query('SELECT * FROM audit_events WHERE platform_id = $1', [uuid]));
+      for (const action of ['challengeAuthCredential', 'verifyAuthCredential', 'revokeAuthSession'])
+        expect(audit).toContain(action);
+      expect(audit).toContain(session.id);
+      const [enclave] = await db.query<Array<{ private_key_enc: string }>>(
+        `SELECT private_key_enc FROM wallet_enclave_keys`,
+      );
+      const targets = await db.query<Array<{ target_private_key_enc: string; code_hash: string }>>(
+        `SELECT target_private_key_enc, code_hash FROM wallet_otps WHERE platform_id = $1`,
+        [uuid],
+      );
+      const secrets = [
+        ...codes,
+        box.open(enclave.private_key_enc),
+        key.privateKey,
+        ...targets.map((r) => box.open(r.target_private_key_enc)),
+        ...targets.map((r) => r.code_hash),
+        first.body.payloadToSign as string,
+      ];
+      const logs = text.join('');
+      expect(logs).toContain('/auth/credentials/'); // the access lines of the calls are there
+      for (const haystack of [logs, events, audit])
+        for (const secret of secrets)
+          expect({ secret: secret.slice(0, 8), found: haystack.includes(secret) }).toEqual({
+            secret: secret.slice(0, 8),
+            found: false,
+          });
+      // the verification token (a bearer of the OTP's success) is nowhere either
+      expect(logs).not.toMatch(/eyJhbGciOiJFUzI1NiIsInR5cCI6IkpXVCJ9\.[A-Za-z0-9_-]{20}/);
+    } finally {
+      await logged.close();
+    }
+  });
+});

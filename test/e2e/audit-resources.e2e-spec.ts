@@ -561,6 +561,34 @@ const CASES: Record<string, Case> = {
     const res = await p.post(`/sca/factors/reset/${start.body.resetId}/complete${q(c.id)}`);
     return { res, ids: [c.id] };
   },
+  [`POST ${V}/auth/credentials`]: async (p) => {
+    const w = await walletWithSession(p, { phoneNumber: '+14155550199' });
+    const body = { type: 'SMS_OTP', accountId: w.accountId };
+    const first = ok(await p.post('/auth/credentials', body), 'create credential');
+    const { payloadToSign, requestId } = first.body as { payloadToSign: string; requestId: string };
+    const res = await send(
+      p,
+      'post',
+      '/auth/credentials',
+      body,
+      signedHeaders(await stamp(w.session.key, payloadToSign), requestId),
+    );
+    return { res, ids: [res.body.id as string] };
+  },
+  [`POST ${V}/auth/sessions/:id/refresh`]: async (p) => {
+    const w = await walletWithSession(p);
+    const body = { clientPublicKey: newWalletKey().publicKey };
+    const first = ok(await p.post(`/auth/sessions/${w.session.id}/refresh`, body), 'refresh');
+    const { payloadToSign, requestId } = first.body as { payloadToSign: string; requestId: string };
+    const res = await send(
+      p,
+      'post',
+      `/auth/sessions/${w.session.id}/refresh`,
+      body,
+      signedHeaders(await stamp(w.session.key, payloadToSign), requestId),
+    );
+    return { res, ids: [res.body.id as string, w.session.id] };
+  },
   [`POST ${V}/auth/credentials/:id/challenge`]: async (p) => {
     const w = await newTestWallet(p);
     const res = await p.post(`/auth/credentials/${w.credentialId}/challenge`, {});
@@ -752,6 +780,28 @@ const OTHER_CHANGES: Record<string, Case> = {
     const doc = await newPaymentDocument(p, customer.id);
     const res = await p.delete(`/payment-documents/${doc.id}`);
     return { res, ids: [doc.id] };
+  },
+  [`DELETE ${V}/auth/credentials/:id`]: async (p) => {
+    const w = await walletWithSession(p, { phoneNumber: '+14155550198' });
+    const body = { type: 'SMS_OTP', accountId: w.accountId };
+    const add = await p.post('/auth/credentials', body);
+    const sms = await send(
+      p,
+      'post',
+      '/auth/credentials',
+      body,
+      signedHeaders(await stamp(w.session.key, add.body.payloadToSign as string), add.body.requestId as string),
+    );
+    const first = await send(p, 'delete', `/auth/credentials/${sms.body.id}`, undefined);
+    const { payloadToSign, requestId } = first.body as { payloadToSign: string; requestId: string };
+    const res = await send(
+      p,
+      'delete',
+      `/auth/credentials/${sms.body.id}`,
+      undefined,
+      signedHeaders(await stamp(w.session.key, payloadToSign), requestId),
+    );
+    return { res, ids: [sms.body.id as string] };
   },
   [`DELETE ${V}/auth/sessions/:id`]: async (p) => {
     const w = await walletWithSession(p);

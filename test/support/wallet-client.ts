@@ -140,7 +140,10 @@ export async function newTestWallet(p: TestPlatform, customer: Record<string, un
 }
 
 /** A wallet and a live session on it (the sandbox's magic OTP). */
-export async function walletWithSession(p: TestPlatform): Promise<TestWallet & { session: WalletSession }> {
-  const wallet = await newTestWallet(p);
+export async function walletWithSession(
+  p: TestPlatform,
+  customer: Record<string, unknown> = {},
+): Promise<TestWallet & { session: WalletSession }> {
+  const wallet = await newTestWallet(p, customer);
   return { ...wallet, session: await otpLogin(p, wallet.credentialId, () => '000000') };
 }

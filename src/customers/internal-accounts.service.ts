@@ -27,6 +27,7 @@ export function renderInternalAccount(row: InternalAccountEntity): InternalAccou
     balance: { amount: Number(total - BigInt(row.held)), currency },
     totalBalance: { amount: Number(total), currency },
     fundingPaymentInstructions: [],
+    ...(row.type === 'EMBEDDED_WALLET' ? { privateEnabled: row.privateEnabled === true } : {}),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };

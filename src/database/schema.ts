@@ -60,6 +60,7 @@ import { Onboarding1767228600000 } from './migrations/1767228600000-Onboarding.j
 import { BulkImport1767228610000 } from './migrations/1767228610000-BulkImport.js';
 import { Stablecoins1767229100000 } from './migrations/1767229100000-Stablecoins.js';
 import { EmbeddedWallets1767230100000 } from './migrations/1767230100000-EmbeddedWallets.js';
+import { WalletMoney1767230600000 } from './migrations/1767230600000-WalletMoney.js';
 import {
   StablecoinEntity,
   StablecoinOperationEntity,
@@ -140,4 +141,5 @@ export const MIGRATIONS = [
   Stablecoins1767229100000,
   UmaReconciliation1767229200000,
   EmbeddedWallets1767230100000,
+  WalletMoney1767230600000,
 ];

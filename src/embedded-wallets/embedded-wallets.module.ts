@@ -5,6 +5,8 @@ import { OutboxWriterModule } from '../outbox/outbox-writer.module.js';
 import { PlatformConfigModule } from '../platform-config/platform-config.module.js';
 import { SecretsModule } from '../secrets/secrets.module.js';
 import { EnclaveKeys } from './enclave-keys.service.js';
+import { WalletAccountsController } from './wallet-accounts.controller.js';
+import { WalletAccountsService } from './wallet-accounts.service.js';
 import { WalletSignatures } from './wallet-signatures.service.js';
 import { WalletsController } from './wallets.controller.js';
 import { WalletsService } from './wallets.service.js';
@@ -16,8 +18,8 @@ import { WalletsService } from './wallets.service.js';
  */
 @Module({
   imports: [CustomersModule, PlatformConfigModule, SecretsModule, MessagingModule, OutboxWriterModule],
-  controllers: [WalletsController],
-  providers: [EnclaveKeys, WalletSignatures, WalletsService],
+  controllers: [WalletsController, WalletAccountsController],
+  providers: [EnclaveKeys, WalletSignatures, WalletsService, WalletAccountsService],
   exports: [EnclaveKeys, WalletSignatures, WalletsService],
 })
 export class EmbeddedWalletsModule {}

@@ -816,6 +816,20 @@ const OTHER_CHANGES: Record<string, Case> = {
     );
     return { res, ids: [w.session.id] };
   },
+  [`PATCH ${V}/internal-accounts/:id`]: async (p) => {
+    const w = await walletWithSession(p);
+    const body = { privateEnabled: true };
+    const first = await send(p, 'patch', `/internal-accounts/${w.accountId}`, body);
+    const { payloadToSign, requestId } = first.body as { payloadToSign: string; requestId: string };
+    const res = await send(
+      p,
+      'patch',
+      `/internal-accounts/${w.accountId}`,
+      body,
+      signedHeaders(await stamp(w.session.key, payloadToSign), requestId),
+    );
+    return { res, ids: [w.accountId] };
+  },
   [`PATCH ${V}/beneficial-owners/:beneficialOwnerId`]: async (p) => {
     const owner = await newCustomer(p, business());
     const created = ok(await p.post('/beneficial-owners', ownerBody(owner.id)), 'beneficial owner');

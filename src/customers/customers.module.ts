@@ -1,3 +1,4 @@
+import { ContactChangeGates } from './contact-change.js';
 import { UmaDomain } from '../uma/uma-domain.js';
 import { Module } from '@nestjs/common';
 import { OutboxModule } from '../outbox/outbox.module.js';
@@ -18,7 +19,7 @@ import { InternalAccountsService } from './internal-accounts.service.js';
   imports: [PlatformConfigModule, OutboxModule, SecretsModule],
   // InternalAccountsController first: its `customers/internal-accounts` must be matched before `customers/:customerId`.
   controllers: [InternalAccountsController, CustomersController],
-  providers: [CustomersService, InternalAccountsService, IdentifierSeal, UmaDomain],
-  exports: [CustomersService, InternalAccountsService],
+  providers: [CustomersService, InternalAccountsService, IdentifierSeal, UmaDomain, ContactChangeGates],
+  exports: [CustomersService, InternalAccountsService, ContactChangeGates],
 })
 export class CustomersModule {}

@@ -1,3 +1,5 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { ContactChangeGates } from './contact-change.js';
 import { UmaDomain } from '../uma/uma-domain.js';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
@@ -126,6 +128,7 @@ export class CustomersService {
     private readonly clock: Clock,
     private readonly identifiers: IdentifierSeal,
     private readonly umaDomain: UmaDomain,
+    private readonly contactGates: ContactChangeGates,
   ) {}
 
   /**
@@ -251,7 +254,17 @@ export class CustomersService {
     return renderCustomer(row);
   }
 
-  async update(platformId: string, customerId: string, body: unknown): Promise<CustomerView> {
+  /**
+   * `PATCH /customers/{id}`. A change of an email or phone tied to an embedded wallet's OTP
+   * credential is gated (`ContactChangeGates`): the first call answers `{ challenge }` (202,
+   * nothing changed), the signed retry proceeds.
+   */
+  async update(
+    platformId: string,
+    customerId: string,
+    body: unknown,
+    headers: IncomingHttpHeaders = {},
+  ): Promise<CustomerView | { challenge: Record<string, unknown> }> {
     const parsed = parseCustomerUpdate(body);
     return this.tx.run(async (m) => {
       const row = await this.requireActive(m, platformId, customerId, 'update');
@@ -274,6 +287,21 @@ export class CustomersService {
       if (request.customerType === row.customerType)
         errors.push(...crossFieldErrors(row.customerType, profile, identifier));
       if (errors.length) throw invalidInput(dedupe(errors));
+
+      const emailChanges = request.email !== undefined && request.email !== row.email;
+      const phoneChanges = request.phoneNumber !== undefined && request.phoneNumber !== row.phoneNumber;
+      if (emailChanges || phoneChanges) {
+        const gated = await this.contactGates.run(m, {
+          platformId,
+          customerId: row.id,
+          before: { email: row.email, phoneNumber: row.phoneNumber },
+          ...(emailChanges ? { email: request.email } : {}),
+          ...(phoneChanges ? { phoneNumber: request.phoneNumber } : {}),
+          body,
+          headers,
+        });
+        if (gated !== 'proceed') return gated;
+      }
 
       if (request.platformCustomerId !== undefined) row.platformCustomerId = request.platformCustomerId;
       if (request.region !== undefined) row.region = request.region;

@@ -7,6 +7,7 @@ import { SecretsModule } from '../secrets/secrets.module.js';
 import { EnclaveKeys } from './enclave-keys.service.js';
 import { WalletAccountsController } from './wallet-accounts.controller.js';
 import { WalletAccountsService } from './wallet-accounts.service.js';
+import { WalletContactsService } from './wallet-contacts.service.js';
 import { WalletSignatures } from './wallet-signatures.service.js';
 import { WalletsController } from './wallets.controller.js';
 import { WalletsService } from './wallets.service.js';
@@ -19,7 +20,7 @@ import { WalletsService } from './wallets.service.js';
 @Module({
   imports: [CustomersModule, PlatformConfigModule, SecretsModule, MessagingModule, OutboxWriterModule],
   controllers: [WalletsController, WalletAccountsController],
-  providers: [EnclaveKeys, WalletSignatures, WalletsService, WalletAccountsService],
+  providers: [EnclaveKeys, WalletSignatures, WalletsService, WalletAccountsService, WalletContactsService],
   exports: [EnclaveKeys, WalletSignatures, WalletsService],
 })
 export class EmbeddedWalletsModule {}

@@ -2,6 +2,7 @@ import { customerAccount } from '../support/fixtures.js';
 import { expectError, invalidFields, startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
 import {
   newWalletKey,
+  otpLogin,
   send,
   signedHeaders,
   stamp,
@@ -250,5 +251,156 @@ describe('wallet privacy: PATCH /internal-accounts/{id}', () => {
     expectError(await send(p, 'patch', `/internal-accounts/${fiat.id}`, body), 409, 'WALLET_NOT_PROVISIONED');
     const q = await TestPlatform.create(t);
     expectError(await send(q, 'patch', `/internal-accounts/${w.accountId}`, body), 404, 'ACCOUNT_NOT_FOUND');
+  });
+});
+
+describe('PATCH /customers/{id}: a contact tied to a wallet OTP credential', () => {
+  let n = 0;
+  const phone = () => `+1206${String(process.pid % 1000).padStart(3, '0')}${String(++n).padStart(4, '0')}`;
+  const fresh = () => `moved-${process.pid}-${++n}-${Math.random().toString(36).slice(2)}@example.com`;
+  const credentialsOf = async (p: TestPlatform, accountId: string) =>
+    (
+      (await p.get(`/auth/credentials?accountId=${accountId}`)).body as {
+        data: Array<{ id: string; type: string; nickname: string }>;
+      }
+    ).data;
+
+  /** Adds the wallet's SMS_OTP credential (the customer's phone) by the signed retry. */
+  async function addSms(p: TestPlatform, w: Wallet): Promise<string> {
+    const body = { type: 'SMS_OTP', accountId: w.accountId };
+    const first = await p.post('/auth/credentials', body);
+    expect(first.status).toBe(202);
+    const created = await send(
+      p,
+      'post',
+      '/auth/credentials',
+      body,
+      signedHeaders(await stamp(w.session.key, first.body.payloadToSign), first.body.requestId),
+    );
+    expect(created.status).toBe(201);
+    return created.body.id as string;
+  }
+
+  it('202, then the signed retry changes the customer and the credential together', async () => {
+    const p = await TestPlatform.create(t);
+    const w = await walletWithSession(p);
+    const to = fresh();
+    const body = { customerType: 'INDIVIDUAL', email: to };
+    const first = await p.patch(`/customers/${w.customerId}`, body);
+    expect(first.status).toBe(202);
+    expect(JSON.parse(first.body.payloadToSign)).toMatchObject({
+      type: 'ACTIVITY_TYPE_UPDATE_USER_EMAIL',
+      parameters: { userEmail: to, userId: w.customerId },
+    });
+    expect((await p.get(`/customers/${w.customerId}`)).body.email).toBe(w.email);
+    const sig = await stamp(w.session.key, first.body.payloadToSign);
+    expectError(
+      await send(
+        p,
+        'patch',
+        `/customers/${w.customerId}`,
+        { ...body, email: fresh() },
+        signedHeaders(sig, first.body.requestId),
+      ),
+      401,
+      'WALLET_SIGNATURE_BODY_MISMATCH',
+    );
+    expectError(
+      await send(p, 'patch', `/customers/${w.customerId}`, body, { 'Request-Id': first.body.requestId }),
+      401,
+      'WALLET_SIGNATURE_MISSING',
+    );
+    expect((await p.get(`/customers/${w.customerId}`)).body.email).toBe(w.email);
+    const done = await send(
+      p,
+      'patch',
+      `/customers/${w.customerId}`,
+      body,
+      signedHeaders(sig, first.body.requestId, 'Grid-Wallet-Signature'),
+    );
+    expect(done.status).toBe(200);
+    expect(done.body.email).toBe(to);
+    expect((await credentialsOf(p, w.accountId)).find((c) => c.type === 'EMAIL_OTP')!.nickname).toBe(to);
+    // Other fields and untied contacts stay one-step.
+    const plain = await p.patch(`/customers/${w.customerId}`, { customerType: 'INDIVIDUAL', phoneNumber: phone() });
+    expect(plain.status).toBe(200);
+  });
+
+  it('409 *_CREDENTIAL_SET_CHANGED when the OTP credentials moved in between; nothing changes', async () => {
+    const p = await TestPlatform.create(t);
+    const w = await walletWithSession(p, { phoneNumber: phone() });
+    const body = { customerType: 'INDIVIDUAL', email: fresh() };
+    const first = await p.patch(`/customers/${w.customerId}`, body);
+    expect(first.status).toBe(202);
+    await addSms(p, w);
+    expectError(
+      await send(
+        p,
+        'patch',
+        `/customers/${w.customerId}`,
+        body,
+        signedHeaders(await stamp(w.session.key, first.body.payloadToSign), first.body.requestId),
+      ),
+      409,
+      'SMS_OTP_CREDENTIAL_SET_CHANGED',
+    );
+    expect((await p.get(`/customers/${w.customerId}`)).body.email).toBe(w.email);
+
+    // The phone (now tied to the SMS_OTP credential); then the EMAIL_OTP credential is revoked in between.
+    const phoneBody = { customerType: 'INDIVIDUAL', phoneNumber: phone() };
+    const second = await p.patch(`/customers/${w.customerId}`, phoneBody);
+    expect(second.status).toBe(202);
+    expect(JSON.parse(second.body.payloadToSign).type).toBe('ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER');
+    const smsId = (await credentialsOf(p, w.accountId)).find((c) => c.type === 'SMS_OTP')!.id;
+    const smsSession = await otpLogin(p, smsId, () => '000000');
+    const revoke = await send(p, 'delete', `/auth/credentials/${w.credentialId}`, undefined);
+    expect(revoke.status).toBe(202);
+    const revoked = await send(
+      p,
+      'delete',
+      `/auth/credentials/${w.credentialId}`,
+      undefined,
+      signedHeaders(await stamp(smsSession.key, revoke.body.payloadToSign), revoke.body.requestId),
+    );
+    expect(revoked.status).toBe(204);
+    const before = (await p.get(`/customers/${w.customerId}`)).body.phoneNumber;
+    expectError(
+      await send(
+        p,
+        'patch',
+        `/customers/${w.customerId}`,
+        phoneBody,
+        signedHeaders(await stamp(smsSession.key, second.body.payloadToSign), second.body.requestId),
+      ),
+      409,
+      'EMAIL_OTP_CREDENTIAL_SET_CHANGED',
+    );
+    expect((await p.get(`/customers/${w.customerId}`)).body.phoneNumber).toBe(before);
+  });
+
+  it("409 *_ALREADY_EXISTS when the new contact is another wallet's", async () => {
+    const p = await TestPlatform.create(t);
+    const a = await walletWithSession(p, { phoneNumber: phone() });
+    const b = await walletWithSession(p, { phoneNumber: phone() });
+    expectError(
+      await p.patch(`/customers/${a.customerId}`, { customerType: 'INDIVIDUAL', email: b.email }),
+      409,
+      'EMAIL_OTP_EMAIL_ALREADY_EXISTS',
+    );
+    await addSms(p, a);
+    await addSms(p, b);
+    const bPhone = (await p.get(`/customers/${b.customerId}`)).body.phoneNumber as string;
+    expectError(
+      await p.patch(`/customers/${a.customerId}`, { customerType: 'INDIVIDUAL', phoneNumber: bPhone }),
+      409,
+      'SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS',
+    );
+    // Another platform's customer: 404.
+    const q = await TestPlatform.create(t);
+    expectError(
+      await q.patch(`/customers/${a.customerId}`, { customerType: 'INDIVIDUAL', email: fresh() }),
+      404,
+      'CUSTOMER_NOT_FOUND',
+    );
   });
 });

@@ -61,6 +61,7 @@ import { BulkImport1767228610000 } from './migrations/1767228610000-BulkImport.j
 import { Stablecoins1767229100000 } from './migrations/1767229100000-Stablecoins.js';
 import { EmbeddedWallets1767230100000 } from './migrations/1767230100000-EmbeddedWallets.js';
 import { WalletMoney1767230600000 } from './migrations/1767230600000-WalletMoney.js';
+import { WalletSeeds1767230610000 } from './migrations/1767230610000-WalletSeeds.js';
 import {
   StablecoinEntity,
   StablecoinOperationEntity,
@@ -142,4 +143,5 @@ export const MIGRATIONS = [
   UmaReconciliation1767229200000,
   EmbeddedWallets1767230100000,
   WalletMoney1767230600000,
+  WalletSeeds1767230610000,
 ];

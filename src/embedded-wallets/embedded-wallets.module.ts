@@ -8,6 +8,7 @@ import { EnclaveKeys } from './enclave-keys.service.js';
 import { WalletAccountsController } from './wallet-accounts.controller.js';
 import { WalletAccountsService } from './wallet-accounts.service.js';
 import { WalletContactsService } from './wallet-contacts.service.js';
+import { WalletExportService } from './wallet-export.service.js';
 import { WalletSignatures } from './wallet-signatures.service.js';
 import { WalletsController } from './wallets.controller.js';
 import { WalletsService } from './wallets.service.js';
@@ -20,7 +21,14 @@ import { WalletsService } from './wallets.service.js';
 @Module({
   imports: [CustomersModule, PlatformConfigModule, SecretsModule, MessagingModule, OutboxWriterModule],
   controllers: [WalletsController, WalletAccountsController],
-  providers: [EnclaveKeys, WalletSignatures, WalletsService, WalletAccountsService, WalletContactsService],
+  providers: [
+    EnclaveKeys,
+    WalletSignatures,
+    WalletsService,
+    WalletAccountsService,
+    WalletContactsService,
+    WalletExportService,
+  ],
   exports: [EnclaveKeys, WalletSignatures, WalletsService],
 })
 export class EmbeddedWalletsModule {}

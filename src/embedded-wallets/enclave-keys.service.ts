@@ -68,11 +68,17 @@ export class EnclaveKeys implements OnApplicationBootstrap {
    * A signed target bundle for an HPKE target key (uncompressed hex): the client encrypts
    * `{otp_code, public_key}` to `targetPublic` with `encryptOtpCodeToBundle`.
    */
-  async targetBundle(targetPublicUncompressed: string, organizationId: string): Promise<string> {
+  targetBundle(targetPublicUncompressed: string, organizationId: string): Promise<string> {
+    return this.signedBundle({ organizationId, targetPublic: targetPublicUncompressed });
+  }
+
+  /**
+   * The bundle format @turnkey/crypto reads (`{version, data, dataSignature, enclaveQuorumPublic}`):
+   * `data` the hex of the JSON of `content`, signed by the enclave key (a target bundle, an export bundle).
+   */
+  async signedBundle(content: Record<string, unknown>): Promise<string> {
     const keys = await this.keyPair();
-    const data = uint8ArrayToHexString(
-      new TextEncoder().encode(JSON.stringify({ organizationId, targetPublic: targetPublicUncompressed })),
-    );
+    const data = uint8ArrayToHexString(new TextEncoder().encode(JSON.stringify(content)));
     const signature = p256.sign(uint8ArrayFromHexString(data), uint8ArrayFromHexString(keys.privateKey), {
       format: 'der',
     });

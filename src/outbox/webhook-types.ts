@@ -60,6 +60,11 @@ export const WEBHOOK_TYPES = [
   'AUTH_CREDENTIAL.REVOKED',
   'AUTH_SESSION.CREATED',
   'AUTH_SESSION.REVOKED',
+  // An embedded wallet exported, and delegated keys (ours; docs/embedded-wallets.md)
+  'INTERNAL_ACCOUNT.EXPORTED',
+  'DELEGATED_KEY.CREATED',
+  'DELEGATED_KEY.ACTIVATED',
+  'DELEGATED_KEY.REVOKED',
   'TEST',
 ] as const;
 export type WebhookType = (typeof WEBHOOK_TYPES)[number];

@@ -1,6 +1,8 @@
+import { decryptExportBundle, generateP256KeyPair } from '@turnkey/crypto';
 import { customerAccount } from '../support/fixtures.js';
 import { expectError, invalidFields, startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
 import {
+  enclaveKey,
   newWalletKey,
   otpLogin,
   send,
@@ -402,5 +404,94 @@ describe('PATCH /customers/{id}: a contact tied to a wallet OTP credential', () 
       404,
       'CUSTOMER_NOT_FOUND',
     );
+  });
+});
+
+describe('export: POST /internal-accounts/{id}/export', () => {
+  it('the signed retry answers the wallet credentials HPKE-encrypted to clientPublicKey; the client decrypts them', async () => {
+    const p = await TestPlatform.create(t);
+    const w = await walletWithSession(p);
+    const client = generateP256KeyPair();
+    const body = { clientPublicKey: client.publicKeyUncompressed };
+    expect(
+      invalidFields(
+        await send(p, 'post', `/internal-accounts/${w.accountId}/export`, { clientPublicKey: '04' + 'ab'.repeat(64) }),
+      ),
+    ).toEqual(['clientPublicKey']);
+    const first = await send(p, 'post', `/internal-accounts/${w.accountId}/export`, body);
+    expect(first.status).toBe(202);
+    expect(JSON.parse(first.body.payloadToSign)).toMatchObject({
+      type: 'ACTIVITY_TYPE_EXPORT_WALLET',
+      parameters: { targetPublicKey: client.publicKeyUncompressed, walletId: w.accountId },
+    });
+    const sig = await stamp(w.session.key, first.body.payloadToSign);
+    // Another key on the retry: refused (the challenge bound the first one).
+    expectError(
+      await send(
+        p,
+        'post',
+        `/internal-accounts/${w.accountId}/export`,
+        { clientPublicKey: generateP256KeyPair().publicKeyUncompressed },
+        signedHeaders(sig, first.body.requestId),
+      ),
+      401,
+      'WALLET_SIGNATURE_BODY_MISMATCH',
+    );
+    const q = await TestPlatform.create(t);
+    expectError(await send(q, 'post', `/internal-accounts/${w.accountId}/export`, body), 404, 'ACCOUNT_NOT_FOUND');
+    const done = await send(
+      p,
+      'post',
+      `/internal-accounts/${w.accountId}/export`,
+      body,
+      signedHeaders(sig, first.body.requestId, 'Grid-Wallet-Signature'),
+    );
+    expect(done.status).toBe(200);
+    expect(done.body.id).toBe(w.accountId);
+    const mnemonic = await decryptExportBundle({
+      exportBundle: done.body.encryptedWalletCredentials,
+      embeddedKey: client.privateKey,
+      organizationId: p.platformId,
+      dangerouslyOverrideSignerPublicKey: await enclaveKey(p),
+      returnMnemonic: true,
+    });
+    expect(mnemonic.split(' ')).toHaveLength(12);
+    // Single use; a second export (another key) answers the same wallet secret.
+    expectError(
+      await send(p, 'post', `/internal-accounts/${w.accountId}/export`, body, signedHeaders(sig, first.body.requestId)),
+      401,
+      'WALLET_SIGNATURE_INVALID',
+    );
+    const other = generateP256KeyPair();
+    const again = await send(p, 'post', `/internal-accounts/${w.accountId}/export`, {
+      clientPublicKey: other.publicKeyUncompressed,
+    });
+    const second = await send(
+      p,
+      'post',
+      `/internal-accounts/${w.accountId}/export`,
+      { clientPublicKey: other.publicKeyUncompressed },
+      signedHeaders(await stamp(w.session.key, again.body.payloadToSign), again.body.requestId),
+    );
+    expect(second.status).toBe(200);
+    expect(
+      await decryptExportBundle({
+        exportBundle: second.body.encryptedWalletCredentials,
+        embeddedKey: other.privateKey,
+        organizationId: p.platformId,
+        dangerouslyOverrideSignerPublicKey: await enclaveKey(p),
+        returnMnemonic: true,
+      }),
+    ).toBe(mnemonic);
+    // The first client's key cannot read the second bundle.
+    await expect(
+      decryptExportBundle({
+        exportBundle: second.body.encryptedWalletCredentials,
+        embeddedKey: client.privateKey,
+        organizationId: p.platformId,
+        dangerouslyOverrideSignerPublicKey: await enclaveKey(p),
+        returnMnemonic: true,
+      }),
+    ).rejects.toThrow();
   });
 });

@@ -62,6 +62,7 @@ import { Stablecoins1767229100000 } from './migrations/1767229100000-Stablecoins
 import { EmbeddedWallets1767230100000 } from './migrations/1767230100000-EmbeddedWallets.js';
 import { WalletMoney1767230600000 } from './migrations/1767230600000-WalletMoney.js';
 import { WalletSeeds1767230610000 } from './migrations/1767230610000-WalletSeeds.js';
+import { DelegatedKeys1767230620000 } from './migrations/1767230620000-DelegatedKeys.js';
 import {
   StablecoinEntity,
   StablecoinOperationEntity,
@@ -144,4 +145,5 @@ export const MIGRATIONS = [
   EmbeddedWallets1767230100000,
   WalletMoney1767230600000,
   WalletSeeds1767230610000,
+  DelegatedKeys1767230620000,
 ];

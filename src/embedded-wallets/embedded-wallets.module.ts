@@ -9,6 +9,8 @@ import { WalletAccountsController } from './wallet-accounts.controller.js';
 import { WalletAccountsService } from './wallet-accounts.service.js';
 import { WalletContactsService } from './wallet-contacts.service.js';
 import { WalletExportService } from './wallet-export.service.js';
+import { DelegatedKeysController } from './delegated-keys.controller.js';
+import { DelegatedKeysService } from './delegated-keys.service.js';
 import { WalletSignatures } from './wallet-signatures.service.js';
 import { WalletsController } from './wallets.controller.js';
 import { WalletsService } from './wallets.service.js';
@@ -20,7 +22,7 @@ import { WalletsService } from './wallets.service.js';
  */
 @Module({
   imports: [CustomersModule, PlatformConfigModule, SecretsModule, MessagingModule, OutboxWriterModule],
-  controllers: [WalletsController, WalletAccountsController],
+  controllers: [WalletsController, WalletAccountsController, DelegatedKeysController],
   providers: [
     EnclaveKeys,
     WalletSignatures,
@@ -28,7 +30,8 @@ import { WalletsService } from './wallets.service.js';
     WalletAccountsService,
     WalletContactsService,
     WalletExportService,
+    DelegatedKeysService,
   ],
-  exports: [EnclaveKeys, WalletSignatures, WalletsService],
+  exports: [EnclaveKeys, WalletSignatures, WalletsService, DelegatedKeysService],
 })
 export class EmbeddedWalletsModule {}

@@ -1,4 +1,7 @@
-import { decryptExportBundle, generateP256KeyPair } from '@turnkey/crypto';
+import { decryptExportBundle, generateP256KeyPair, verifyStampSignature } from '@turnkey/crypto';
+import { DataSource } from 'typeorm';
+import { authorization } from '../support/card-transactions.js';
+import { cardBody, postCard, provisioned } from '../support/cards.js';
 import { customerAccount } from '../support/fixtures.js';
 import { expectError, invalidFields, startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
 import {
@@ -493,5 +496,144 @@ describe('export: POST /internal-accounts/{id}/export', () => {
         returnMnemonic: true,
       }),
     ).rejects.toThrow();
+  });
+});
+
+describe('delegated keys for a card funded by a wallet', () => {
+  async function walletCard(p: TestPlatform) {
+    const w = await fundedWallet(p, 10_000);
+    const issued = await postCard(p, cardBody(w.customerId, w.accountId));
+    expect(issued.status).toBe(201);
+    const card = await provisioned(p, issued.body.id as string);
+    expect(card.status).toBe('ACTIVE');
+    return { w, cardId: card.id };
+  }
+
+  /** The three legs: 202, signed 202 (PENDING), signed 201 (ACTIVE). */
+  async function createKey(p: TestPlatform, w: Wallet, cardId: string, nickname = 'Card payments key') {
+    const body = { cardId, internalAccountId: w.accountId, nickname };
+    const first = await send(p, 'post', '/auth/delegated-keys', body);
+    expect(first.status).toBe(202);
+    const second = await send(
+      p,
+      'post',
+      '/auth/delegated-keys',
+      body,
+      signedHeaders(await stamp(w.session.key, first.body.payloadToSign), first.body.requestId),
+    );
+    expect(second.status).toBe(202);
+    expect(second.body.requestId).not.toBe(first.body.requestId);
+    return { body, second };
+  }
+
+  it('three legs make an ACTIVE key; one ACTIVE per funding source; authorizations are signed with it; revoke', async () => {
+    const p = await TestPlatform.create(t);
+    const { w, cardId } = await walletCard(p);
+
+    // No ACTIVE key: the wallet cannot fund the card's authorizations.
+    const before = await p.post(`/sandbox/cards/${cardId}/simulate/authorization`, authorization(500));
+    expect(before.status).toBe(202);
+    expect(before.body.cardTransaction).toMatchObject({
+      status: 'DECLINED',
+      cardDeclinedReason: 'NO_ELIGIBLE_FUNDING_SOURCE',
+    });
+
+    const { body, second } = await createKey(p, w, cardId);
+    const pending = (await p.get(`/auth/delegated-keys?accountId=${w.accountId}`)).body.data;
+    expect(pending).toHaveLength(1);
+    expect(pending[0]).toMatchObject({
+      cardId,
+      accountId: w.accountId,
+      status: 'PENDING',
+      nickname: 'Card payments key',
+    });
+    expect(pending[0].publicKey).toMatch(/^0[23][0-9a-f]{64}$/);
+    expect(JSON.stringify(pending[0])).not.toMatch(/privateKey|private_key/);
+    // A stamp by another key on the last leg: refused, the key stays PENDING.
+    expectError(
+      await send(
+        p,
+        'post',
+        '/auth/delegated-keys',
+        body,
+        signedHeaders(await stamp(newWalletKey(), second.body.payloadToSign), second.body.requestId),
+      ),
+      401,
+      'WALLET_SIGNATURE_INVALID',
+    );
+    const done = await send(
+      p,
+      'post',
+      '/auth/delegated-keys',
+      body,
+      signedHeaders(
+        await stamp(w.session.key, second.body.payloadToSign),
+        second.body.requestId,
+        'Grid-Wallet-Signature',
+      ),
+    );
+    expect(done.status).toBe(201);
+    expect(done.body).toMatchObject({ id: pending[0].id, status: 'ACTIVE', publicKey: pending[0].publicKey });
+    expect((await p.get(`/auth/delegated-keys/${done.body.id}`)).body.status).toBe('ACTIVE');
+    expect((await p.get(`/auth/delegated-keys?fundingSourceId=${done.body.fundingSourceId}`)).body.data).toHaveLength(
+      1,
+    );
+
+    // At most one ACTIVE per funding source.
+    expectError(await send(p, 'post', '/auth/delegated-keys', body), 409, 'CONFLICT');
+
+    // The card's authorization is approved, signed by the delegated key, and the signature recorded.
+    const approved = await p.post(`/sandbox/cards/${cardId}/simulate/authorization`, authorization(700));
+    expect(approved.status).toBe(202);
+    expect(approved.body.cardTransaction.status).toBe('AUTHORIZED');
+    const db = t.app.get(DataSource);
+    const [row] = await db.query(`SELECT wallet_authorization FROM card_transactions WHERE id = $1`, [
+      (approved.body.cardTransaction.id as string).replace(/^Transaction:/, ''),
+    ]);
+    const signed = row.wallet_authorization as { delegatedKeyId: string; payload: string; stamp: string };
+    expect(signed.delegatedKeyId).toBe(done.body.id);
+    expect(JSON.parse(signed.payload)).toMatchObject({ parameters: { cardId, amount: '700', signWith: w.accountId } });
+    const parsed = JSON.parse(Buffer.from(signed.stamp, 'base64url').toString()) as {
+      publicKey: string;
+      signature: string;
+    };
+    expect(parsed.publicKey).toBe(done.body.publicKey);
+    expect(await verifyStampSignature(parsed.publicKey, parsed.signature, signed.payload)).toBe(true);
+
+    // Another platform sees nothing.
+    const q = await TestPlatform.create(t);
+    expectError(await q.get(`/auth/delegated-keys/${done.body.id}`), 404, 'NOT_FOUND');
+    expectError(await send(q, 'delete', `/auth/delegated-keys/${done.body.id}`, undefined), 404, 'NOT_FOUND');
+    expect((await q.get(`/auth/delegated-keys?accountId=${w.accountId}`)).body.data).toEqual([]);
+
+    // Revoke: 204; again 400; authorizations are declined again; a new key can be made.
+    expect((await send(p, 'delete', `/auth/delegated-keys/${done.body.id}`, undefined)).status).toBe(204);
+    expectError(await send(p, 'delete', `/auth/delegated-keys/${done.body.id}`, undefined), 400, 'INVALID_INPUT');
+    const after = await p.post(`/sandbox/cards/${cardId}/simulate/authorization`, authorization(100));
+    expect(after.body.cardTransaction).toMatchObject({
+      status: 'DECLINED',
+      cardDeclinedReason: 'NO_ELIGIBLE_FUNDING_SOURCE',
+    });
+    await createKey(p, w, cardId, 'second');
+  });
+
+  it('refusals: not a wallet, not its card, bad bodies', async () => {
+    const p = await TestPlatform.create(t);
+    const { w, cardId } = await walletCard(p);
+    expect(
+      invalidFields(await send(p, 'post', '/auth/delegated-keys', { cardId: 'x', internalAccountId: w.accountId })),
+    ).toEqual(['cardId', 'nickname']);
+    expectError(
+      await send(p, 'post', '/auth/delegated-keys', { cardId, internalAccountId: w.fiatId, nickname: 'k' }),
+      409,
+      'WALLET_NOT_PROVISIONED',
+    );
+    const other = await walletWithSession(p);
+    expectError(
+      await send(p, 'post', '/auth/delegated-keys', { cardId, internalAccountId: other.accountId, nickname: 'k' }),
+      404,
+      'NOT_FOUND',
+    );
+    expect(invalidFields(await p.get('/auth/delegated-keys'))).toEqual(['accountId']);
   });
 });

@@ -1,3 +1,4 @@
+import { generateP256KeyPair } from '@turnkey/crypto';
 import { listRoutes } from '../../src/route-order.js';
 import { spendingAgent, type Json } from '../support/agent-quotes.js';
 import { newAgent, redeem } from '../support/agents.js';
@@ -265,6 +266,24 @@ const CASES: Record<string, Case> = {
   [`POST ${V}/platform/external-accounts`]: async (p) => {
     const res = await p.post('/platform/external-accounts', usdAccountBody());
     return { res, ids: [res.body.id] };
+  },
+  [`POST ${V}/internal-accounts/:id/export`]: async (p) => {
+    const w = await walletWithSession(p);
+    const body = { clientPublicKey: generateP256KeyPair().publicKeyUncompressed };
+    const first = await send(p, 'post', `/internal-accounts/${w.accountId}/export`, body);
+    const { payloadToSign, requestId } = first.body as { payloadToSign: string; requestId: string };
+    const res = await send(
+      p,
+      'post',
+      `/internal-accounts/${w.accountId}/export`,
+      body,
+      signedHeaders(await stamp(w.session.key, payloadToSign), requestId),
+    );
+    return { res, ids: [w.accountId] };
+  },
+  [`POST ${V}/auth/delegated-keys`]: async (p) => {
+    const { res } = await delegatedKey(p);
+    return { res, ids: [res.body.id as string] };
   },
   [`POST ${V}/cards`]: async (p) => {
     const customer = await kycApprovedCustomer(p);
@@ -759,6 +778,36 @@ describe.each(Object.keys(CASES))('%s', (route) => {
   });
 });
 
+/** A wallet (with a live session) funding an ACTIVE card, and the body of its delegated key. */
+async function walletCard(p: TestPlatform) {
+  const w = await walletWithSession(p);
+  await p.post(`/sandbox/customers/${w.customerId}/kyc`, { kycStatus: 'APPROVED' });
+  const issued = await postCard(p, cardBody(w.customerId, w.accountId));
+  const card = await p.post(`/sandbox/cards/${issued.body.id}/simulate/provisioning`, { outcome: 'ACTIVE' });
+  return {
+    w,
+    cardId: card.body.id as string,
+    body: { cardId: card.body.id, internalAccountId: w.accountId, nickname: 'k' },
+  };
+}
+
+/** The three legs of a delegated key: its id. */
+async function delegatedKey(p: TestPlatform) {
+  const { w, body } = await walletCard(p);
+  let res = await send(p, 'post', '/auth/delegated-keys', body);
+  for (let leg = 0; leg < 2; leg++) {
+    const { payloadToSign, requestId } = res.body as { payloadToSign: string; requestId: string };
+    res = await send(
+      p,
+      'post',
+      '/auth/delegated-keys',
+      body,
+      signedHeaders(await stamp(w.session.key, payloadToSign), requestId),
+    );
+  }
+  return { res, w };
+}
+
 /** The new areas' changes that are not POST: their events name the resource the same way. */
 const OTHER_CHANGES: Record<string, Case> = {
   [`PUT ${V}/documents/:documentId`]: async (p) => {
@@ -815,6 +864,11 @@ const OTHER_CHANGES: Record<string, Case> = {
       signedHeaders(await stamp(w.session.key, payloadToSign), requestId),
     );
     return { res, ids: [w.session.id] };
+  },
+  [`DELETE ${V}/auth/delegated-keys/:id`]: async (p) => {
+    const { res: created } = await delegatedKey(p);
+    const res = await send(p, 'delete', `/auth/delegated-keys/${created.body.id}`, undefined);
+    return { res, ids: [created.body.id as string] };
   },
   [`PATCH ${V}/internal-accounts/:id`]: async (p) => {
     const w = await walletWithSession(p);

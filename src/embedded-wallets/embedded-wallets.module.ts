@@ -5,6 +5,7 @@ import { OutboxWriterModule } from '../outbox/outbox-writer.module.js';
 import { PlatformConfigModule } from '../platform-config/platform-config.module.js';
 import { SecretsModule } from '../secrets/secrets.module.js';
 import { EnclaveKeys } from './enclave-keys.service.js';
+import { SandboxOidc } from './sandbox-oidc.js';
 import { WalletSignatures } from './wallet-signatures.service.js';
 import { WalletsController } from './wallets.controller.js';
 import { WalletsService } from './wallets.service.js';
@@ -17,7 +18,7 @@ import { WalletsService } from './wallets.service.js';
 @Module({
   imports: [CustomersModule, PlatformConfigModule, SecretsModule, MessagingModule, OutboxWriterModule],
   controllers: [WalletsController],
-  providers: [EnclaveKeys, WalletSignatures, WalletsService],
-  exports: [EnclaveKeys, WalletSignatures, WalletsService],
+  providers: [EnclaveKeys, WalletSignatures, WalletsService, SandboxOidc],
+  exports: [EnclaveKeys, WalletSignatures, WalletsService, SandboxOidc],
 })
 export class EmbeddedWalletsModule {}

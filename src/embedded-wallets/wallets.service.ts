@@ -23,6 +23,7 @@ import { PlatformConfigService } from '../platform-config/platform-config.servic
 import { sameSecret } from '../secrets/constant-time.js';
 import { SecretBox } from '../secrets/secret-box.js';
 import { EnclaveKeys } from './enclave-keys.service.js';
+import { oidcNonce, SandboxOidc } from './sandbox-oidc.js';
 import type {
   AuthCredentialCreateRequest,
   AuthCredentialVerifyRequest,
@@ -188,6 +189,7 @@ export class WalletsService implements OnModuleInit {
     private readonly email: EmailSender,
     private readonly sms: SmsSender,
     private readonly outbox: OutboxService,
+    private readonly oidc: SandboxOidc,
   ) {}
 
   onModuleInit(): void {
@@ -393,6 +395,7 @@ export class WalletsService implements OnModuleInit {
       const row = await this.findCredential(m, platformId, credentialId);
       if (body.type !== row.type)
         throw invalidInput([fieldError('type', `type must be the credential's type (${row.type})`)]);
+      if (row.type === 'OAUTH') return { status: 200, body: await this.verifyOauth(m, row, body) };
       if (row.type !== 'EMAIL_OTP' && row.type !== 'SMS_OTP')
         throw new ApiError('INVALID_INPUT', `${row.type} verification is not available on this deployment yet`);
       if (body.encryptedOtpBundle === undefined)
@@ -413,6 +416,28 @@ export class WalletsService implements OnModuleInit {
     });
     if (outcome instanceof Refusal) throw outcome.error;
     return outcome;
+  }
+
+  /**
+   * OAUTH verify: a fresh id token (`iat` within 60 seconds) of the credential's identity (`iss`,
+   * `aud`, `sub`) whose `nonce` is sha256(clientPublicKey): a session on that key (one call).
+   */
+  private async verifyOauth(
+    m: EntityManager,
+    row: CredentialRow,
+    body: AuthCredentialVerifyRequest,
+  ): Promise<AuthSession> {
+    const missing = (['oidcToken', 'clientPublicKey'] as const).filter((f) => body[f] === undefined);
+    if (missing.length) throw invalidInput(missing.map((f) => fieldError(f, `${f} is required for OAUTH`)));
+    const key = clientKey(body.clientPublicKey!);
+    const identity = await this.oidc.verify(body.oidcToken!, true);
+    const { iss, aud, sub } = row.details;
+    if (identity.iss !== iss || identity.aud !== aud || identity.sub !== sub)
+      throw new ApiError('UNAUTHORIZED', "The OIDC token's identity is not this credential's");
+    if (identity.nonce !== oidcNonce(key) && identity.nonce !== oidcNonce(body.clientPublicKey!))
+      throw new ApiError('UNAUTHORIZED', "The OIDC token's nonce must be sha256(clientPublicKey)");
+    noteAuditStatus(200);
+    return this.openSession(m, row, key);
   }
 
   private async otpFirstLeg(
@@ -626,6 +651,18 @@ export class WalletsService implements OnModuleInit {
             activity: 'ACTIVITY_TYPE_UPDATE_USER_PHONE_NUMBER',
             parameters: { userPhoneNumber: value },
           };
+    }
+    if (body.type === 'OAUTH') {
+      if (body.oidcToken === undefined)
+        throw invalidInput([fieldError('oidcToken', 'oidcToken is required for an OAUTH credential')]);
+      const identity = await this.oidc.verify(body.oidcToken, true);
+      return {
+        nickname: identity.email ?? identity.sub,
+        contact: null,
+        details: { iss: identity.iss, aud: identity.aud, sub: identity.sub },
+        activity: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS',
+        parameters: { oauthProviders: [{ oidcToken: body.oidcToken, providerName: 'Sandbox' }] },
+      };
     }
     throw new ApiError('INVALID_INPUT', `${body.type} credentials are not available on this deployment yet`);
   }

@@ -433,8 +433,6 @@ export class WalletsService implements OnModuleInit {
         throw invalidInput([fieldError('type', `type must be the credential's type (${row.type})`)]);
       if (row.type === 'OAUTH') return { status: 200, body: await this.verifyOauth(m, row, body) };
       if (row.type === 'PASSKEY') return { status: 200, body: await this.verifyPasskey(m, row, body, headers) };
-      if (row.type !== 'EMAIL_OTP' && row.type !== 'SMS_OTP')
-        throw new ApiError('INVALID_INPUT', `${row.type} verification is not available on this deployment yet`);
       if (body.encryptedOtpBundle === undefined)
         throw invalidInput([fieldError('encryptedOtpBundle', 'encryptedOtpBundle is required')]);
       const action: WalletAction = {

@@ -26,6 +26,7 @@ import { ExternalAccountsSandboxModule } from './external-accounts/external-acco
 import { ExternalAccountsModule } from './external-accounts/external-accounts.module.js';
 import { ScaModule } from './sca/sca.module.js';
 import { EmbeddedWalletsModule } from './embedded-wallets/embedded-wallets.module.js';
+import { EmbeddedWalletsSandboxModule } from './embedded-wallets/embedded-wallets-sandbox.module.js';
 import { PlatformConfigModule } from './platform-config/platform-config.module.js';
 import { OutboxSandboxModule } from './outbox/outbox-sandbox.module.js';
 import { OutboxModule } from './outbox/outbox.module.js';
@@ -86,6 +87,7 @@ export class AppModule {
               VerificationsSandboxModule,
               PaymentsSandboxModule,
               StablecoinsSandboxModule,
+              EmbeddedWalletsSandboxModule,
             ]
           : []),
       ],

@@ -5,6 +5,7 @@ import { OutboxWriterModule } from '../outbox/outbox-writer.module.js';
 import { PlatformConfigModule } from '../platform-config/platform-config.module.js';
 import { SecretsModule } from '../secrets/secrets.module.js';
 import { EnclaveKeys } from './enclave-keys.service.js';
+import { SandboxOidc } from './sandbox-oidc.js';
 import { WalletAccountsController } from './wallet-accounts.controller.js';
 import { WalletAccountsService } from './wallet-accounts.service.js';
 import { WalletContactsService } from './wallet-contacts.service.js';
@@ -31,7 +32,8 @@ import { WalletsService } from './wallets.service.js';
     WalletContactsService,
     WalletExportService,
     DelegatedKeysService,
+    SandboxOidc,
   ],
-  exports: [EnclaveKeys, WalletSignatures, WalletsService, DelegatedKeysService],
+  exports: [EnclaveKeys, WalletSignatures, WalletsService, DelegatedKeysService, SandboxOidc],
 })
 export class EmbeddedWalletsModule {}

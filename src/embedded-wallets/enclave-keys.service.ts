@@ -2,7 +2,7 @@ import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { p256 } from '@noble/curves/nist.js';
 import { generateP256KeyPair } from '@turnkey/crypto';
 import { uint8ArrayFromHexString, uint8ArrayToHexString } from '@turnkey/encoding';
-import { CompactSign, importJWK } from 'jose';
+import { CompactSign, importJWK, type JWK } from 'jose';
 import { RealClock } from '../common/clock.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { SecretBox } from '../secrets/secret-box.js';
@@ -12,6 +12,9 @@ interface EnclaveKeyPair {
   publicKey: string;
   privateKey: string;
 }
+
+/** The key pairs kept in `wallet_enclave_keys`. */
+export type StoredKey = 'current' | 'sandbox-oidc';
 
 /** Claims of an OTP verification token, as `verifyOtpVerificationToken` (@turnkey/crypto) requires them. */
 export interface VerificationTokenClaims {
@@ -46,7 +49,7 @@ const b64url = (bytes: Uint8Array): string => Buffer.from(bytes).toString('base6
  */
 @Injectable()
 export class EnclaveKeys implements OnApplicationBootstrap {
-  private loaded: Promise<EnclaveKeyPair> | null = null;
+  private readonly loaded = new Map<StoredKey, Promise<EnclaveKeyPair>>();
 
   constructor(
     private readonly tx: TransactionService,
@@ -92,45 +95,58 @@ export class EnclaveKeys implements OnApplicationBootstrap {
 
   /** An OTP verification token (ES256 JWT, header `{alg: ES256, typ: JWT}`) over `claims`. */
   async verificationToken(claims: VerificationTokenClaims): Promise<string> {
-    const keys = await this.keyPair();
-    const point = uint8ArrayFromHexString(keys.publicKey);
-    const key = await importJWK(
-      {
-        kty: 'EC',
-        crv: 'P-256',
-        x: b64url(point.slice(1, 33)),
-        y: b64url(point.slice(33, 65)),
-        d: b64url(uint8ArrayFromHexString(keys.privateKey)),
-      },
-      'ES256',
-    );
+    const key = await importJWK(await this.jwk('current'), 'ES256');
     return new CompactSign(new TextEncoder().encode(JSON.stringify(claims)))
       .setProtectedHeader({ alg: 'ES256', typ: 'JWT' })
       .sign(key);
   }
 
   private keyPair(): Promise<EnclaveKeyPair> {
-    this.loaded ??= this.loadOrCreate().catch((error: unknown) => {
-      this.loaded = null;
-      throw error;
-    });
-    return this.loaded;
+    return this.stored('current');
+  }
+
+  /**
+   * The JWK (private) of a stored pair, for jose: `sandbox-oidc` is the sandbox OIDC issuer's key
+   * (src/embedded-wallets/sandbox-oidc.ts), kept like the enclave's.
+   */
+  async jwk(id: StoredKey): Promise<JWK> {
+    const pair = await this.stored(id);
+    const point = uint8ArrayFromHexString(pair.publicKey);
+    return {
+      kty: 'EC',
+      crv: 'P-256',
+      x: b64url(point.slice(1, 33)),
+      y: b64url(point.slice(33, 65)),
+      d: b64url(uint8ArrayFromHexString(pair.privateKey)),
+    };
+  }
+
+  private stored(id: StoredKey): Promise<EnclaveKeyPair> {
+    let pending = this.loaded.get(id);
+    if (!pending) {
+      pending = this.loadOrCreate(id).catch((error: unknown) => {
+        this.loaded.delete(id);
+        throw error;
+      });
+      this.loaded.set(id, pending);
+    }
+    return pending;
   }
 
   /** The stored pair, or a new one (ON CONFLICT: two replicas starting together keep one). */
-  private async loadOrCreate(): Promise<EnclaveKeyPair> {
+  private async loadOrCreate(id: StoredKey): Promise<EnclaveKeyPair> {
     const select = () =>
       this.tx.query<Array<{ public_key: string; private_key_enc: string }>>(
-        `SELECT public_key, private_key_enc FROM wallet_enclave_keys WHERE id = 'current'`,
-        [],
+        `SELECT public_key, private_key_enc FROM wallet_enclave_keys WHERE id = $1`,
+        [id],
       );
     let [row] = await select();
     if (!row) {
       const pair = generateP256KeyPair();
       await this.tx.query(
         `INSERT INTO wallet_enclave_keys (id, public_key, private_key_enc, created_at)
-         VALUES ('current', $1, $2, $3) ON CONFLICT (id) DO NOTHING`,
-        [pair.publicKeyUncompressed, this.box.seal(pair.privateKey), this.realClock.now()],
+         VALUES ($1, $2, $3, $4) ON CONFLICT (id) DO NOTHING`,
+        [id, pair.publicKeyUncompressed, this.box.seal(pair.privateKey), this.realClock.now()],
       );
       [row] = await select();
     }

@@ -190,6 +190,42 @@ export class WalletSignatures {
   }
 
   /**
+   * Redeems a challenge that is answered by something other than a stamp (a passkey assertion over
+   * its `payloadToSign`): checks `Request-Id` names an unexpired, unused challenge of this platform,
+   * account, action and target, and consumes it in `m`. Throws 401 `REQUEST_ID_MISSING` or
+   * `UNAUTHORIZED`. Answers what the challenge bound.
+   */
+  async redeem(
+    m: EntityManager,
+    headers: RetryHeaders,
+    action: Omit<WalletAction, 'body'>,
+  ): Promise<{ payloadToSign: string; signerPublicKey: string | null; context: Record<string, unknown> }> {
+    if (headers.requestId === undefined)
+      throw new ApiError('REQUEST_ID_MISSING', 'Send the Request-Id of the challenge this answers');
+    const uuid = parseId('Request', headers.requestId);
+    const [row] =
+      uuid === null
+        ? []
+        : await m.query<ChallengeRow[]>(
+            `SELECT id, account_id, action, target, payload_to_sign, signer_public_key, context, expires_at, consumed_at
+               FROM wallet_signed_requests WHERE id = $1 AND platform_id = $2 FOR UPDATE`,
+            [uuid, action.platformId],
+          );
+    const now = this.clock.now();
+    if (
+      !row ||
+      row.account_id !== action.accountId ||
+      row.action !== action.action ||
+      row.target !== action.target ||
+      row.consumed_at !== null ||
+      row.expires_at.getTime() <= now.getTime()
+    )
+      throw new ApiError('UNAUTHORIZED', 'Request-Id names no unexpired, unused challenge for this request');
+    await m.query(`UPDATE wallet_signed_requests SET consumed_at = $2 WHERE id = $1`, [row.id, now]);
+    return { payloadToSign: row.payload_to_sign, signerPublicKey: row.signer_public_key, context: row.context };
+  }
+
+  /**
    * A stamp over a payload the route knows without a challenge (a quote's wallet `payloadToSign`),
    * made by a live session key of the account. Throws `WALLET_SIGNATURE_MISSING` (no header),
    * `WALLET_SIGNATURE_MALFORMED` or `WALLET_SIGNATURE_INVALID`. Answers the signer.

@@ -1,11 +1,31 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { EnumField, IdField, StringField } from '../common/validation.js';
+import { EnumField, IdField, NestedField, StringField } from '../common/validation.js';
 
 export const AUTH_METHOD_TYPES = ['EMAIL_OTP', 'SMS_OTP', 'OAUTH', 'PASSKEY'] as const;
 export type AuthMethodType = (typeof AUTH_METHOD_TYPES)[number];
 
 /** SEC1 P-256 public key, compressed (recommended) or uncompressed (the deprecated legacy flow, refused). */
 const CLIENT_KEY = /^(0[23][0-9a-fA-F]{64}|04[0-9a-fA-F]{128})$/;
+
+const B64URL = /^[A-Za-z0-9_-]+={0,2}$/;
+
+/** The reference's PasskeyAttestation (base64url members, as `PublicKeyCredential.toJSON()` gives them). */
+export class PasskeyAttestationDto {
+  @StringField({ maxLength: 1024, pattern: B64URL, format: 'base64url' }) credentialId: string;
+  @StringField({ maxLength: 4096, pattern: B64URL, format: 'base64url' }) clientDataJson: string;
+  @StringField({ maxLength: 8192, pattern: B64URL, format: 'base64url' }) attestationObject: string;
+  @EnumField(['usb', 'nfc', 'ble', 'internal', 'hybrid', 'smart-card', 'cable'], { required: false, each: true })
+  transports?: string[];
+}
+
+/** The reference's PasskeyAssertion. */
+export class PasskeyAssertionDto {
+  @StringField({ maxLength: 1024, pattern: B64URL, format: 'base64url' }) credentialId: string;
+  @StringField({ maxLength: 4096, pattern: B64URL, format: 'base64url' }) clientDataJson: string;
+  @StringField({ maxLength: 4096, pattern: B64URL, format: 'base64url' }) authenticatorData: string;
+  @StringField({ maxLength: 1024, pattern: B64URL, format: 'base64url' }) signature: string;
+  @StringField({ required: false, maxLength: 1024, pattern: B64URL, format: 'base64url' }) userHandle?: string;
+}
 
 /**
  * The reference's AuthCredentialVerifyRequestOneOf, one class: `type` selects which members are
@@ -33,6 +53,9 @@ export class AuthCredentialVerifyRequest {
     description: 'OAUTH: the client-held session key (compressed; uncompressed is the deprecated flow, refused)',
   })
   clientPublicKey?: string;
+
+  @NestedField(() => PasskeyAssertionDto, { required: false, description: 'PASSKEY: the WebAuthn assertion' })
+  assertion?: PasskeyAssertionDto;
 }
 
 /**
@@ -52,6 +75,18 @@ export class AuthCredentialCreateRequest {
 
   @StringField({ required: false, minLength: 1, maxLength: 100, description: 'PASSKEY: its nickname' })
   nickname?: string;
+
+  @StringField({
+    required: false,
+    maxLength: 1024,
+    pattern: B64URL,
+    format: 'base64url',
+    description: "PASSKEY: the WebAuthn challenge the platform's backend issued for navigator.credentials.create()",
+  })
+  challenge?: string;
+
+  @NestedField(() => PasskeyAttestationDto, { required: false, description: 'PASSKEY: the attestation' })
+  attestation?: PasskeyAttestationDto;
 }
 
 /** The reference's AuthSessionRefreshRequest. */
@@ -87,6 +122,15 @@ export class AuthMethod {
   nickname: string;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
+}
+
+export class PasskeyAuthChallenge extends AuthMethod {
+  @ApiProperty({
+    description: 'Lowercase hex SHA-256 of the session-creation body: UTF-8 encode it as the WebAuthn challenge',
+  })
+  challenge: string;
+  @ApiProperty() requestId: string;
+  @ApiProperty({ format: 'date-time' }) expiresAt: string;
 }
 
 export class AuthMethodResponse extends AuthMethod {

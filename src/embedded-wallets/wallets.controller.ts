@@ -19,6 +19,7 @@ import {
   AuthSession,
   AuthSignedRequestChallenge,
   EnclaveKeyView,
+  PasskeyAuthChallenge,
   SessionListResponse,
   type AuthMethod,
 } from './wallet.dto.js';
@@ -110,10 +111,12 @@ export class WalletsController {
     @CurrentPlatform() p: PlatformPrincipal,
     @Param('id') id: string,
     @Body() body: unknown,
-  ): Promise<AuthMethodResponse> {
-    if (body !== undefined && !(typeof body === 'object' && body !== null && Object.keys(body).length === 0))
-      parse(AuthCredentialChallengeRequest, body);
-    return this.wallets.challenge(p.platformId, id);
+  ): Promise<AuthMethodResponse | PasskeyAuthChallenge> {
+    const request =
+      body !== undefined && !(typeof body === 'object' && body !== null && Object.keys(body).length === 0)
+        ? parse(AuthCredentialChallengeRequest, body)
+        : undefined;
+    return this.wallets.challenge(p.platformId, id, request?.clientPublicKey);
   }
 
   @Post('credentials/:id/verify')

@@ -23,6 +23,9 @@ import { PlatformConfigService } from '../platform-config/platform-config.servic
 import { sameSecret } from '../secrets/constant-time.js';
 import { SecretBox } from '../secrets/secret-box.js';
 import { EnclaveKeys } from './enclave-keys.service.js';
+import { oidcNonce, SandboxOidc } from './sandbox-oidc.js';
+import { verifyAssertion, verifyRegistration, type StoredPasskey } from '../sca/factor-proofs.js';
+import { canonicalJson } from './wallet-stamp.js';
 import type {
   AuthCredentialCreateRequest,
   AuthCredentialVerifyRequest,
@@ -31,6 +34,7 @@ import type {
   AuthMethodType,
   AuthSession,
   AuthSignedRequestChallenge,
+  PasskeyAuthChallenge,
 } from './wallet.dto.js';
 import { isRetry, WalletSignatures, type RetryHeaders, type WalletAction } from './wallet-signatures.service.js';
 import { COMPRESSED_KEY, isP256Point, UNCOMPRESSED_KEY } from './wallet-stamp.js';
@@ -188,6 +192,7 @@ export class WalletsService implements OnModuleInit {
     private readonly email: EmailSender,
     private readonly sms: SmsSender,
     private readonly outbox: OutboxService,
+    private readonly oidc: SandboxOidc,
   ) {}
 
   onModuleInit(): void {
@@ -327,7 +332,11 @@ export class WalletsService implements OnModuleInit {
   }
 
   /** POST /auth/credentials/{id}/challenge: EMAIL_OTP / SMS_OTP send a new code and answer its target bundle. */
-  async challenge(platformId: string, credentialId: string): Promise<AuthMethodResponse> {
+  async challenge(
+    platformId: string,
+    credentialId: string,
+    clientPublicKey?: string,
+  ): Promise<AuthMethodResponse | PasskeyAuthChallenge> {
     return this.tx.run(async (m) => {
       const row = await this.findCredential(m, platformId, credentialId);
       if (row.type === 'OAUTH')
@@ -335,8 +344,37 @@ export class WalletsService implements OnModuleInit {
           'INVALID_INPUT',
           'OAUTH credentials have no challenge step: verify them with a fresh OIDC token and a clientPublicKey',
         );
-      if (row.type === 'PASSKEY')
-        throw new ApiError('INVALID_INPUT', 'PASSKEY challenges are not available on this deployment yet');
+      if (row.type === 'PASSKEY') {
+        if (clientPublicKey === undefined)
+          throw invalidInput([fieldError('clientPublicKey', 'clientPublicKey is required to challenge a PASSKEY')]);
+        const key = clientKey(clientPublicKey);
+        const request = canonicalJson({
+          organizationId: formatId('Platform', platformId),
+          parameters: { credentialId: row.details.credentialId, targetPublicKey: key },
+          timestampMs: String(this.clock.now().getTime()),
+          type: 'ACTIVITY_TYPE_CREATE_READ_WRITE_SESSION_V2',
+        });
+        const challenge = createHash('sha256').update(request).digest('hex');
+        const issued = await this.signatures.challenge(
+          m,
+          {
+            platformId,
+            accountId: row.account_id,
+            action: VERIFY_ACTION,
+            target: formatId('AuthMethod', row.id),
+            body: {},
+          },
+          { payloadToSign: challenge, signerPublicKey: key },
+        );
+        noteAuditStatus(200);
+        return {
+          ...renderAuthMethod(row),
+          credentialId: row.details.credentialId as string,
+          challenge,
+          requestId: issued.requestId,
+          expiresAt: issued.expiresAt,
+        };
+      }
       const bundle = await this.issueOtp(m, row);
       return { ...renderAuthMethod(row), otpEncryptionTargetBundle: bundle };
     });
@@ -393,8 +431,8 @@ export class WalletsService implements OnModuleInit {
       const row = await this.findCredential(m, platformId, credentialId);
       if (body.type !== row.type)
         throw invalidInput([fieldError('type', `type must be the credential's type (${row.type})`)]);
-      if (row.type !== 'EMAIL_OTP' && row.type !== 'SMS_OTP')
-        throw new ApiError('INVALID_INPUT', `${row.type} verification is not available on this deployment yet`);
+      if (row.type === 'OAUTH') return { status: 200, body: await this.verifyOauth(m, row, body) };
+      if (row.type === 'PASSKEY') return { status: 200, body: await this.verifyPasskey(m, row, body, headers) };
       if (body.encryptedOtpBundle === undefined)
         throw invalidInput([fieldError('encryptedOtpBundle', 'encryptedOtpBundle is required')]);
       const action: WalletAction = {
@@ -413,6 +451,84 @@ export class WalletsService implements OnModuleInit {
     });
     if (outcome instanceof Refusal) throw outcome.error;
     return outcome;
+  }
+
+  /**
+   * OAUTH verify: a fresh id token (`iat` within 60 seconds) of the credential's identity (`iss`,
+   * `aud`, `sub`) whose `nonce` is sha256(clientPublicKey): a session on that key (one call).
+   */
+  private async verifyOauth(
+    m: EntityManager,
+    row: CredentialRow,
+    body: AuthCredentialVerifyRequest,
+  ): Promise<AuthSession> {
+    const missing = (['oidcToken', 'clientPublicKey'] as const).filter((f) => body[f] === undefined);
+    if (missing.length) throw invalidInput(missing.map((f) => fieldError(f, `${f} is required for OAUTH`)));
+    const key = clientKey(body.clientPublicKey!);
+    const identity = await this.oidc.verify(body.oidcToken!, true);
+    const { iss, aud, sub } = row.details;
+    if (identity.iss !== iss || identity.aud !== aud || identity.sub !== sub)
+      throw new ApiError('UNAUTHORIZED', "The OIDC token's identity is not this credential's");
+    if (identity.nonce !== oidcNonce(key) && identity.nonce !== oidcNonce(body.clientPublicKey!))
+      throw new ApiError('UNAUTHORIZED', "The OIDC token's nonce must be sha256(clientPublicKey)");
+    noteAuditStatus(200);
+    return this.openSession(m, row, key);
+  }
+
+  /**
+   * PASSKEY verify: the assertion over the challenge that `Request-Id` names (issued by
+   * POST /auth/credentials/{id}/challenge with the client's key), checked with @simplewebauthn/server:
+   * a session on that key.
+   */
+  private async verifyPasskey(
+    m: EntityManager,
+    row: CredentialRow,
+    body: AuthCredentialVerifyRequest,
+    headers: RetryHeaders,
+  ): Promise<AuthSession> {
+    if (body.assertion === undefined)
+      throw invalidInput([fieldError('assertion', 'assertion is required for PASSKEY')]);
+    const redeemed = await this.signatures.redeem(m, headers, {
+      platformId: row.platform_id,
+      accountId: row.account_id,
+      action: VERIFY_ACTION,
+      target: formatId('AuthMethod', row.id),
+    });
+    const a = body.assertion;
+    const origin = this.passkeyOrigin(a.clientDataJson);
+    const stored = row.details as unknown as StoredPasskey;
+    const counter =
+      origin === null
+        ? null
+        : await verifyAssertion(
+            {
+              id: a.credentialId,
+              rawId: a.credentialId,
+              type: 'public-key',
+              response: {
+                clientDataJSON: a.clientDataJson,
+                authenticatorData: a.authenticatorData,
+                signature: a.signature,
+                ...(a.userHandle !== undefined ? { userHandle: a.userHandle } : {}),
+              },
+              clientExtensionResults: {},
+            },
+            Buffer.from(redeemed.payloadToSign, 'utf8').toString('base64url'),
+            origin,
+            this.rpId(),
+            stored,
+          );
+    if (counter === null)
+      throw new ApiError(
+        'UNAUTHORIZED',
+        'The passkey assertion does not verify (challenge, origin, credential or signature)',
+      );
+    await m.query(
+      `UPDATE wallet_credentials SET details = jsonb_set(details, '{counter}', to_jsonb($2::int)) WHERE id = $1`,
+      [row.id, counter],
+    );
+    noteAuditStatus(200);
+    return this.openSession(m, row, redeemed.signerPublicKey!);
   }
 
   private async otpFirstLeg(
@@ -627,7 +743,86 @@ export class WalletsService implements OnModuleInit {
             parameters: { userPhoneNumber: value },
           };
     }
-    throw new ApiError('INVALID_INPUT', `${body.type} credentials are not available on this deployment yet`);
+    if (body.type === 'OAUTH') {
+      if (body.oidcToken === undefined)
+        throw invalidInput([fieldError('oidcToken', 'oidcToken is required for an OAUTH credential')]);
+      const identity = await this.oidc.verify(body.oidcToken, true);
+      return {
+        nickname: identity.email ?? identity.sub,
+        contact: null,
+        details: { iss: identity.iss, aud: identity.aud, sub: identity.sub },
+        activity: 'ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS',
+        parameters: { oauthProviders: [{ oidcToken: body.oidcToken, providerName: 'Sandbox' }] },
+      };
+    }
+    const missing = (['nickname', 'challenge', 'attestation'] as const).filter((f) => body[f] === undefined);
+    if (missing.length)
+      throw invalidInput(missing.map((f) => fieldError(f, `${f} is required for a PASSKEY credential`)));
+    const a = body.attestation!;
+    const origin = this.passkeyOrigin(a.clientDataJson);
+    const stored =
+      origin === null
+        ? null
+        : await verifyRegistration(
+            {
+              id: a.credentialId,
+              rawId: a.credentialId,
+              type: 'public-key',
+              response: {
+                clientDataJSON: a.clientDataJson,
+                attestationObject: a.attestationObject,
+                transports: a.transports ?? [],
+              },
+              clientExtensionResults: {},
+            },
+            body.challenge!,
+            origin,
+            this.rpId(),
+          );
+    if (!stored)
+      throw invalidInput([
+        fieldError('attestation', 'the attestation does not verify (challenge, origin, relying party or signature)'),
+      ]);
+    const [dup] = await m.query<Array<{ id: string }>>(
+      `SELECT id FROM wallet_credentials
+        WHERE account_id = $1 AND type = 'PASSKEY' AND details->>'credentialId' = $2 AND deleted_at IS NULL`,
+      [accountId, stored.credentialId],
+    );
+    if (dup) throw CREDENTIAL_CONFLICTS.wallet_credentials_passkey();
+    return {
+      nickname: body.nickname!.trim(),
+      contact: null,
+      details: { ...stored },
+      activity: 'ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2',
+      parameters: {
+        authenticators: [
+          {
+            attestation: {
+              attestationObject: a.attestationObject,
+              clientDataJson: a.clientDataJson,
+              credentialId: a.credentialId,
+            },
+            authenticatorName: body.nickname!.trim(),
+            challenge: body.challenge,
+          },
+        ],
+      },
+    };
+  }
+
+  /** The configured passkey origin the client data names (SCA_PASSKEY_ORIGINS), or null. */
+  private passkeyOrigin(clientDataJson: string): string | null {
+    try {
+      const data: unknown = JSON.parse(Buffer.from(clientDataJson, 'base64url').toString('utf8'));
+      const origin = isRecord(data) && typeof data.origin === 'string' ? data.origin : null;
+      return origin !== null && this.appConfig.SCA_PASSKEY_ORIGINS.split(',').includes(origin) ? origin : null;
+    } catch {
+      return null;
+    }
+  }
+
+  private rpId(): string {
+    return this.appConfig.SCA_PASSKEY_RP_ID ?? new URL(this.appConfig.SCA_PASSKEY_ORIGINS.split(',')[0]).hostname;
   }
 
   /**

@@ -732,6 +732,8 @@ const CASES: Record<string, Case> = {
  * fails on a POST route in neither table).
  */
 const NOT_A_RESOURCE_CHANGE: Record<string, string> = {
+  [`POST ${V}/sandbox/oauth/token`]:
+    'the sandbox OIDC issuer mints an id token: nothing is stored (the token is signed and answered, no row changes)',
   'POST /console/api/session':
     'console sign-in: not an API operation (not in the OpenAPI document, not audited); every call the session makes is audited as its token',
   'POST /console/api/attention/settlements/:transactionId/retry':

@@ -813,3 +813,97 @@ describe('webhooks, audit and secrecy', () => {
     }
   });
 });
+
+describe('OAUTH (the sandbox OIDC issuer)', () => {
+  it('publishes its JWKS; an OAUTH credential is added signed and verified with a fresh token bound to the key', async () => {
+    const { createHash } = await import('node:crypto');
+    const jose = await import('jose');
+    const jwks = await t.http.get('/2025-10-13/sandbox/oauth/jwks');
+    expect(jwks.status).toBe(200);
+    expect(jwks.body.keys).toEqual([expect.objectContaining({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig' })]);
+    expect(jwks.body.keys[0].d).toBeUndefined();
+
+    const p = await walletPlatform();
+    const w = await newWallet(p);
+    const session = await otpLogin(p, w.credentialId, magic);
+    const mint = async (claims: Record<string, string>) =>
+      (await p.post('/sandbox/oauth/token', { sub: 'user-1', aud: 'acme-app', email: 'jane@acme.test', ...claims }))
+        .body.idToken as string;
+    // the token verifies against the published JWKS with a standard library
+    const token = await mint({});
+    const verified = await jose.jwtVerify(token, jose.createLocalJWKSet(jwks.body));
+    expect(verified.payload).toMatchObject({ sub: 'user-1', aud: 'acme-app' });
+
+    const body = { type: 'OAUTH', accountId: w.accountId, oidcToken: token };
+    const first = await p.post('/auth/credentials', body);
+    expect(first.status).toBe(202);
+    expect(JSON.parse(first.body.payloadToSign).type).toBe('ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS');
+    const created = await send(
+      p,
+      'post',
+      '/auth/credentials',
+      body,
+      signedHeaders(await stamp(session.key, first.body.payloadToSign), first.body.requestId),
+    );
+    expect(created.status).toBe(201);
+    expect(created.body).toMatchObject({ type: 'OAUTH', nickname: 'jane@acme.test' });
+    expect(created.body.otpEncryptionTargetBundle).toBeUndefined();
+
+    const key = newWalletKey();
+    const nonce = createHash('sha256').update(key.publicKey).digest('hex');
+    const path = `/auth/credentials/${created.body.id}/verify`;
+    expectError(
+      await p.post(path, { type: 'OAUTH', oidcToken: await mint({ nonce: 'x' }), clientPublicKey: key.publicKey }),
+      401,
+      'UNAUTHORIZED',
+    );
+    expectError(
+      await p.post(path, {
+        type: 'OAUTH',
+        oidcToken: await mint({ nonce, sub: 'someone-else' }),
+        clientPublicKey: key.publicKey,
+      }),
+      401,
+      'UNAUTHORIZED',
+    );
+    expect(
+      invalidFields(await p.post(path, { type: 'OAUTH', oidcToken: 'not-a-jwt', clientPublicKey: key.publicKey })),
+    ).toEqual(['oidcToken']);
+    const foreignKey = await jose.generateKeyPair('ES256');
+    const foreign = await new jose.SignJWT({ nonce })
+      .setProtectedHeader({ alg: 'ES256' })
+      .setIssuer('https://accounts.example.com')
+      .setSubject('user-1')
+      .setAudience('acme-app')
+      .setIssuedAt()
+      .setExpirationTime('5m')
+      .sign(foreignKey.privateKey);
+    expect(
+      invalidFields(await p.post(path, { type: 'OAUTH', oidcToken: foreign, clientPublicKey: key.publicKey })),
+    ).toEqual(['oidcToken']);
+    expect(invalidFields(await p.post(path, { type: 'OAUTH', clientPublicKey: key.publicKey }))).toEqual(['oidcToken']);
+    const stale = await mint({ nonce });
+    expect((await p.post('/sandbox/clock/advance', { seconds: 61 })).status).toBe(200);
+    expectError(
+      await p.post(path, { type: 'OAUTH', oidcToken: stale, clientPublicKey: key.publicKey }),
+      401,
+      'UNAUTHORIZED',
+    );
+    const ok = await p.post(path, { type: 'OAUTH', oidcToken: await mint({ nonce }), clientPublicKey: key.publicKey });
+    expect(ok.status).toBe(200);
+    expect(ok.body).toMatchObject({ type: 'OAUTH', accountId: w.accountId, nickname: 'jane@acme.test' });
+    // the OAUTH session's key signs
+    const revoke = await send(p, 'delete', `/auth/sessions/${session.id}`, undefined);
+    expect(
+      (
+        await send(
+          p,
+          'delete',
+          `/auth/sessions/${session.id}`,
+          undefined,
+          signedHeaders(await stamp(key, revoke.body.payloadToSign), revoke.body.requestId),
+        )
+      ).status,
+    ).toBe(204);
+  });
+});

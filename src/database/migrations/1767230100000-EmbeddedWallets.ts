@@ -4,8 +4,8 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * Embedded wallets (docs/embedded-wallets.md, issue #38):
  * - `platform_configs.embedded_wallet_config`: the reference's EmbeddedWalletConfig (null: the
  *   platform has not configured embedded wallets, and none is provisioned).
- * - `wallet_enclave_keys`: the deployment's enclave key pair (P-256), one row; the private key
- *   sealed by SecretBox. It signs OTP target bundles and verification tokens; its public key is
+ * - `wallet_enclave_keys`: the deployment's enclave key pair (P-256, row `current`) and the sandbox
+ *   OIDC issuer's (row `sandbox-oidc`); the private keys sealed by SecretBox. It signs OTP target bundles and verification tokens; its public key is
  *   published (`GET /auth/enclave-key`) so clients can pin it.
  * - `wallet_credentials`: a wallet's authentication credentials (EMAIL_OTP, SMS_OTP, OAUTH,
  *   PASSKEY); one live EMAIL_OTP and one live SMS_OTP per account, an email or phone tied to one
@@ -24,7 +24,7 @@ export class EmbeddedWallets1767230100000 implements MigrationInterface {
     await q.query(`ALTER TABLE platform_configs ADD COLUMN embedded_wallet_config jsonb`);
     await q.query(`
       CREATE TABLE wallet_enclave_keys (
-        id text PRIMARY KEY CHECK (id = 'current'),
+        id text PRIMARY KEY CHECK (id IN ('current', 'sandbox-oidc')),
         public_key text NOT NULL,
         private_key_enc text NOT NULL,
         created_at timestamptz NOT NULL

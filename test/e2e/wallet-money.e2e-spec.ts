@@ -637,3 +637,96 @@ describe('delegated keys for a card funded by a wallet', () => {
     expect(invalidFields(await p.get('/auth/delegated-keys'))).toEqual(['accountId']);
   });
 });
+
+describe('secrecy', () => {
+  it('no mnemonic, delegated private key or session key in logs, events or audit; the events are written', async () => {
+    const { Writable } = await import('node:stream');
+    const { createRootLogger } = await import('../../src/logging/logger.js');
+    const { SecretBox } = await import('../../src/secrets/secret-box.js');
+    const { recordedEvents } = await import('../support/events.js');
+    const text: string[] = [];
+    const sink = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        text.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    const logged = await startTestApp({ LOG_LEVEL: 'debug' }, { logger: createRootLogger('debug', sink) });
+    try {
+      const p = (await TestPlatform.create(t)).on(logged);
+      const w = await fundedWallet(p, 10_000);
+      // export
+      const client = generateP256KeyPair();
+      const body = { clientPublicKey: client.publicKeyUncompressed };
+      const first = await send(p, 'post', `/internal-accounts/${w.accountId}/export`, body);
+      const done = await send(
+        p,
+        'post',
+        `/internal-accounts/${w.accountId}/export`,
+        body,
+        signedHeaders(await stamp(w.session.key, first.body.payloadToSign), first.body.requestId),
+      );
+      expect(done.status).toBe(200);
+      const mnemonic = await decryptExportBundle({
+        exportBundle: done.body.encryptedWalletCredentials,
+        embeddedKey: client.privateKey,
+        organizationId: p.platformId,
+        dangerouslyOverrideSignerPublicKey: await enclaveKey(p),
+        returnMnemonic: true,
+      });
+      // a delegated key, an authorization signed with it, its revocation
+      const issued = await postCard(p, cardBody(w.customerId, w.accountId));
+      const cardId = (await provisioned(p, issued.body.id as string)).id;
+      const keyBody = { cardId, internalAccountId: w.accountId, nickname: 'k' };
+      let res = await send(p, 'post', '/auth/delegated-keys', keyBody);
+      for (let leg = 0; leg < 2; leg++)
+        res = await send(
+          p,
+          'post',
+          '/auth/delegated-keys',
+          keyBody,
+          signedHeaders(await stamp(w.session.key, res.body.payloadToSign), res.body.requestId),
+        );
+      expect(res.status).toBe(201);
+      const auth = await p.post(`/sandbox/cards/${cardId}/simulate/authorization`, authorization(300));
+      expect(auth.body.cardTransaction.status).toBe('AUTHORIZED');
+      expect((await send(p, 'delete', `/auth/delegated-keys/${res.body.id}`, undefined)).status).toBe(204);
+
+      const events = await recordedEvents(p);
+      const types = events.map((e) => e.type);
+      for (const type of [
+        'INTERNAL_ACCOUNT.EXPORTED',
+        'DELEGATED_KEY.CREATED',
+        'DELEGATED_KEY.ACTIVATED',
+        'DELEGATED_KEY.REVOKED',
+      ])
+        expect(types).toContain(type);
+      const db = t.app.get(DataSource);
+      const box = t.app.get(SecretBox);
+      const uuid = p.platformId.replace(/^Platform:/, '');
+      const audit = JSON.stringify(await db.query('SELECT * FROM audit_events WHERE platform_id = $1', [uuid]));
+      for (const action of ['exportInternalAccount', 'createDelegatedKey', 'revokeDelegatedKey'])
+        expect(audit).toContain(action);
+      const [key] = await db.query<Array<{ private_key_enc: string }>>(
+        `SELECT private_key_enc FROM wallet_delegated_keys WHERE platform_id = $1`,
+        [uuid],
+      );
+      const [seed] = await db.query<Array<{ mnemonic_enc: string }>>(
+        `SELECT mnemonic_enc FROM wallet_seeds WHERE platform_id = $1`,
+        [uuid],
+      );
+      expect(box.open(seed.mnemonic_enc)).toBe(mnemonic);
+      const haystacks = { logs: text.join(''), events: JSON.stringify(events), audit };
+      expect(haystacks.logs).toContain('/auth/delegated-keys');
+      for (const [where, haystack] of Object.entries(haystacks))
+        for (const secret of [mnemonic, box.open(key.private_key_enc), w.session.key.privateKey, client.privateKey])
+          expect({ where, secret: secret.slice(0, 6), found: haystack.includes(secret) }).toEqual({
+            where,
+            secret: secret.slice(0, 6),
+            found: false,
+          });
+    } finally {
+      await logged.close();
+    }
+  });
+});

@@ -21,7 +21,6 @@ import {
   WalletSignatures,
   type RetryHeaders,
   type SignedRequestChallenge,
-  type WalletAction,
 } from './wallet-signatures.service.js';
 import { STAMP_SCHEME } from './wallet-stamp.js';
 import { WalletsService } from './wallets.service.js';

@@ -10,6 +10,7 @@ import { WalletAccountsController } from './wallet-accounts.controller.js';
 import { WalletAccountsService } from './wallet-accounts.service.js';
 import { WalletContactsService } from './wallet-contacts.service.js';
 import { WalletExportService } from './wallet-export.service.js';
+import { WalletSealedColumns } from './wallet-sealed-columns.js';
 import { DelegatedKeysController } from './delegated-keys.controller.js';
 import { DelegatedKeysService } from './delegated-keys.service.js';
 import { WalletSignatures } from './wallet-signatures.service.js';
@@ -33,6 +34,7 @@ import { WalletsService } from './wallets.service.js';
     WalletExportService,
     DelegatedKeysService,
     SandboxOidc,
+    WalletSealedColumns,
   ],
   exports: [EnclaveKeys, WalletSignatures, WalletsService, DelegatedKeysService, SandboxOidc],
 })

@@ -16,6 +16,14 @@ export class Statement {
     return cast ? `$${this.parameters.length}::${cast}` : `$${this.parameters.length}`;
   }
 
+  /**
+   * `unnest($a::<cast>[], $b::<cast>[], ...)` over `rows`: one array parameter per column, in the
+   * order given, each `pick`ed from every row (a bulk INSERT ... SELECT or UPDATE ... FROM).
+   */
+  unnest<R>(rows: readonly R[], columns: ReadonlyArray<readonly [cast: string, pick: (row: R) => unknown]>): string {
+    return `unnest(${columns.map(([cast, pick]) => this.p(rows.map(pick), `${cast}[]`)).join(', ')})`;
+  }
+
   /** Appends the CTE `name AS (body)`. */
   with(name: string, body: string): this {
     this.ctes.push(`${name} AS (${body})`);

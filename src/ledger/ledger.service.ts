@@ -406,43 +406,20 @@ export class LedgerService {
       s.with(
         'ledger_postings',
         `INSERT INTO ledger_entries (${POSTING_COLUMNS})
-         SELECT * FROM unnest(${s.p(
-           e.map((x) => x.id),
-           'uuid[]',
-         )}, ${s.p(
-           e.map((x) => x.journalId),
-           'uuid[]',
-         )}, ${s.p(
-           e.map((x) => x.accountId),
-           'uuid[]',
-         )}, ${s.p(
-           e.map((x) => x.systemAccount),
-           'text[]',
-         )}, ${s.p(
-           e.map((x) => x.platformId),
-           'uuid[]',
-         )}, ${s.p(
-           e.map((x) => x.currency),
-           'text[]',
-         )}, ${s.p(
-           e.map((x) => x.seq),
-           'bigint[]',
-         )}, ${s.p(
-           e.map((x) => x.amount),
-           'bigint[]',
-         )}, ${s.p(
-           e.map((x) => x.balanceAfter),
-           'bigint[]',
-         )}, ${s.p(
-           e.map((x) => x.reason),
-           'text[]',
-         )}, ${s.p(
-           e.map((x) => x.reference),
-           'text[]',
-         )}, ${s.p(
-           e.map((x) => x.createdAt),
-           'timestamptz[]',
-         )})`,
+         SELECT * FROM ${s.unnest(e, [
+           ['uuid', (x) => x.id],
+           ['uuid', (x) => x.journalId],
+           ['uuid', (x) => x.accountId],
+           ['text', (x) => x.systemAccount],
+           ['uuid', (x) => x.platformId],
+           ['text', (x) => x.currency],
+           ['bigint', (x) => x.seq],
+           ['bigint', (x) => x.amount],
+           ['bigint', (x) => x.balanceAfter],
+           ['text', (x) => x.reason],
+           ['text', (x) => x.reference],
+           ['timestamptz', (x) => x.createdAt],
+         ])}`,
       );
     }
     if (work.newHolds.length) {
@@ -450,37 +427,18 @@ export class LedgerService {
       s.with(
         'ledger_new_holds',
         `INSERT INTO ledger_holds (${HOLD_COLUMNS})
-         SELECT * FROM unnest(${s.p(
-           h.map((x) => x.id),
-           'uuid[]',
-         )}, ${s.p(
-           h.map((x) => x.accountId),
-           'uuid[]',
-         )}, ${s.p(
-           h.map((x) => x.platformId),
-           'uuid[]',
-         )}, ${s.p(
-           h.map((x) => x.amount),
-           'bigint[]',
-         )}, ${s.p(
-           h.map((x) => x.remaining),
-           'bigint[]',
-         )}, ${s.p(
-           h.map((x) => x.status),
-           'text[]',
-         )}, ${s.p(
-           h.map((x) => x.reason),
-           'text[]',
-         )}, ${s.p(
-           h.map((x) => x.reference),
-           'text[]',
-         )}, ${s.p(
-           h.map((x) => x.createdAt),
-           'timestamptz[]',
-         )}, ${s.p(
-           h.map((x) => x.updatedAt),
-           'timestamptz[]',
-         )})`,
+         SELECT * FROM ${s.unnest(h, [
+           ['uuid', (x) => x.id],
+           ['uuid', (x) => x.accountId],
+           ['uuid', (x) => x.platformId],
+           ['bigint', (x) => x.amount],
+           ['bigint', (x) => x.remaining],
+           ['text', (x) => x.status],
+           ['text', (x) => x.reason],
+           ['text', (x) => x.reference],
+           ['timestamptz', (x) => x.createdAt],
+           ['timestamptz', (x) => x.updatedAt],
+         ])}`,
       );
     }
     if (work.changedHolds.size) {
@@ -488,19 +446,12 @@ export class LedgerService {
       s.with(
         'ledger_hold_changes',
         `UPDATE ledger_holds h SET remaining = v.remaining, status = v.status, updated_at = v.updated_at
-           FROM unnest(${s.p(
-             h.map((x) => x.id),
-             'uuid[]',
-           )}, ${s.p(
-             h.map((x) => x.remaining),
-             'bigint[]',
-           )}, ${s.p(
-             h.map((x) => x.status),
-             'text[]',
-           )}, ${s.p(
-             h.map((x) => x.updatedAt),
-             'timestamptz[]',
-           )}) AS v(id, remaining, status, updated_at)
+           FROM ${s.unnest(h, [
+             ['uuid', (x) => x.id],
+             ['bigint', (x) => x.remaining],
+             ['text', (x) => x.status],
+             ['timestamptz', (x) => x.updatedAt],
+           ])} AS v(id, remaining, status, updated_at)
           WHERE h.id = v.id`,
       );
     }
@@ -509,22 +460,13 @@ export class LedgerService {
       s.with(
         'ledger_balances',
         `UPDATE internal_accounts a SET balance = v.balance, held = v.held, ledger_seq = v.ledger_seq, updated_at = v.updated_at
-           FROM unnest(${s.p(
-             touched.map((x) => x.id),
-             'uuid[]',
-           )}, ${s.p(
-             touched.map((x) => x.balance),
-             'bigint[]',
-           )}, ${s.p(
-             touched.map((x) => x.held),
-             'bigint[]',
-           )}, ${s.p(
-             touched.map((x) => x.ledgerSeq),
-             'bigint[]',
-           )}, ${s.p(
-             touched.map((x) => x.updatedAt),
-             'timestamptz[]',
-           )}) AS v(id, balance, held, ledger_seq, updated_at)
+           FROM ${s.unnest(touched, [
+             ['uuid', (x) => x.id],
+             ['bigint', (x) => x.balance],
+             ['bigint', (x) => x.held],
+             ['bigint', (x) => x.ledgerSeq],
+             ['timestamptz', (x) => x.updatedAt],
+           ])} AS v(id, balance, held, ledger_seq, updated_at)
           WHERE a.id = v.id`,
       );
     }

@@ -15,7 +15,7 @@ import {
   supportCurrencies,
 } from '../support/fixtures.js';
 import { isolatedDatabase, type IsolatedDatabase } from '../support/isolated-database.js';
-import type { Json } from '../support/payments.js';
+import { payOverUma, type Json } from '../support/payments.js';
 import { startTestApp, TestPlatform, type TestApp } from '../support/test-app.js';
 import { UmaProxy } from '../support/uma-proxy.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -75,21 +75,8 @@ describe('UMA settlement reconciliation survives kill -9', () => {
   const balance = async (p: TestPlatform, customerId: string, currency: string) =>
     (await customerAccount(p, customerId, currency)).balance.amount;
 
-  const pay = async (amount: number) => {
-    const lookup = await pa.get(`/receiver/uma/${encodeURIComponent(bob.umaAddress)}?customerId=${alice.customerId}`);
-    expect(lookup.body).toMatchObject({ lookupId: expect.any(String) });
-    const created = await pa.post('/quotes', {
-      lookupId: (lookup.body as Json).lookupId,
-      source: { sourceType: 'ACCOUNT', accountId: alice.accountId },
-      destination: { destinationType: 'UMA_ADDRESS', umaAddress: bob.umaAddress, currency: 'EUR' },
-      lockedCurrencySide: 'SENDING',
-      lockedCurrencyAmount: amount,
-    });
-    expect(created.status).toBe(201);
-    const quote = created.body as Json;
-    expect((await pa.post(`/quotes/${quote.id as string}/execute`)).status).toBe(200);
-    return { outgoingId: quote.transactionId as string, amount, received: quote.totalReceivingAmount as number };
-  };
+  /** Alice quotes `amount` USD to Bob in EUR (B answers the pay request) and executes it. */
+  const pay = (amount: number) => payOverUma(pa, alice, bob.umaAddress, amount);
   type Payment = Awaited<ReturnType<typeof pay>>;
 
   /**

@@ -63,3 +63,29 @@ export async function driveRail(t: TestApp, p: TestPlatform, clock: FakeClock): 
   }
   return total;
 }
+
+/**
+ * `from` pays `umaAddress` over UMA: a lookup, a quote locking `amount` (USD minor units) on the
+ * sending side to that address in `currency`, and its execution (the UMA reconciliation tests).
+ */
+export async function payOverUma(
+  p: TestPlatform,
+  from: { customerId: string; accountId: string },
+  umaAddress: string,
+  amount: number,
+  currency = 'EUR',
+) {
+  const lookup = await p.get(`/receiver/uma/${encodeURIComponent(umaAddress)}?customerId=${from.customerId}`);
+  expect(lookup.body).toMatchObject({ lookupId: expect.any(String) });
+  const created = await p.post('/quotes', {
+    lookupId: (lookup.body as Json).lookupId,
+    source: { sourceType: 'ACCOUNT', accountId: from.accountId },
+    destination: { destinationType: 'UMA_ADDRESS', umaAddress, currency },
+    lockedCurrencySide: 'SENDING',
+    lockedCurrencyAmount: amount,
+  });
+  expect([created.status, JSON.stringify(created.body)]).toEqual([201, expect.any(String)]);
+  const quote = created.body as Json;
+  expect((await p.post(`/quotes/${quote.id as string}/execute`)).status).toBe(200);
+  return { outgoingId: quote.transactionId as string, amount, received: quote.totalReceivingAmount as number };
+}

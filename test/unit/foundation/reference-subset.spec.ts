@@ -2,10 +2,13 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
-  extractFile,
   extractSubset,
+  listOperations,
   OPERATION_IDS,
+  OPERATIONS_PATH,
+  type OperationList,
   problems,
+  readReference,
   REFERENCE_FILE,
   serialize,
   SUBSET_PATH,
@@ -25,6 +28,8 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const SDK_TEST = path.join(ROOT, 'test', 'e2e', 'payments-sdk.e2e-spec.ts');
 const text = readFileSync(SUBSET_PATH, 'utf8');
 const committed = JSON.parse(text) as Subset;
+const operationsText = readFileSync(OPERATIONS_PATH, 'utf8');
+const operations = JSON.parse(operationsText) as OperationList;
 
 it('the committed subset is consistent: every $ref resolves inside it, every listed operation is there once', () => {
   expect(problems(committed)).toEqual([]);
@@ -40,6 +45,15 @@ it("extract.mjs keeps exactly the operations payments-sdk.e2e-spec.ts calls as o
   const source = readFileSync(SDK_TEST, 'utf8');
   const called = new Set([...source.matchAll(/\boperation\(\s*api\s*,\s*'([^']+)'/g)].map((m) => m[1]));
   expect([...called].sort()).toEqual([...OPERATION_IDS].sort());
+});
+
+it("the committed operation list holds every subset operation with the subset's verb and path", () => {
+  const listed = new Set(operations.operations);
+  expect(operations.operations.length).toBe(listed.size);
+  for (const [route, item] of Object.entries(committed.paths))
+    for (const [verb, op] of Object.entries(item))
+      if (typeof op === 'object' && op && 'operationId' in op)
+        expect(listed).toContain(`${verb.toUpperCase()} ${route} ${(op as { operationId: string }).operationId}`);
 });
 
 it('no file under test/ or bench/ names the reference outside the repository (comments aside)', () => {
@@ -61,13 +75,15 @@ it('no file under test/ or bench/ names the reference outside the repository (co
 
 const referenceDir = process.env.REFERENCE_DIR;
 if (referenceDir) {
-  it(`the committed subset is what extract.mjs cuts from $REFERENCE_DIR/${REFERENCE_FILE} (no drift)`, () => {
+  it(`the committed subset is what extract.mjs cuts from $REFERENCE_DIR/${REFERENCE_FILE} (no drift), and so is the list of every operation`, () => {
     const reference = path.resolve(referenceDir, REFERENCE_FILE);
     if (!existsSync(reference)) throw new Error(`REFERENCE_DIR is set but holds no ${REFERENCE_FILE}: ${reference}`);
-    const fresh = extractFile(reference);
+    const doc = readReference(reference);
+    const fresh = extractSubset(doc);
     // On drift, regenerate: node test/fixtures/reference/extract.mjs "$REFERENCE_DIR/<file>".
     expect(fresh).toEqual(committed);
     expect(serialize(fresh)).toBe(text);
+    expect(serialize(listOperations(doc))).toBe(operationsText);
   });
 } else {
   const reason = `REFERENCE_DIR is unset, so the committed subset is not compared with ${REFERENCE_FILE} (CI sets it)`;

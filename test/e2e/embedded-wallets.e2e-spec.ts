@@ -907,3 +907,38 @@ describe('OAUTH (the sandbox OIDC issuer)', () => {
     ).toBe(204);
   });
 });
+
+describe('races', () => {
+  it('one signed retry sent five times at once is honoured once; five first credentials at once make one', async () => {
+    const p = await walletPlatform();
+    const w = await newWallet(p);
+    const key = newWalletKey();
+    const challenge = await p.post(`/auth/credentials/${w.credentialId}/challenge`, {});
+    const body = {
+      type: 'EMAIL_OTP',
+      encryptedOtpBundle: await sealOtp(p, '000000', challenge.body.otpEncryptionTargetBundle, key),
+    };
+    const first = await p.post(`/auth/credentials/${w.credentialId}/verify`, body);
+    const headers = signedHeaders(await stamp(key, first.body.payloadToSign), first.body.requestId);
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => send(p, 'post', `/auth/credentials/${w.credentialId}/verify`, body, headers)),
+    );
+    expect(answers.map((a) => a.status).sort()).toEqual([200, 401, 401, 401, 401]);
+    expect(await sessionsOf(p, w.accountId)).toHaveLength(1);
+
+    // A wallet without credentials (its email is another wallet's): five SMS_OTP creations at once.
+    const shared = email();
+    const number = `+1206555${String(1000 + (++seq % 9000))}`;
+    await newCustomer(p, individual({ email: shared }));
+    const bare = await newCustomer(p, individual({ email: shared, phoneNumber: number }));
+    const { accountId } = await walletOf(p, bare.id);
+    const creations = await Promise.all(
+      Array.from({ length: 5 }, () => p.post('/auth/credentials', { type: 'SMS_OTP', accountId })),
+    );
+    // one is created (the wallet had none: no signature); the others, queued on the account's lock, see it
+    expect(creations.map((c) => c.status).sort()).toEqual([201, 400, 400, 400, 400]);
+    for (const c of creations.filter((c) => c.status === 400))
+      expect(c.body.code).toBe('SMS_OTP_CREDENTIAL_ALREADY_EXISTS');
+    expect((await p.get(`/auth/credentials?accountId=${accountId}`)).body.data).toHaveLength(1);
+  });
+});

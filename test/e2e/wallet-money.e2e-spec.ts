@@ -617,6 +617,25 @@ describe('delegated keys for a card funded by a wallet', () => {
     await createKey(p, w, cardId, 'second');
   });
 
+  it('race: two keys completing their last leg at once: one ACTIVE, the other 409 and still PENDING', async () => {
+    const p = await TestPlatform.create(t);
+    const { w, cardId } = await walletCard(p);
+    const a = await createKey(p, w, cardId, 'a');
+    const b = await createKey(p, w, cardId, 'b');
+    const finish = async (leg: { body: object; second: { body: { payloadToSign: string; requestId: string } } }) =>
+      send(
+        p,
+        'post',
+        '/auth/delegated-keys',
+        leg.body,
+        signedHeaders(await stamp(w.session.key, leg.second.body.payloadToSign), leg.second.body.requestId),
+      );
+    const results = await Promise.all([finish(a), finish(b)]);
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
+    const keys = (await p.get(`/auth/delegated-keys?accountId=${w.accountId}`)).body.data as Array<{ status: string }>;
+    expect(keys.map((k) => k.status).sort()).toEqual(['ACTIVE', 'PENDING']);
+  });
+
   it('refusals: not a wallet, not its card, bad bodies', async () => {
     const p = await TestPlatform.create(t);
     const { w, cardId } = await walletCard(p);

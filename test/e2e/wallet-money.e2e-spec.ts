@@ -145,6 +145,21 @@ describe('paying from a wallet', () => {
     expect((await execute({ 'Grid-Wallet-Signature': await stamp(w.session.key, payload) })).status).toBe(409);
   });
 
+  it('race: the same signed execution twice at once moves the money once', async () => {
+    const p = await TestPlatform.create(t);
+    const w = await fundedWallet(p, 3_000);
+    const created = await p.post('/quotes', quoteBody(w.accountId, w.fiatId, 2_000));
+    expect(created.status).toBe(201);
+    const payload = created.body.paymentInstructions[0].accountOrWalletInfo.payloadToSign as string;
+    const header = { 'Grid-Wallet-Signature': await stamp(w.session.key, payload) };
+    const results = await Promise.all(
+      [1, 2].map(() => send(p, 'post', `/quotes/${created.body.id}/execute`, {}, header)),
+    );
+    expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+    expect(await balanceOf(p, w.accountId)).toBe(1_000);
+    expect(await balanceOf(p, w.fiatId)).toBe(2_000);
+  });
+
   it('a revoked session can no longer release a payment', async () => {
     const p = await TestPlatform.create(t);
     const w = await fundedWallet(p, 1_000);

@@ -99,6 +99,11 @@ export class CustomersController {
   @RequirePermission('MANAGE')
   @ApiBody({ schema: oneOf(IndividualCustomerUpdateRequest, BusinessCustomerUpdateRequest) })
   @ApiOkResponse({ schema: CUSTOMER })
+  @ApiResponse({
+    status: 202,
+    description:
+      "An email or phone tied to the customer's embedded wallet OTP credential: {payloadToSign, requestId, expiresAt}; stamp it with a live wallet session key and retry with Grid-Wallet-Signature and Request-Id",
+  })
   async update(
     @CurrentPlatform() p: PlatformPrincipal,
     @Param('customerId', new IdPipe('Customer')) customerId: string,

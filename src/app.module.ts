@@ -25,6 +25,8 @@ import { IdempotencyModule } from './idempotency/idempotency.module.js';
 import { ExternalAccountsSandboxModule } from './external-accounts/external-accounts-sandbox.module.js';
 import { ExternalAccountsModule } from './external-accounts/external-accounts.module.js';
 import { ScaModule } from './sca/sca.module.js';
+import { EmbeddedWalletsModule } from './embedded-wallets/embedded-wallets.module.js';
+import { EmbeddedWalletsSandboxModule } from './embedded-wallets/embedded-wallets-sandbox.module.js';
 import { PlatformConfigModule } from './platform-config/platform-config.module.js';
 import { OutboxSandboxModule } from './outbox/outbox-sandbox.module.js';
 import { OutboxModule } from './outbox/outbox.module.js';
@@ -72,6 +74,7 @@ export class AppModule {
         PaymentsModule,
         StablecoinsModule,
         DirectoriesModule,
+        EmbeddedWalletsModule,
         // The operator console (its sign-in routes; its pages are served by createApp).
         ...(config.CONSOLE ? [ConsoleModule] : []),
         // Each area's sandbox-only routes (its <area>-sandbox.module.ts): with SANDBOX=false they do not exist (404).
@@ -86,6 +89,7 @@ export class AppModule {
               VerificationsSandboxModule,
               PaymentsSandboxModule,
               StablecoinsSandboxModule,
+              EmbeddedWalletsSandboxModule,
             ]
           : []),
       ],

@@ -5,6 +5,7 @@ import { CUSTOMERS_ERRORS } from './customers/customers.errors.js';
 import { BENEFICIAL_OWNERS_ERRORS } from './beneficial-owners/beneficial-owners.errors.js';
 import { BULK_IMPORT_ERRORS } from './bulk-import/bulk-import.errors.js';
 import { DOCUMENTS_ERRORS } from './documents/documents.errors.js';
+import { EMBEDDED_WALLETS_ERRORS } from './embedded-wallets/embedded-wallets.errors.js';
 import { CORE_ERRORS, registerErrorCatalogue } from './errors/api-error.js';
 import { EXTERNAL_ACCOUNTS_ERRORS } from './external-accounts/external-accounts.errors.js';
 import { OUTBOX_ERRORS } from './outbox/outbox.errors.js';
@@ -38,6 +39,7 @@ export const AREA_ERRORS = [
   BULK_IMPORT_ERRORS,
   PAYMENT_DOCUMENTS_ERRORS,
   STABLECOINS_ERRORS,
+  EMBEDDED_WALLETS_ERRORS,
 ] as const;
 
 /** Every code the API answers with, and its HTTP status. */
@@ -58,6 +60,7 @@ export const ERROR_STATUS = {
   ...BULK_IMPORT_ERRORS,
   ...PAYMENT_DOCUMENTS_ERRORS,
   ...STABLECOINS_ERRORS,
+  ...EMBEDDED_WALLETS_ERRORS,
 } as const;
 
 type Catalogue = typeof ERROR_STATUS;

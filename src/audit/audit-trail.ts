@@ -35,6 +35,8 @@ interface RequestAudit {
   resources: string[];
   /** who acted, on a public route where the service learns it (noteAuditActor) */
   actor?: Actor;
+  /** the success status, when the route answers more than one (noteAuditStatus) */
+  status?: number;
 }
 
 const AUDIT = Symbol('audit');
@@ -58,6 +60,16 @@ export function noteAuditResource(id: string): void {
   if (!req) return;
   const state = (req[AUDIT] ??= { recorded: false, resources: [] });
   addResource(state.resources, id);
+}
+
+/**
+ * The success status the current request answers, for a route with more than one (a two-step
+ * route's 202 challenge, then its 200 or 204): recorded instead of the operation's first 2xx.
+ */
+export function noteAuditStatus(status: number): void {
+  const req = changingRequest();
+  if (!req) return;
+  (req[AUDIT] ??= { recorded: false, resources: [] }).status = status;
 }
 
 /**
@@ -169,7 +181,7 @@ export class AuditTrail {
     const op = this.operation(req)!;
     const state = (req[AUDIT] ??= { recorded: false, resources: [] });
     const actor = principalActor(req.principal) ?? state.actor ?? anonymous;
-    const record = this.fromRequest(req, actor, op.action, op.status, null);
+    const record = this.fromRequest(req, actor, op.action, state.status ?? op.status, null);
     for (const id of state.resources) addResource(record.resourceIds, id);
     record.changedFields = req.method === 'DELETE' ? [] : bodyFieldNames(req);
     return record;

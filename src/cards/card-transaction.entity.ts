@@ -97,6 +97,13 @@ export class CardTransactionEntity {
   @Column('uuid', { name: 'hold_id', nullable: true })
   holdId: string | null;
 
+  /**
+   * A card funded by an embedded wallet: the authorization signed by the card's ACTIVE delegated
+   * key (`{delegatedKeyId, payload, stamp}`, docs/embedded-wallets.md); null otherwise.
+   */
+  @Column('jsonb', { name: 'wallet_authorization', nullable: true })
+  walletAuthorization: { delegatedKeyId: string; payload: string; stamp: string } | null;
+
   /** The sandbox issuer's instruction for the funding pull (`006`: the confirmation fails). */
   @Column('text', { name: 'pull_outcome' })
   pullOutcome: 'OK' | 'CONFIRMATION_FAILS';

@@ -1,3 +1,4 @@
+import { EmbeddedWalletsModule } from '../embedded-wallets/embedded-wallets.module.js';
 import { Module } from '@nestjs/common';
 import { CustomersModule } from '../customers/customers.module.js';
 import { LedgerModule } from '../ledger/ledger.module.js';
@@ -13,7 +14,7 @@ import { CardsModule } from './cards.module.js';
  * simulations), and `GET /cards/{id}/transactions`.
  */
 @Module({
-  imports: [CardsModule, CustomersModule, LedgerModule, PlatformConfigModule, OutboxModule],
+  imports: [CardsModule, CustomersModule, EmbeddedWalletsModule, LedgerModule, PlatformConfigModule, OutboxModule],
   controllers: [CardTransactionsController],
   providers: [CardTransactionsService],
   exports: [CardTransactionsService],

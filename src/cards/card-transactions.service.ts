@@ -1,3 +1,5 @@
+import { DelegatedKeysService } from '../embedded-wallets/delegated-keys.service.js';
+import { activityPayload } from '../embedded-wallets/wallet-stamp.js';
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Clock } from '../common/clock.js';
@@ -110,6 +112,7 @@ export class CardTransactionsService {
     private readonly issuer: CardIssuer,
     private readonly clock: Clock,
     private readonly metrics: MetricsService,
+    private readonly delegatedKeys: DelegatedKeysService,
   ) {}
 
   /**
@@ -160,6 +163,23 @@ export class CardTransactionsService {
       if (declined === null && purchase) {
         counted = usage.day !== null && usage.day > day ? await this.dayUsage(m, card.id, now) : usageOn(usage, day);
         if (!checkAuthorization(amount, limits, counted).approved) declined = 'SPEND_LIMIT_EXCEEDED';
+      }
+      // A wallet-funded card: the card's ACTIVE delegated key signs the authorization (none: declined).
+      if (declined === null && work.locked.accounts.get(card.fundingSourceId)?.type === 'EMBEDDED_WALLET') {
+        const payload = activityPayload(
+          formatId('Platform', platformId),
+          'ACTIVITY_TYPE_SIGN_RAW_PAYLOAD_V2',
+          {
+            signWith: formatId('InternalAccount', card.fundingSourceId),
+            cardId: formatId('Card', card.id),
+            cardTransactionId: formatId('Transaction', txn.id),
+            amount: amount.toString(),
+            currency: card.currency,
+          },
+          now,
+        );
+        txn.walletAuthorization = await this.delegatedKeys.signAuthorization(m, card.id, card.fundingSourceId, payload);
+        if (txn.walletAuthorization === null) declined = 'NO_ELIGIBLE_FUNDING_SOURCE';
       }
       if (declined === null) {
         const reference = formatId('Transaction', txn.id);
@@ -654,6 +674,7 @@ export class CardTransactionsService {
       settledAmount: '0',
       refundedAmount: '0',
       holdId: null,
+      walletAuthorization: null,
       pullOutcome: input.pullOutcome,
       authorizedAt: input.now,
       createdAt: input.now,

@@ -379,6 +379,33 @@ export const SCHEDULES: readonly Schedule[] = [
     ],
     test: 'test/e2e/uma-reconciliation.e2e-spec.ts',
   },
+  {
+    table: 'wallet_otps',
+    column: 'expires_at',
+    clock: 'business',
+    kind: 'due',
+    what: 'embedded-wallet one-time password expiry (embeddedWalletConfig.expirationSeconds; a verify after it is 401)',
+    files: ['src/embedded-wallets/wallets.service.ts'],
+    test: 'test/e2e/embedded-wallets.e2e-spec.ts',
+  },
+  {
+    table: 'wallet_sessions',
+    column: 'expires_at',
+    clock: 'business',
+    kind: 'due',
+    what: 'embedded-wallet session expiry (15 minutes; its key signs nothing after it)',
+    files: ['src/embedded-wallets/wallets.service.ts', 'src/embedded-wallets/wallet-signatures.service.ts'],
+    test: 'test/e2e/embedded-wallets.e2e-spec.ts',
+  },
+  {
+    table: 'wallet_signed_requests',
+    column: 'expires_at',
+    clock: 'business',
+    kind: 'due',
+    what: 'signed-retry challenge expiry (5 minutes; a retry after it is 401 WALLET_SIGNATURE_INVALID)',
+    files: ['src/embedded-wallets/wallet-signatures.service.ts'],
+    test: 'test/e2e/embedded-wallets.e2e-spec.ts',
+  },
 ];
 
 /**
@@ -387,6 +414,10 @@ export const SCHEDULES: readonly Schedule[] = [
  */
 export const STAMPS: readonly string[] = [
   'api_tokens.revoked_at',
+  'wallet_credentials.deleted_at',
+  'wallet_otps.used_at',
+  'wallet_sessions.revoked_at',
+  'wallet_signed_requests.consumed_at',
   'customers.deleted_at',
   'external_accounts.deleted_at',
   'outbox_events.delivered_at',

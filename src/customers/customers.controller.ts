@@ -1,4 +1,6 @@
-import { Body, Controller, Delete, Get, Param, Patch, Post, Query } from '@nestjs/common';
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Response } from 'express';
+import { Body, Controller, Delete, Get, Headers, Param, Patch, Post, Query, Res } from '@nestjs/common';
 import {
   ApiBasicAuth,
   ApiBody,
@@ -101,17 +103,30 @@ export class CustomersController {
   }
 
   @ApiOperation({ summary: 'Update customer by ID', operationId: 'updateCustomerById' })
-  @ApiErrors(409, 410)
+  @ApiErrors(401, 409, 410)
   @Patch(':customerId')
   @RequirePermission('MANAGE')
   @ApiBody({ schema: oneOf(IndividualCustomerUpdateRequest, BusinessCustomerUpdateRequest) })
   @ApiOkResponse({ schema: CUSTOMER })
-  update(
+  @ApiResponse({
+    status: 202,
+    description:
+      "An email or phone tied to the customer's embedded wallet OTP credential: {payloadToSign, requestId, expiresAt}; stamp it with a live wallet session key and retry with Grid-Wallet-Signature and Request-Id",
+  })
+  async update(
     @CurrentPlatform() p: PlatformPrincipal,
     @Param('customerId', new IdPipe('Customer')) customerId: string,
     @Body() body: Record<string, unknown>,
-  ): Promise<CustomerView> {
-    return this.customers.update(p.platformId, customerId, body);
+    @Headers() headers: IncomingHttpHeaders,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<unknown> {
+    const outcome = await this.customers.update(p.platformId, customerId, body, headers);
+    if ('challenge' in outcome) {
+      // An email or phone tied to an embedded wallet's OTP credential: sign, then retry (docs/embedded-wallets.md).
+      res.status(202);
+      return outcome.challenge;
+    }
+    return outcome;
   }
 
   /** Soft delete; answers 200 with the deleted customer (reference), 410 CUSTOMER_DELETED the second time. */

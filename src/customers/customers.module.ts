@@ -1,3 +1,4 @@
+import { ContactChangeGates } from './contact-change.js';
 import { UmaDomain } from '../uma/uma-domain.js';
 import { Module } from '@nestjs/common';
 import { OutboxModule } from '../outbox/outbox.module.js';
@@ -29,7 +30,8 @@ import { InternalAccountsService } from './internal-accounts.service.js';
     UmaDomain,
     ContactVerificationRules,
     ContactVerificationService,
+    ContactChangeGates,
   ],
-  exports: [CustomersService, InternalAccountsService],
+  exports: [CustomersService, InternalAccountsService, ContactChangeGates],
 })
 export class CustomersModule {}

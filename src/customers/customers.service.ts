@@ -1,3 +1,5 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { ContactChangeGates } from './contact-change.js';
 import { UmaDomain } from '../uma/uma-domain.js';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../common/clock.js';
@@ -114,6 +116,12 @@ function dedupe(errors: FieldError[]): FieldError[] {
   return out;
 }
 
+/**
+ * Called inside a customer's creation transaction, after its internal accounts are open (the
+ * embedded-wallets area provisions the customer's wallet). A listener that throws rolls it back.
+ */
+export type CustomerCreatedListener = (m: EntityManager, customer: CustomerEntity) => Promise<void>;
+
 @Injectable()
 export class CustomersService {
   constructor(
@@ -126,6 +134,7 @@ export class CustomersService {
     private readonly umaDomain: UmaDomain,
     private readonly appConfig: AppConfig,
     private readonly contactRules: ContactVerificationRules,
+    private readonly contactGates: ContactChangeGates,
   ) {}
 
   /** The End User Terms versions a customer may accept (END_USER_TERMS_VERSIONS). */
@@ -159,6 +168,13 @@ export class CustomersService {
     const row = await findOwned(m, CustomerEntity, platformId, { id: customerId }, () => notFound(customerId), lock);
     if (row.isDeleted) throw deleted(customerId);
     return row;
+  }
+
+  private readonly createdListeners: CustomerCreatedListener[] = [];
+
+  /** Registers a listener run inside each customer's creation transaction (see `CustomerCreatedListener`). */
+  onCustomerCreated(listener: CustomerCreatedListener): void {
+    this.createdListeners.push(listener);
   }
 
   async create(platformId: string, body: unknown): Promise<CustomerView> {
@@ -242,6 +258,7 @@ export class CustomersService {
       }
       noteAuditResource(formatId('Customer', id));
       await this.accounts.openForCustomer(m, platformId, id, supported);
+      for (const listener of this.createdListeners) await listener(m, row);
       return renderCustomer(row);
     }
   }
@@ -268,7 +285,17 @@ export class CustomersService {
     return renderCustomer(row);
   }
 
-  async update(platformId: string, customerId: string, body: unknown): Promise<CustomerView> {
+  /**
+   * `PATCH /customers/{id}`. A change of an email or phone tied to an embedded wallet's OTP
+   * credential is gated (`ContactChangeGates`): the first call answers `{ challenge }` (202,
+   * nothing changed), the signed retry proceeds.
+   */
+  async update(
+    platformId: string,
+    customerId: string,
+    body: unknown,
+    headers: IncomingHttpHeaders = {},
+  ): Promise<CustomerView | { challenge: Record<string, unknown> }> {
     const parsed = parseCustomerUpdate(body);
     return this.tx.run(async (m) => {
       const row = await this.requireActive(m, platformId, customerId, 'update');
@@ -308,6 +335,19 @@ export class CustomersService {
         email: request.email !== undefined && request.email !== row.email,
         phone: request.phoneNumber !== undefined && request.phoneNumber !== row.phoneNumber,
       };
+      if (changed.email || changed.phone) {
+        const gated = await this.contactGates.run(m, {
+          platformId,
+          customerId: row.id,
+          before: { email: row.email, phoneNumber: row.phoneNumber },
+          ...(changed.email ? { email: request.email } : {}),
+          ...(changed.phone ? { phoneNumber: request.phoneNumber } : {}),
+          body,
+          headers,
+        });
+        if (gated !== 'proceed') return gated;
+      }
+
       if (request.platformCustomerId !== undefined) row.platformCustomerId = request.platformCustomerId;
       if (request.region !== undefined) row.region = request.region;
       if (request.currencies !== undefined) row.currencies = request.currencies;

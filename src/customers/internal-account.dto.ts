@@ -50,6 +50,8 @@ export class InternalAccount {
   totalBalance: CurrencyAmount;
   @ApiProperty({ type: 'array', items: { type: 'object' }, description: 'Always empty here' })
   fundingPaymentInstructions: unknown[];
+  @ApiPropertyOptional({ description: 'Wallet privacy: only present for EMBEDDED_WALLET accounts' })
+  privateEnabled?: boolean;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }

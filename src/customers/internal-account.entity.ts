@@ -22,6 +22,10 @@ export class InternalAccountEntity {
   @Column('text')
   currency: string;
 
+  /** EMBEDDED_WALLET accounts: wallet privacy (the signed `PATCH /internal-accounts/{id}`). */
+  @Column('boolean', { name: 'private_enabled', default: false })
+  privateEnabled: boolean;
+
   /**
    * Cached balance in minor units (bigint, read as a decimal string): always equal to the
    * `balanceAfter` of the account's latest ledger entry, written in the same transaction.

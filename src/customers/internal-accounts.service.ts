@@ -27,6 +27,7 @@ export function renderInternalAccount(row: InternalAccountEntity): InternalAccou
     balance: { amount: Number(total - BigInt(row.held)), currency },
     totalBalance: { amount: Number(total), currency },
     fundingPaymentInstructions: [],
+    ...(row.type === 'EMBEDDED_WALLET' ? { privateEnabled: row.privateEnabled === true } : {}),
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -75,6 +76,29 @@ export class InternalAccountsService implements OnModuleInit {
     if (rows.length) await m.insert(InternalAccountEntity, rows);
     for (const row of rows) noteAuditResource(formatId('InternalAccount', row.id));
     return rows;
+  }
+
+  /**
+   * The customer's EMBEDDED_WALLET account (opened here when it has none; the embedded-wallets
+   * area provisions it, docs/embedded-wallets.md). Denominated in USD, as the reference's wallets.
+   */
+  async openEmbeddedWallet(
+    m: EntityManager,
+    platformId: string,
+    customerId: string,
+  ): Promise<{ account: InternalAccountEntity; opened: boolean }> {
+    const now = this.clock.now();
+    const inserted = await m.query<Array<{ id: string }>>(
+      `INSERT INTO internal_accounts (id, platform_id, customer_id, type, status, currency, balance, ledger_seq, created_at, updated_at)
+       VALUES ($1, $2, $3, 'EMBEDDED_WALLET', 'ACTIVE', 'USD', 0, 0, $4, $4)
+       ON CONFLICT DO NOTHING RETURNING id`,
+      [newUuid(), platformId, customerId, now],
+    );
+    const account = await m.findOneOrFail(InternalAccountEntity, {
+      where: { platformId, customerId, type: 'EMBEDDED_WALLET', currency: 'USD' },
+    });
+    if (inserted.length) noteAuditResource(formatId('InternalAccount', account.id));
+    return { account, opened: inserted.length > 0 };
   }
 
   /**

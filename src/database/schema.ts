@@ -63,6 +63,10 @@ import { BulkImport1767228610000 } from './migrations/1767228610000-BulkImport.j
 import { Stablecoins1767229100000 } from './migrations/1767229100000-Stablecoins.js';
 import { ExternalAccountVerification1767230300000 } from './migrations/1767230300000-ExternalAccountVerification.js';
 import { PlaidLinkTokenEntity } from '../external-accounts/plaid/plaid-link-token.entity.js';
+import { EmbeddedWallets1767230100000 } from './migrations/1767230100000-EmbeddedWallets.js';
+import { WalletMoney1767230600000 } from './migrations/1767230600000-WalletMoney.js';
+import { WalletSeeds1767230610000 } from './migrations/1767230610000-WalletSeeds.js';
+import { DelegatedKeys1767230620000 } from './migrations/1767230620000-DelegatedKeys.js';
 import {
   StablecoinEntity,
   StablecoinOperationEntity,
@@ -146,4 +150,8 @@ export const MIGRATIONS = [
   AgentTransfers1767230200000,
   ContactVerification1767230200100,
   ExternalAccountVerification1767230300000,
+  EmbeddedWallets1767230100000,
+  WalletMoney1767230600000,
+  WalletSeeds1767230610000,
+  DelegatedKeys1767230620000,
 ];

@@ -55,6 +55,16 @@ export const WEBHOOK_TYPES = [
   'STABLECOIN_OPERATION.FAILED',
   'STABLECOIN_OPERATION.EXPIRED',
   'STABLECOIN.GRID_OPERATIONS_STATUS_UPDATED',
+  // Embedded-wallet credentials and sessions (ours: the reference names none; docs/embedded-wallets.md)
+  'AUTH_CREDENTIAL.CREATED',
+  'AUTH_CREDENTIAL.REVOKED',
+  'AUTH_SESSION.CREATED',
+  'AUTH_SESSION.REVOKED',
+  // An embedded wallet exported, and delegated keys (ours; docs/embedded-wallets.md)
+  'INTERNAL_ACCOUNT.EXPORTED',
+  'DELEGATED_KEY.CREATED',
+  'DELEGATED_KEY.ACTIVATED',
+  'DELEGATED_KEY.REVOKED',
   'TEST',
 ] as const;
 export type WebhookType = (typeof WEBHOOK_TYPES)[number];

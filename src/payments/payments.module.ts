@@ -1,3 +1,4 @@
+import { EmbeddedWalletsModule } from '../embedded-wallets/embedded-wallets.module.js';
 import { Module } from '@nestjs/common';
 import { CustomersModule } from '../customers/customers.module.js';
 import { LedgerModule } from '../ledger/ledger.module.js';
@@ -42,6 +43,7 @@ import { TransfersService } from './transfers/transfers.service.js';
 @Module({
   imports: [
     CustomersModule,
+    EmbeddedWalletsModule,
     LedgerModule,
     OutboxWriterModule,
     OutboxModule,

@@ -167,6 +167,39 @@ export class CardProgramDto {
   sandboxProvisioning?: SandboxProvisioning;
 }
 
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/**
+ * The reference's EmbeddedWalletConfig: branding and OTP settings of the embedded wallets' email
+ * OTP. Setting it (PATCH /config) turns embedded wallets on: see docs/embedded-wallets.md for
+ * when a customer's wallet is provisioned. Members omitted from a PATCH are left unchanged.
+ */
+export class EmbeddedWalletConfigDto {
+  @StringField({ required: false, maxLength: 255, description: 'App name displayed in the OTP email' })
+  appName?: string;
+
+  @IntField({ min: 4, max: 12, required: false, description: 'Characters in the OTP code (default 6)' })
+  otpLength?: number;
+
+  @BoolField({ required: false, description: 'Letters as well as digits in the OTP code (default: digits only)' })
+  alphanumeric?: boolean;
+
+  @IntField({ min: 1, max: 86400, required: false, description: 'OTP validity window in seconds (default 300)' })
+  expirationSeconds?: number;
+
+  @StringField({ required: false, maxLength: 255, pattern: EMAIL, format: 'email' })
+  sendFromEmailAddress?: string;
+
+  @StringField({ required: false, maxLength: 255, description: 'Sender display name (default "Notifications")' })
+  sendFromEmailSenderName?: string;
+
+  @StringField({ required: false, maxLength: 255, pattern: EMAIL, format: 'email' })
+  replyToEmailAddress?: string;
+
+  @StringField({ required: false, maxLength: 512, pattern: /^https?:\/\/\S+$/, format: 'uri' })
+  logoUrl?: string;
+}
+
 export class PlatformConfigUpdateRequest {
   @StringField({
     required: false,
@@ -209,6 +242,13 @@ export class PlatformConfigUpdateRequest {
       'Platform is subject to counterparty rules (e.g. the EU Travel Rule): self-custody wallet accounts need ownershipType and start PENDING_OWNERSHIP_VERIFICATION',
   })
   counterpartyRequirements?: boolean;
+
+  @NestedField(() => EmbeddedWalletConfigDto, {
+    required: false,
+    description:
+      'Update or create the embedded-wallet configuration (members omitted are left unchanged). Once set, customers get an EMBEDDED_WALLET internal account (docs/embedded-wallets.md).',
+  })
+  embeddedWalletConfig?: EmbeddedWalletConfigDto;
 }
 
 export class CardConfigsView {
@@ -255,6 +295,11 @@ export class PlatformConfig {
   @ApiProperty({ type: CardConfigsView }) cardConfigs: CardConfigsView;
   @ApiProperty({ type: CardProgramView }) cardProgram: CardProgramView;
   @ApiProperty() counterpartyRequirements: boolean;
+  @ApiPropertyOptional({
+    type: EmbeddedWalletConfigDto,
+    description: 'Present only when the platform has configured embedded wallets',
+  })
+  embeddedWalletConfig?: EmbeddedWalletConfigDto;
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }

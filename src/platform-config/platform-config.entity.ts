@@ -31,6 +31,18 @@ export interface FeeConfig {
   fixedFee: { amount: number; currency: string };
 }
 
+/** The reference's EmbeddedWalletConfig (branding and OTP settings of the wallet OTP email). */
+export interface EmbeddedWalletConfig {
+  appName?: string;
+  otpLength?: number;
+  alphanumeric?: boolean;
+  expirationSeconds?: number;
+  sendFromEmailAddress?: string;
+  sendFromEmailSenderName?: string;
+  replyToEmailAddress?: string;
+  logoUrl?: string;
+}
+
 @Entity('platform_configs')
 export class PlatformConfigEntity {
   @PrimaryColumn('uuid', { name: 'platform_id' })
@@ -66,6 +78,10 @@ export class PlatformConfigEntity {
 
   @Column('boolean', { name: 'is_regulated_financial_institution' })
   isRegulatedFinancialInstitution: boolean;
+
+  /** The reference's EmbeddedWalletConfig; null: embedded wallets are not configured (none is provisioned). */
+  @Column('jsonb', { name: 'embedded_wallet_config', nullable: true })
+  embeddedWalletConfig: EmbeddedWalletConfig | null;
 
   @Column('timestamptz', { name: 'created_at' })
   createdAt: Date;

@@ -12,7 +12,7 @@ import { OutboxService } from '../outbox/outbox.service.js';
 import { WebhookKeysService, type SigningMaterial } from './webhook-keys.service.js';
 import type { PlatformConfig, PlatformConfigUpdateRequest } from './platform-config.dto.js';
 import { DEFAULT_SUPPORTED_CURRENCIES, PlatformConfigEntity } from './platform-config.entity.js';
-import type { FeeConfig } from './platform-config.entity.js';
+import type { EmbeddedWalletConfig, FeeConfig } from './platform-config.entity.js';
 import { DEFAULT_CARD_CONFIGS, DEFAULT_CARD_PROGRAM, type CardConfigs, type CardProgram } from './card-program.js';
 import { noteAuditResource } from '../audit/audit-trail.js';
 
@@ -51,6 +51,12 @@ export type SupportedCurrenciesListener = (
 ) => Promise<void>;
 
 /**
+ * Called inside the transaction of a PATCH /config that sets `embeddedWalletConfig` on a platform
+ * that had none (the embedded-wallets area provisions the existing customers' wallets).
+ */
+export type EmbeddedWalletsEnabledListener = (m: EntityManager, platformId: string) => Promise<void>;
+
+/**
  * A scalar subquery giving the platform's `counterparty_requirements` flag (NULL when it has no
  * configuration), for a statement that checks it inline (`platformIdParam` e.g. `'$2::uuid'`).
  */
@@ -62,7 +68,7 @@ export function counterpartyRequirementsSql(platformIdParam: string): string {
 const GET_CONFIG_SQL = `
   SELECT c.platform_id, c.id, c.uma_domain, c.proxy_uma_subdomain, c.webhook_endpoint, c.supported_currencies,
     c.fee_configs, c.card_configs, c.card_program, c.counterparty_requirements, c.is_regulated_financial_institution,
-    c.created_at, c.updated_at, k.public_key, k.secret_enc
+    c.embedded_wallet_config, c.created_at, c.updated_at, k.public_key, k.secret_enc
   FROM platform_configs c LEFT JOIN webhook_signing_keys k ON k.platform_id = c.platform_id
   WHERE c.platform_id = $1`;
 
@@ -78,6 +84,7 @@ interface ConfigRow {
   card_program: PlatformConfigEntity['cardProgram'];
   counterparty_requirements: boolean;
   is_regulated_financial_institution: boolean;
+  embedded_wallet_config: PlatformConfigEntity['embeddedWalletConfig'];
   created_at: Date;
   updated_at: Date;
   public_key: string | null;
@@ -173,6 +180,7 @@ export function renderConfig(
   if (row.proxyUmaSubdomain !== null) view.proxyUmaSubdomain = row.proxyUmaSubdomain;
   if (row.webhookEndpoint !== null) view.webhookEndpoint = row.webhookEndpoint;
   if (webhook.secret !== undefined) view.webhookSecret = webhook.secret;
+  if (row.embeddedWalletConfig) view.embeddedWalletConfig = row.embeddedWalletConfig;
   return view;
 }
 
@@ -187,6 +195,21 @@ export class PlatformConfigService {
   ) {}
 
   private readonly currencyListeners: SupportedCurrenciesListener[] = [];
+  private readonly walletListeners: EmbeddedWalletsEnabledListener[] = [];
+
+  /** Registers a listener for a platform turning embedded wallets on (see `EmbeddedWalletsEnabledListener`). */
+  onEmbeddedWalletsEnabled(listener: EmbeddedWalletsEnabledListener): void {
+    this.walletListeners.push(listener);
+  }
+
+  /** The platform's EmbeddedWalletConfig (null: embedded wallets are off), read in `m`. */
+  async embeddedWalletConfig(m: EntityManager, platformId: string): Promise<EmbeddedWalletConfig | null> {
+    const [row] = await m.query<Array<{ config: EmbeddedWalletConfig | null }>>(
+      `SELECT embedded_wallet_config AS config FROM platform_configs WHERE platform_id = $1`,
+      [platformId],
+    );
+    return row?.config ?? null;
+  }
 
   /** Registers a listener (typically from a dependent module's `onModuleInit`). */
   onSupportedCurrencies(listener: SupportedCurrenciesListener): void {
@@ -213,6 +236,7 @@ export class PlatformConfigService {
       cardProgram: DEFAULT_CARD_PROGRAM,
       counterpartyRequirements: false,
       isRegulatedFinancialInstitution: false,
+      embeddedWalletConfig: null,
       createdAt: now,
       updatedAt: now,
     });
@@ -277,6 +301,7 @@ export class PlatformConfigService {
       cardProgram: row.card_program,
       counterpartyRequirements: row.counterparty_requirements,
       isRegulatedFinancialInstitution: row.is_regulated_financial_institution,
+      embeddedWalletConfig: row.embedded_wallet_config,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     });
@@ -391,6 +416,9 @@ export class PlatformConfigService {
         });
       if (request.counterpartyRequirements !== undefined)
         current.counterpartyRequirements = request.counterpartyRequirements;
+      const walletsEnabled = request.embeddedWalletConfig !== undefined && current.embeddedWalletConfig === null;
+      if (request.embeddedWalletConfig !== undefined)
+        current.embeddedWalletConfig = mergePatch(current.embeddedWalletConfig ?? {}, request.embeddedWalletConfig);
       current.updatedAt = this.clock.now();
       await m.save(PlatformConfigEntity, current);
       noteAuditResource(formatId('PlatformConfig', current.id));
@@ -400,6 +428,7 @@ export class PlatformConfigService {
           platformId,
           current.supportedCurrencies.map((c) => c.currencyCode),
         );
+      if (walletsEnabled) for (const listener of this.walletListeners) await listener(m, platformId);
       if (endpointChanged) {
         await this.outbox.write(m, {
           platformId,

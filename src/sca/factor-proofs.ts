@@ -1,4 +1,5 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { sameSecret } from '../secrets/constant-time.js';
 import {
   generateAuthenticationOptions,
   generateRegistrationOptions,
@@ -8,13 +9,6 @@ import {
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server';
 import { generateSecret, generateURI, verify } from 'otplib';
-
-/** Constant-time equality of two strings (compared as SHA-256 digests, so lengths leak nothing). */
-export function sameSecret(a: string, b: string): boolean {
-  const da = createHash('sha256').update(a).digest();
-  const db = createHash('sha256').update(b).digest();
-  return timingSafeEqual(da, db);
-}
 
 /** A new TOTP shared secret (Base32, 160 bits) and its otpauth:// provisioning URI (otplib). */
 export function newTotpSecret(label: string): { secret: string; uri: string } {

@@ -9,10 +9,10 @@ import { TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
 import { AppConfig } from '../config/app-config.js';
 import { SecretBox } from '../secrets/secret-box.js';
+import { sameSecret } from '../secrets/constant-time.js';
 import {
   assertionOptions,
   linkedChallenge,
-  sameSecret,
   verifyAssertion,
   verifyRegistration,
   verifyTotp,

@@ -1,3 +1,4 @@
+import { generateP256KeyPair } from '@turnkey/crypto';
 import { listRoutes } from '../../src/route-order.js';
 import { spendingAgent, type Json } from '../support/agent-quotes.js';
 import { newAgent, redeem } from '../support/agents.js';
@@ -35,6 +36,15 @@ import {
 } from '../support/stablecoins.js';
 import { startTestApp, TestApp, TestPlatform, V } from '../support/test-app.js';
 import { generatePrivateKey, privateKeyToAccount } from 'viem/accounts';
+import {
+  newTestWallet,
+  newWalletKey,
+  sealOtp,
+  send,
+  signedHeaders,
+  stamp,
+  walletWithSession,
+} from '../support/wallet-client.js';
 
 /**
  * Issue 33: every change's audit event names the resources it created or changed, whether or not
@@ -296,6 +306,24 @@ const CASES: Record<string, Case> = {
   [`POST ${V}/platform/external-accounts`]: async (p) => {
     const res = await p.post('/platform/external-accounts', usdAccountBody());
     return { res, ids: [res.body.id] };
+  },
+  [`POST ${V}/internal-accounts/:id/export`]: async (p) => {
+    const w = await walletWithSession(p);
+    const body = { clientPublicKey: generateP256KeyPair().publicKeyUncompressed };
+    const first = await send(p, 'post', `/internal-accounts/${w.accountId}/export`, body);
+    const { payloadToSign, requestId } = first.body as { payloadToSign: string; requestId: string };
+    const res = await send(
+      p,
+      'post',
+      `/internal-accounts/${w.accountId}/export`,
+      body,
+      signedHeaders(await stamp(w.session.key, payloadToSign), requestId),
+    );
+    return { res, ids: [w.accountId] };
+  },
+  [`POST ${V}/auth/delegated-keys`]: async (p) => {
+    const { res } = await delegatedKey(p);
+    return { res, ids: [res.body.id as string] };
   },
   [`POST ${V}/cards`]: async (p) => {
     const customer = await kycApprovedCustomer(p);
@@ -639,6 +667,58 @@ const CASES: Record<string, Case> = {
     const res = await p.post(`/sca/factors/reset/${start.body.resetId}/complete${q(c.id)}`);
     return { res, ids: [c.id] };
   },
+  [`POST ${V}/auth/credentials`]: async (p) => {
+    const w = await walletWithSession(p, { phoneNumber: '+14155550199' });
+    const body = { type: 'SMS_OTP', accountId: w.accountId };
+    const first = ok(await p.post('/auth/credentials', body), 'create credential');
+    const { payloadToSign, requestId } = first.body as { payloadToSign: string; requestId: string };
+    const res = await send(
+      p,
+      'post',
+      '/auth/credentials',
+      body,
+      signedHeaders(await stamp(w.session.key, payloadToSign), requestId),
+    );
+    return { res, ids: [res.body.id as string] };
+  },
+  [`POST ${V}/auth/sessions/:id/refresh`]: async (p) => {
+    const w = await walletWithSession(p);
+    const body = { clientPublicKey: newWalletKey().publicKey };
+    const first = ok(await p.post(`/auth/sessions/${w.session.id}/refresh`, body), 'refresh');
+    const { payloadToSign, requestId } = first.body as { payloadToSign: string; requestId: string };
+    const res = await send(
+      p,
+      'post',
+      `/auth/sessions/${w.session.id}/refresh`,
+      body,
+      signedHeaders(await stamp(w.session.key, payloadToSign), requestId),
+    );
+    return { res, ids: [res.body.id as string, w.session.id] };
+  },
+  [`POST ${V}/auth/credentials/:id/challenge`]: async (p) => {
+    const w = await newTestWallet(p);
+    const res = await p.post(`/auth/credentials/${w.credentialId}/challenge`, {});
+    return { res, ids: [w.credentialId] };
+  },
+  [`POST ${V}/auth/credentials/:id/verify`]: async (p) => {
+    const w = await newTestWallet(p);
+    const key = newWalletKey();
+    const challenge = ok(await p.post(`/auth/credentials/${w.credentialId}/challenge`, {}), 'challenge');
+    const body = {
+      type: 'EMAIL_OTP',
+      encryptedOtpBundle: await sealOtp(p, '000000', challenge.body.otpEncryptionTargetBundle as string, key),
+    };
+    const first = ok(await p.post(`/auth/credentials/${w.credentialId}/verify`, body), 'verify');
+    const { payloadToSign, requestId } = first.body as { payloadToSign: string; requestId: string };
+    const res = await send(
+      p,
+      'post',
+      `/auth/credentials/${w.credentialId}/verify`,
+      body,
+      signedHeaders(await stamp(key, payloadToSign), requestId),
+    );
+    return { res, ids: [res.body.id as string] };
+  },
   [`POST ${V}/sca/login/start`]: async (p) => {
     const c = await euCustomer(p);
     const res = await p.post(`/sca/login/start${q(c.id)}`, { factor: 'SMS_OTP' });
@@ -755,6 +835,8 @@ const CASES: Record<string, Case> = {
 const NOT_A_RESOURCE_CHANGE: Record<string, string> = {
   [`POST ${V}/crypto/estimate-withdrawal-fee`]:
     'a fee estimate over the directories (docs/directories.md): it reads an internal account and changes nothing',
+  [`POST ${V}/sandbox/oauth/token`]:
+    'the sandbox OIDC issuer mints an id token: nothing is stored (the token is signed and answered, no row changes)',
   'POST /console/api/session':
     'console sign-in: not an API operation (not in the OpenAPI document, not audited); every call the session makes is audited as its token',
   'POST /console/api/attention/settlements/:transactionId/retry':
@@ -801,6 +883,36 @@ describe.each(Object.keys(CASES))('%s', (route) => {
   });
 });
 
+/** A wallet (with a live session) funding an ACTIVE card, and the body of its delegated key. */
+async function walletCard(p: TestPlatform) {
+  const w = await walletWithSession(p);
+  await p.post(`/sandbox/customers/${w.customerId}/kyc`, { kycStatus: 'APPROVED' });
+  const issued = await postCard(p, cardBody(w.customerId, w.accountId));
+  const card = await p.post(`/sandbox/cards/${issued.body.id}/simulate/provisioning`, { outcome: 'ACTIVE' });
+  return {
+    w,
+    cardId: card.body.id as string,
+    body: { cardId: card.body.id, internalAccountId: w.accountId, nickname: 'k' },
+  };
+}
+
+/** The three legs of a delegated key: its id. */
+async function delegatedKey(p: TestPlatform) {
+  const { w, body } = await walletCard(p);
+  let res = await send(p, 'post', '/auth/delegated-keys', body);
+  for (let leg = 0; leg < 2; leg++) {
+    const { payloadToSign, requestId } = res.body as { payloadToSign: string; requestId: string };
+    res = await send(
+      p,
+      'post',
+      '/auth/delegated-keys',
+      body,
+      signedHeaders(await stamp(w.session.key, payloadToSign), requestId),
+    );
+  }
+  return { res, w };
+}
+
 /** The new areas' changes that are not POST: their events name the resource the same way. */
 const OTHER_CHANGES: Record<string, Case> = {
   [`PUT ${V}/documents/:documentId`]: async (p) => {
@@ -822,6 +934,60 @@ const OTHER_CHANGES: Record<string, Case> = {
     const doc = await newPaymentDocument(p, customer.id);
     const res = await p.delete(`/payment-documents/${doc.id}`);
     return { res, ids: [doc.id] };
+  },
+  [`DELETE ${V}/auth/credentials/:id`]: async (p) => {
+    const w = await walletWithSession(p, { phoneNumber: '+14155550198' });
+    const body = { type: 'SMS_OTP', accountId: w.accountId };
+    const add = await p.post('/auth/credentials', body);
+    const sms = await send(
+      p,
+      'post',
+      '/auth/credentials',
+      body,
+      signedHeaders(await stamp(w.session.key, add.body.payloadToSign as string), add.body.requestId as string),
+    );
+    const first = await send(p, 'delete', `/auth/credentials/${sms.body.id}`, undefined);
+    const { payloadToSign, requestId } = first.body as { payloadToSign: string; requestId: string };
+    const res = await send(
+      p,
+      'delete',
+      `/auth/credentials/${sms.body.id}`,
+      undefined,
+      signedHeaders(await stamp(w.session.key, payloadToSign), requestId),
+    );
+    return { res, ids: [sms.body.id as string] };
+  },
+  [`DELETE ${V}/auth/sessions/:id`]: async (p) => {
+    const w = await walletWithSession(p);
+    const first = await send(p, 'delete', `/auth/sessions/${w.session.id}`, undefined);
+    const { payloadToSign, requestId } = first.body as { payloadToSign: string; requestId: string };
+    const res = await send(
+      p,
+      'delete',
+      `/auth/sessions/${w.session.id}`,
+      undefined,
+      signedHeaders(await stamp(w.session.key, payloadToSign), requestId),
+    );
+    return { res, ids: [w.session.id] };
+  },
+  [`DELETE ${V}/auth/delegated-keys/:id`]: async (p) => {
+    const { res: created } = await delegatedKey(p);
+    const res = await send(p, 'delete', `/auth/delegated-keys/${created.body.id}`, undefined);
+    return { res, ids: [created.body.id as string] };
+  },
+  [`PATCH ${V}/internal-accounts/:id`]: async (p) => {
+    const w = await walletWithSession(p);
+    const body = { privateEnabled: true };
+    const first = await send(p, 'patch', `/internal-accounts/${w.accountId}`, body);
+    const { payloadToSign, requestId } = first.body as { payloadToSign: string; requestId: string };
+    const res = await send(
+      p,
+      'patch',
+      `/internal-accounts/${w.accountId}`,
+      body,
+      signedHeaders(await stamp(w.session.key, payloadToSign), requestId),
+    );
+    return { res, ids: [w.accountId] };
   },
   [`PATCH ${V}/beneficial-owners/:beneficialOwnerId`]: async (p) => {
     const owner = await newCustomer(p, business());

@@ -12,8 +12,8 @@ import { blockOutputs, markdownFiles, missingLines, runnableBlocks, script } fro
  * (`npm test` builds first) on an empty embedded database of its own (a temp data dir) with
  * SANDBOX=true and ROLE=all (so webhooks are delivered); its start banner gives the sandbox
  * platform's credentials. The file's blocks then run in order in one bash process (`set -euo
- * pipefail`, in a temp dir) with BASE_URL, CLIENT_ID, CLIENT_SECRET and RECEIVER_PORT (a free port
- * for a walk-through's own webhook receiver) exported, and each block's stdout must hold the lines
+ * pipefail`, in a temp dir) with BASE_URL, CLIENT_ID, CLIENT_SECRET, RECEIVER_PORT (a free port
+ * for a walk-through's own webhook receiver) and NODE_PATH (the repository's node_modules) exported, and each block's stdout must hold the lines
  * of the ```text fence that follows it.
  *
  * Embedded engine only: the walk-throughs are the embedded quick start (a fresh data dir prints
@@ -119,6 +119,9 @@ async function stop(child: ChildProcess): Promise<void> {
           CLIENT_ID: service.clientId,
           CLIENT_SECRET: service.clientSecret,
           RECEIVER_PORT: String(await freePort()),
+          // A walk-through's `node` snippets require() the repository's packages (@turnkey/crypto,
+          // ...), as a reader's project would after installing them.
+          NODE_PATH: path.join(ROOT, 'node_modules'),
         },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

@@ -30,6 +30,8 @@ const SANDBOX_PATHS = [
   '/sandbox/kyc/{token}',
   '/sandbox/kyc/{token}/approve',
   '/sandbox/kyc/{token}/reject',
+  '/sandbox/oauth/jwks',
+  '/sandbox/oauth/token',
   '/sandbox/send',
   '/sandbox/stablecoin-operations/{stablecoinOperationId}/funds-received',
   '/sandbox/stablecoin-provider-accounts/{stablecoinProviderAccountId}/status',
@@ -54,7 +56,7 @@ describe('SANDBOX=true', () => {
   it("mounts every area's sandbox routes, POST /webhooks/test included", async () => {
     const doc = (await t.http.get(`${V}/openapi.json`)).body;
     expect(sandboxPaths(doc)).toEqual(SANDBOX_PATHS);
-    const reads = new Set(['/sandbox/clock', '/sandbox/clock/advances', '/sandbox/kyc/{token}']);
+    const reads = new Set(['/sandbox/clock', '/sandbox/clock/advances', '/sandbox/kyc/{token}', '/sandbox/oauth/jwks']);
     for (const path of SANDBOX_PATHS) expect(Object.keys(doc.paths[path])).toEqual([reads.has(path) ? 'get' : 'post']);
   });
 });
@@ -94,9 +96,11 @@ describe('SANDBOX=false', () => {
         { gridOperationsStatus: 'ENABLED' },
       ],
       ['/sandbox/verifications/Verification:01900000-0000-7000-8000-000000000001/complete', {}],
+      ['/sandbox/oauth/token', { sub: 'a', aud: 'b' }],
     ];
     for (const [path, body] of calls) expectError(await p.post(path, body), 404, 'NOT_FOUND');
-    for (const path of ['/sandbox/clock', '/sandbox/clock/advances']) expectError(await p.get(path), 404, 'NOT_FOUND');
+    for (const path of ['/sandbox/clock', '/sandbox/clock/advances', '/sandbox/oauth/jwks'])
+      expectError(await p.get(path), 404, 'NOT_FOUND');
     expect((await p.get(`/customers/${customer.id}`)).body.kycStatus).toBe('UNVERIFIED');
     expect((await customerAccount(p, customer.id)).balance.amount).toBe(0);
     expect((await p.get(`/platform/external-accounts/${external.body.id}`)).body.status).toBe('ACTIVE');

@@ -73,7 +73,7 @@ export async function kycApprovedCustomer(p: TestPlatform, body: object = indivi
 /** The customer's internal account in `currency` (each customer gets one per supported currency). */
 export async function customerAccount(p: TestPlatform, customerId: string, currency = 'USD'): Promise<InternalAccount> {
   const page = ok<{ data: InternalAccount[] }>(
-    await p.get(`/customers/internal-accounts?customerId=${customerId}&currency=${currency}`),
+    await p.get(`/customers/internal-accounts?customerId=${customerId}&currency=${currency}&type=INTERNAL_FIAT`),
     200,
     'list accounts',
   );

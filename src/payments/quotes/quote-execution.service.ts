@@ -25,6 +25,7 @@ import { OutgoingPaymentEvent, outgoingPayment } from '../payment-events.js';
 import { QuoteEntity } from './quote.entity.js';
 import { Rail, RailStatus } from '../rail/rail.js';
 import { UmaDestinations } from './uma-destination.js';
+import { walletSignatureRequired } from './wallet-quote.js';
 
 /** An executed quote's transaction, stored and rendered. */
 export interface ExecutedPayment {
@@ -148,6 +149,8 @@ export class QuoteExecutionService {
     options: ExecuteOptions = {},
   ): Promise<ExecutedPayment> {
     if (quote.status !== 'PENDING') throw quoteAlreadyExecuted(quote);
+    // Money leaves an embedded wallet only with its holder's stamp (checked by the caller that has it).
+    if (quote.walletPayloadToSign !== null && options.walletSigned !== true) throw walletSignatureRequired(quote);
     if (now >= quote.expiresAt) {
       throw new ApiError(
         'QUOTE_EXPIRED',
@@ -542,6 +545,11 @@ export interface ExecuteOptions {
   last?: boolean;
   /** The caller's own writes, added to the execution's statement as CTEs. */
   also?: (s: Statement) => void;
+  /**
+   * The caller verified the wallet holder's stamp over the quote's `payloadToSign` in this
+   * transaction (`verifyWalletPayment`): required when the source is an EMBEDDED_WALLET.
+   */
+  walletSigned?: boolean;
 }
 
 /** The quote's internal accounts, when it can still be executed (`lockQuote`'s `head`). */

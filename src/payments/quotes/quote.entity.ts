@@ -131,6 +131,13 @@ export class QuoteEntity {
   @Column('jsonb', { name: 'sca_challenge', nullable: true })
   scaChallenge: StoredScaChallenge | null;
 
+  /**
+   * An EMBEDDED_WALLET source: the `payloadToSign` the wallet holder stamps to release the quote
+   * (rendered in `paymentInstructions`, verified by `POST /quotes/{id}/execute`); null otherwise.
+   */
+  @Column('text', { name: 'wallet_payload_to_sign', nullable: true })
+  walletPayloadToSign: string | null;
+
   /** Stored status; a PENDING (or PENDING_AUTHORIZATION) quote past `expiresAt` renders EXPIRED. */
   @Column('text')
   status: QuoteStatus;

@@ -2,6 +2,7 @@ import { formatId } from '../../common/ids.js';
 import { currencyInfo } from '../../customers/currencies.js';
 import type { PaymentInstructionsView, QuoteView } from './quote.dto.js';
 import type { QuoteEntity } from './quote.entity.js';
+import { walletPaymentInstructions } from './wallet-quote.js';
 
 /** A quote as the API renders it: a PENDING quote past its expiry is EXPIRED. */
 export function renderQuote(row: QuoteEntity, now: Date): QuoteView {
@@ -51,6 +52,10 @@ export function renderQuote(row: QuoteEntity, now: Date): QuoteView {
     // withheld until the SCA challenge is authorized (the reference's 202 on POST /quotes)
     ...(row.sourceType === 'REALTIME_FUNDING' && status !== 'PENDING_AUTHORIZATION'
       ? { paymentInstructions: paymentInstructionsOf(row) }
+      : {}),
+    // an EMBEDDED_WALLET source: the payloadToSign its holder stamps to release it
+    ...(row.walletPayloadToSign !== null && row.walletPayloadToSign !== undefined
+      ? { paymentInstructions: walletPaymentInstructions(row) }
       : {}),
   };
 }

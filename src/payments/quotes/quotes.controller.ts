@@ -1,8 +1,10 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import type { IncomingHttpHeaders } from 'node:http';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
 import {
   ApiBasicAuth,
   ApiBody,
   ApiCreatedResponse,
+  ApiHeader,
   ApiNoContentResponse,
   ApiOkResponse,
   ApiOperation,
@@ -20,6 +22,7 @@ import { ExecuteQuoteRequest, QuoteRequest, QuoteView } from './quote.dto.js';
 import { QuotesQuery } from './quotes-query.dto.js';
 import { QuotesService } from './quotes.service.js';
 import { payRequestConflict } from './uma-destination.js';
+import { retryHeaders } from '../../embedded-wallets/wallet-signatures.service.js';
 
 const QuotePage = PageOf(QuoteView, 'QuoteListResponse');
 
@@ -65,13 +68,20 @@ export class QuotesController {
   @Idempotent()
   @ApiOperation({ summary: 'Execute a quote', operationId: 'executeQuote' })
   @ApiOkResponse({ type: QuoteView, description: 'PROCESSING (an external payout under way) or COMPLETED' })
-  @ApiErrors(400, 403, 404, 409)
+  @ApiHeader({
+    name: 'Grid-Wallet-Signature',
+    required: false,
+    description:
+      "An EMBEDDED_WALLET source: the wallet holder's API-key stamp over the quote's paymentInstructions[].accountOrWalletInfo.payloadToSign (also readable as Service-Wallet-Signature)",
+  })
+  @ApiErrors(400, 401, 403, 404, 409)
   execute(
     @CurrentPlatform() p: PlatformPrincipal,
     @Param('quoteId', new IdPipe('Quote')) quoteId: string,
     @Body() _body: ExecuteQuoteRequest,
+    @Headers() headers: IncomingHttpHeaders,
   ): Promise<QuoteView> {
-    return this.quotes.execute({ platformId: p.platformId }, quoteId);
+    return this.quotes.execute({ platformId: p.platformId }, quoteId, retryHeaders(headers));
   }
 
   @Post(':quoteId/authorize')

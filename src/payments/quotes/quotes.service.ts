@@ -21,6 +21,8 @@ import { FxRatesService } from '../exchange-rates/fx-rates.service.js';
 import { QuoteExecutionService } from './quote-execution.service.js';
 import { QuoteAuthorizationService } from './quote-authorization.service.js';
 import type { ScaProof } from '../../sca/sca-challenges.service.js';
+import { type RetryHeaders, WalletSignatures } from '../../embedded-wallets/wallet-signatures.service.js';
+import { verifyWalletPayment, walletPayloadOf } from './wallet-quote.js';
 import { priceQuote } from '../exchange-rates/quote-pricing.js';
 import type { AgentQuoteRequest, QuoteRequest, QuoteView, SandboxSendRequest } from './quote.dto.js';
 import type { OutgoingTransactionView } from '../transactions/transaction.render.js';
@@ -96,6 +98,7 @@ export class QuotesService {
     private readonly authorization: QuoteAuthorizationService,
     private readonly paymentDocuments: PaymentDocumentsService,
     private readonly uma: UmaDestinations,
+    private readonly walletSignatures: WalletSignatures,
   ) {}
 
   /**
@@ -154,6 +157,7 @@ export class QuotesService {
       throw invalidInput([fieldError('source.customerId', "must be the agent's customer (or omitted)")]);
     }
     const realtime = body.source.sourceType === 'REALTIME_FUNDING';
+    let wallet = false;
     let platform: PlatformSettings | undefined;
     let payer: { id: string | null; customerId: string | null; currency: string };
     let destination: Destination;
@@ -194,6 +198,17 @@ export class QuotesService {
       const sourceId = parseId('InternalAccount', accountId)!;
       const source = await this.internalAccount(m, scope, sourceId);
       if (!source) throw accountNotFound(accountId);
+      if (source.type === 'EMBEDDED_WALLET') {
+        wallet = true;
+        if ('immediatelyExecute' in body && body.immediatelyExecute === true) {
+          throw invalidInput([
+            fieldError(
+              'immediatelyExecute',
+              "cannot be true for an EMBEDDED_WALLET source: create the quote, then execute it with the wallet holder's stamp over its payloadToSign",
+            ),
+          ]);
+        }
+      }
       if (
         scope.customerId === undefined &&
         body.source.customerId !== undefined &&
@@ -303,6 +318,7 @@ export class QuotesService {
       createdAt: now,
       updatedAt: now,
     });
+    quote.walletPayloadToSign = wallet ? walletPayloadOf(quote) : null;
     await m.insert(QuoteEntity, quote);
     await uma?.record(m, quote);
     noteAuditResource(formatId('Quote', quote.id));
@@ -313,16 +329,19 @@ export class QuotesService {
    * `POST /quotes/{quoteId}/execute` for a platform: the executed quote. A REALTIME_FUNDING quote
    * is not executed by a call: it proceeds when its funds arrive (409 until then).
    */
-  execute(scope: QuoteScope, quoteId: string): Promise<QuoteView> {
+  execute(scope: QuoteScope, quoteId: string, headers: RetryHeaders = {}): Promise<QuoteView> {
     return this.tx.run(async (m) => {
       // One statement locks the quote, its accounts and reads its customer; one writes everything.
       const found = await this.payments.lockQuote(m, { id: quoteId, ...scope });
       if (!found) throw quoteNotFound(quoteId);
       const { quote, locked } = found;
       if (quote.sourceType === 'REALTIME_FUNDING') throw awaitingFunds(quote);
+      // An EMBEDDED_WALLET source: the holder's stamp over the quote's payloadToSign, before anything moves.
+      const walletSigned = quote.walletPayloadToSign !== null && quote.status === 'PENDING';
+      if (walletSigned) await verifyWalletPayment(this.walletSignatures, m, headers, quote);
       const now = this.clock.now();
       if (quote.status === 'PENDING_AUTHORIZATION') await this.authorization.requestExecution(m, quote, now);
-      else await this.payments.execute(m, quote, now, undefined, { locked, last: true });
+      else await this.payments.execute(m, quote, now, undefined, { locked, last: true, walletSigned });
       return renderQuote(quote, now);
     });
   }

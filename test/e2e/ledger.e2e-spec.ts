@@ -235,7 +235,7 @@ describe('the double-entry migration', () => {
 
 describe('statements per movement', () => {
   it('an authorization and a clearing are two statements each (4 with START and COMMIT)', async () => {
-    const own = await startTestApp();
+    const own = await startTestApp({ TOKEN_CACHE_TTL_MS: '60000' }); // counts assume the token stays cached
     try {
       const counter = new StatementCounter(own.app);
       const p = await TestPlatform.create(own);

@@ -9,7 +9,7 @@ import { terminateConnections } from '../support/isolated-database.js';
 let t: TestApp;
 let counter: StatementCounter;
 beforeAll(async () => {
-  t = await startTestApp();
+  t = await startTestApp({ TOKEN_CACHE_TTL_MS: '60000' }); // statement counts assume the token stays cached
   counter = new StatementCounter(t.app);
 });
 afterAll(() => t.close());

@@ -1,16 +1,12 @@
-import type { IncomingHttpHeaders } from 'node:http';
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBasicAuth, ApiBody, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
-import type { Response } from 'express';
 import { CurrentPlatform } from '../auth/auth.decorators.js';
 import type { PlatformPrincipal } from '../auth/auth.decorators.js';
-import { validateBody } from '../common/validate-body.js';
-import { invalidInput } from '../errors/validation-errors.js';
 import { ApiErrors } from '../openapi/api-errors.js';
 import { WalletRequestChallenge } from './wallet-accounts.dto.js';
 import { DelegatedKeyCreateRequest, DelegatedKeyListResponse, DelegatedKeyView } from './delegated-keys.dto.js';
 import { DelegatedKeysService, type DelegatedKey } from './delegated-keys.service.js';
-import { retryHeaders } from './wallet-signatures.service.js';
+import { ApiSignedRetryChallenge, parseBody, SignedRetry, type SignedRetryHttp } from './signed-retry.http.js';
 
 /** The reference's delegated keys (Embedded Wallet Auth): create in three legs, list, read, revoke. */
 @ApiTags('Embedded Wallet Auth')
@@ -23,19 +19,15 @@ export class DelegatedKeysController {
   @ApiOperation({ summary: 'Create a delegated signing key', operationId: 'createDelegatedKey' })
   @ApiBody({ type: DelegatedKeyCreateRequest })
   @ApiResponse({ status: 201, type: DelegatedKeyView, description: 'The third leg: the key ACTIVE' })
-  @ApiResponse({ status: 202, type: WalletRequestChallenge, description: 'Stamp payloadToSign and retry (twice)' })
+  @ApiSignedRetryChallenge(WalletRequestChallenge, 'Stamp payloadToSign and retry (twice)')
   @ApiErrors(400, 401, 404, 409)
   async create(
     @CurrentPlatform() p: PlatformPrincipal,
     @Body() body: unknown,
-    @Headers() headers: IncomingHttpHeaders,
-    @Res({ passthrough: true }) res: Response,
+    @SignedRetry() retry: SignedRetryHttp,
   ): Promise<unknown> {
-    const { value, errors } = validateBody(DelegatedKeyCreateRequest, body);
-    if (errors.length) throw invalidInput(errors);
-    const outcome = await this.keys.create(p.platformId, value, body, retryHeaders(headers));
-    res.status(outcome.status);
-    return outcome.body;
+    const request = parseBody(DelegatedKeyCreateRequest, body);
+    return retry.answer(await this.keys.create(p.platformId, request, body, retry.headers));
   }
 
   @Get()

@@ -1,12 +1,8 @@
-import { Body, Controller, Delete, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { ApiBasicAuth, ApiBody, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '../openapi/api-errors.js';
-import type { Response } from 'express';
-import type { IncomingHttpHeaders } from 'node:http';
 import { CurrentPlatform, Public } from '../auth/auth.decorators.js';
 import type { PlatformPrincipal } from '../auth/auth.decorators.js';
-import { validateBody } from '../common/validate-body.js';
-import { invalidInput } from '../errors/validation-errors.js';
 import { EnclaveKeys } from './enclave-keys.service.js';
 import {
   AccountIdQuery,
@@ -23,20 +19,8 @@ import {
   SessionListResponse,
   type AuthMethod,
 } from './wallet.dto.js';
-import { retryHeaders } from './wallet-signatures.service.js';
-import { WalletsService, type TwoStep } from './wallets.service.js';
-
-function parse<T extends object>(dto: new () => T, body: unknown): T {
-  const { value, errors } = validateBody(dto, body);
-  if (errors.length) throw invalidInput(errors);
-  return value;
-}
-
-/** Answers a two-step route: 202 with the challenge, or the route's own status and body. */
-function answer<T>(res: Response, outcome: TwoStep<T>): unknown {
-  res.status(outcome.status);
-  return outcome.body ?? undefined;
-}
+import { ApiSignedRetryChallenge, parseBody, SignedRetry, type SignedRetryHttp } from './signed-retry.http.js';
+import { WalletsService } from './wallets.service.js';
 
 /**
  * The reference's Embedded Wallet Auth (docs/embedded-wallets.md): credentials, their challenge
@@ -61,44 +45,40 @@ export class WalletsController {
   })
   @ApiResponse({ status: 200, type: AuthCredentialListResponse })
   listCredentials(@CurrentPlatform() p: PlatformPrincipal, @Query() query: unknown): Promise<{ data: AuthMethod[] }> {
-    return this.wallets.listCredentials(p.platformId, parse(AccountIdQuery, query).accountId);
+    return this.wallets.listCredentials(p.platformId, parseBody(AccountIdQuery, query).accountId);
   }
 
   @Post('credentials')
   @ApiOperation({ summary: 'Create an authentication credential', operationId: 'createAuthCredential' })
   @ApiBody({ type: AuthCredentialCreateRequest })
   @ApiResponse({ status: 201, type: AuthMethodResponse, description: 'Created (OTP types: a code went out)' })
-  @ApiResponse({
-    status: 202,
-    type: AuthSignedRequestChallenge,
-    description: 'The wallet has credentials: stamp `payloadToSign` with a live session key and retry',
-  })
+  @ApiSignedRetryChallenge(
+    AuthSignedRequestChallenge,
+    'The wallet has credentials: stamp `payloadToSign` with a live session key and retry',
+  )
   @ApiErrors(409)
   async create(
     @CurrentPlatform() p: PlatformPrincipal,
     @Body() body: unknown,
-    @Headers() headers: IncomingHttpHeaders,
-    @Res({ passthrough: true }) res: Response,
+    @SignedRetry() retry: SignedRetryHttp,
   ): Promise<unknown> {
-    const request = parse(AuthCredentialCreateRequest, body);
-    return answer(res, await this.wallets.createCredential(p.platformId, request, body, retryHeaders(headers)));
+    const request = parseBody(AuthCredentialCreateRequest, body);
+    return retry.answer(await this.wallets.createCredential(p.platformId, request, body, retry.headers));
   }
 
   @Delete('credentials/:id')
   @ApiOperation({ summary: 'Revoke an authentication credential', operationId: 'revokeAuthCredential' })
-  @ApiResponse({
-    status: 202,
-    type: AuthSignedRequestChallenge,
-    description: 'Stamp `payloadToSign` with a live session of another credential of the wallet',
-  })
+  @ApiSignedRetryChallenge(
+    AuthSignedRequestChallenge,
+    'Stamp `payloadToSign` with a live session of another credential of the wallet',
+  )
   @ApiResponse({ status: 204, description: 'The signed retry: the credential and its sessions are revoked' })
   async revokeCredential(
     @CurrentPlatform() p: PlatformPrincipal,
     @Param('id') id: string,
-    @Headers() headers: IncomingHttpHeaders,
-    @Res({ passthrough: true }) res: Response,
+    @SignedRetry() retry: SignedRetryHttp,
   ): Promise<unknown> {
-    return answer(res, await this.wallets.revokeCredential(p.platformId, id, retryHeaders(headers)));
+    return retry.answer(await this.wallets.revokeCredential(p.platformId, id, retry.headers));
   }
 
   @Post('credentials/:id/challenge')
@@ -114,7 +94,7 @@ export class WalletsController {
   ): Promise<AuthMethodResponse | PasskeyAuthChallenge> {
     const request =
       body !== undefined && !(typeof body === 'object' && body !== null && Object.keys(body).length === 0)
-        ? parse(AuthCredentialChallengeRequest, body)
+        ? parseBody(AuthCredentialChallengeRequest, body)
         : undefined;
     return this.wallets.challenge(p.platformId, id, request?.clientPublicKey);
   }
@@ -123,22 +103,19 @@ export class WalletsController {
   @ApiOperation({ summary: 'Verify an authentication credential', operationId: 'verifyAuthCredential' })
   @ApiBody({ type: AuthCredentialVerifyRequest })
   @ApiResponse({ status: 200, type: AuthSession, description: 'The signed retry: the session (no key material)' })
-  @ApiResponse({
-    status: 202,
-    type: AuthSignedRequestChallenge,
-    description:
-      'EMAIL_OTP / SMS_OTP first leg: `payloadToSign` is the verification token, to stamp with the key sealed in the bundle',
-  })
+  @ApiSignedRetryChallenge(
+    AuthSignedRequestChallenge,
+    'EMAIL_OTP / SMS_OTP first leg: `payloadToSign` is the verification token, to stamp with the key sealed in the bundle',
+  )
   @ApiErrors(409, 429)
   async verify(
     @CurrentPlatform() p: PlatformPrincipal,
     @Param('id') id: string,
     @Body() body: unknown,
-    @Headers() headers: IncomingHttpHeaders,
-    @Res({ passthrough: true }) res: Response,
+    @SignedRetry() retry: SignedRetryHttp,
   ): Promise<unknown> {
-    const request = parse(AuthCredentialVerifyRequest, body);
-    return answer(res, await this.wallets.verify(p.platformId, id, request, body, retryHeaders(headers)));
+    const request = parseBody(AuthCredentialVerifyRequest, body);
+    return retry.answer(await this.wallets.verify(p.platformId, id, request, body, retry.headers));
   }
 
   @Get('sessions')
@@ -150,46 +127,41 @@ export class WalletsController {
   })
   @ApiResponse({ status: 200, type: SessionListResponse })
   listSessions(@CurrentPlatform() p: PlatformPrincipal, @Query() query: unknown): Promise<{ data: AuthSession[] }> {
-    return this.wallets.listSessions(p.platformId, parse(AccountIdQuery, query).accountId);
+    return this.wallets.listSessions(p.platformId, parseBody(AccountIdQuery, query).accountId);
   }
 
   @Delete('sessions/:id')
   @ApiOperation({ summary: 'Revoke an authentication session', operationId: 'revokeAuthSession' })
-  @ApiResponse({
-    status: 202,
-    type: AuthSignedRequestChallenge,
-    description: 'Challenge issued: stamp `payloadToSign` with a live session key of the wallet',
-  })
+  @ApiSignedRetryChallenge(
+    AuthSignedRequestChallenge,
+    'Challenge issued: stamp `payloadToSign` with a live session key of the wallet',
+  )
   @ApiResponse({ status: 204, description: 'The signed retry: the session is revoked' })
   async revokeSession(
     @CurrentPlatform() p: PlatformPrincipal,
     @Param('id') id: string,
-    @Headers() headers: IncomingHttpHeaders,
-    @Res({ passthrough: true }) res: Response,
+    @SignedRetry() retry: SignedRetryHttp,
   ): Promise<unknown> {
-    return answer(res, await this.wallets.revokeSession(p.platformId, id, retryHeaders(headers)));
+    return retry.answer(await this.wallets.revokeSession(p.platformId, id, retry.headers));
   }
 
   @Post('sessions/:id/refresh')
   @ApiOperation({ summary: 'Refresh an authentication session', operationId: 'refreshAuthSession' })
   @ApiBody({ type: AuthSessionRefreshRequest })
   @ApiResponse({ status: 201, type: AuthSession, description: 'The signed retry: a new session on the new key' })
-  @ApiResponse({
-    status: 202,
-    type: AuthSignedRequestChallenge,
-    description: "Stamp `payloadToSign` with the session's own key and retry with the same body",
-  })
+  @ApiSignedRetryChallenge(
+    AuthSignedRequestChallenge,
+    "Stamp `payloadToSign` with the session's own key and retry with the same body",
+  )
   async refresh(
     @CurrentPlatform() p: PlatformPrincipal,
     @Param('id') id: string,
     @Body() body: unknown,
-    @Headers() headers: IncomingHttpHeaders,
-    @Res({ passthrough: true }) res: Response,
+    @SignedRetry() retry: SignedRetryHttp,
   ): Promise<unknown> {
-    const request = parse(AuthSessionRefreshRequest, body);
-    return answer(
-      res,
-      await this.wallets.refreshSession(p.platformId, id, request.clientPublicKey, body, retryHeaders(headers)),
+    const request = parseBody(AuthSessionRefreshRequest, body);
+    return retry.answer(
+      await this.wallets.refreshSession(p.platformId, id, request.clientPublicKey, body, retry.headers),
     );
   }
 

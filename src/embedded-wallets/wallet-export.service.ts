@@ -11,9 +11,8 @@ import { OutboxService } from '../outbox/outbox.service.js';
 import { SealedColumns } from '../secrets/sealed-columns.js';
 import { SecretBox } from '../secrets/secret-box.js';
 import { EnclaveKeys } from './enclave-keys.service.js';
-import type { WalletStep } from './wallet-accounts.service.js';
-import { isRetry, WalletSignatures, type RetryHeaders, type WalletAction } from './wallet-signatures.service.js';
-import { WalletsService } from './wallets.service.js';
+import { WalletAccountsService, type WalletStep } from './wallet-accounts.service.js';
+import type { RetryHeaders } from './wallet-signatures.service.js';
 import type {} from './wallet-money-events.js';
 
 export interface InternalAccountExport {
@@ -37,8 +36,7 @@ export class WalletExportService {
     private readonly box: SecretBox,
     private readonly enclave: EnclaveKeys,
     private readonly outbox: OutboxService,
-    private readonly wallets: WalletsService,
-    private readonly signatures: WalletSignatures,
+    private readonly accounts: WalletAccountsService,
     sealed: SealedColumns,
   ) {
     sealed.register({
@@ -58,26 +56,14 @@ export class WalletExportService {
     headers: RetryHeaders,
   ): Promise<WalletStep<InternalAccountExport>> {
     return this.tx.run(async (m) => {
-      const uuid = await this.wallets.requireWallet(m, platformId, accountId);
-      const target = formatId('InternalAccount', uuid);
-      const action: WalletAction = {
-        platformId,
-        accountId: uuid,
-        action: 'POST /internal-accounts/{id}/export',
-        target,
-        body,
-      };
-      if (!isRetry(headers)) {
-        const challenge = await this.signatures.challenge(m, action, {
-          payloadToSign: this.signatures.payload(platformId, 'ACTIVITY_TYPE_EXPORT_WALLET', {
-            walletId: target,
-            targetPublicKey: clientPublicKey,
-            language: 'MNEMONIC_LANGUAGE_ENGLISH',
-          }),
-        });
-        return { status: 202, body: challenge };
-      }
-      const verified = await this.signatures.consume(m, headers, action);
+      const step = await this.accounts.signedStep(
+        m,
+        { platformId, accountId, action: 'POST /internal-accounts/{id}/export', body, headers },
+        'ACTIVITY_TYPE_EXPORT_WALLET',
+        (walletId) => ({ walletId, targetPublicKey: clientPublicKey, language: 'MNEMONIC_LANGUAGE_ENGLISH' }),
+      );
+      if (step.challenge) return { status: 202, body: step.challenge };
+      const { uuid, target, verified } = step;
       const mnemonic = await this.seed(m, platformId, uuid);
       const organizationId = formatId('Platform', platformId);
       const { encappedPublic, ciphertext } = JSON.parse(

@@ -4,7 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import { expectError, invalidFields, startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
-import { newWalletKey, send, signedHeaders, stamp, walletWithSession } from '../support/wallet-client.js';
+import { newWalletKey, send, signedRetry, walletWithSession } from '../support/wallet-client.js';
 
 /**
  * PASSKEY credentials of embedded wallets, for real: Chromium's virtual authenticator (as in
@@ -118,13 +118,7 @@ maybe('PASSKEY credentials (Chromium virtual authenticator)', () => {
     const first = await p.post('/auth/credentials', body);
     expect(first.status).toBe(202);
     expect(JSON.parse(first.body.payloadToSign).type).toBe('ACTIVITY_TYPE_CREATE_AUTHENTICATORS_V2');
-    const created = await send(
-      p,
-      'post',
-      '/auth/credentials',
-      body,
-      signedHeaders(await stamp(w.session.key, first.body.payloadToSign), first.body.requestId),
-    );
+    const created = await signedRetry(p, 'post', '/auth/credentials', body, w.session.key, first);
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
       type: 'PASSKEY',
@@ -166,13 +160,7 @@ maybe('PASSKEY credentials (Chromium virtual authenticator)', () => {
     );
     // the passkey session's key signs: it revokes the OTP session
     const revoke = await send(p, 'delete', `/auth/sessions/${w.session.id}`, undefined);
-    const done = await send(
-      p,
-      'delete',
-      `/auth/sessions/${w.session.id}`,
-      undefined,
-      signedHeaders(await stamp(key, revoke.body.payloadToSign), revoke.body.requestId),
-    );
+    const done = await signedRetry(p, 'delete', `/auth/sessions/${w.session.id}`, undefined, key, revoke);
     expect(done.status).toBe(204);
   });
 });

@@ -10,6 +10,7 @@ import {
   sealOtp,
   send,
   signedHeaders,
+  signedRetry,
   stamp,
   type WalletKey,
 } from '../support/wallet-client.js';
@@ -420,13 +421,7 @@ describe('the signed retry', () => {
     // A challenge issued for another session is foreign to this one.
     const forA = await send(p, 'delete', `/auth/sessions/${a.id}`, undefined);
     expectError(
-      await send(
-        p,
-        'delete',
-        `/auth/sessions/${b.id}`,
-        undefined,
-        signedHeaders(await stamp(a.key, forA.body.payloadToSign), forA.body.requestId),
-      ),
+      await signedRetry(p, 'delete', `/auth/sessions/${b.id}`, undefined, a.key, forA),
       401,
       'WALLET_SIGNATURE_INVALID',
     );
@@ -448,26 +443,14 @@ describe('the signed retry', () => {
     // The revoked session's key signs nothing any more.
     const next = await send(p, 'delete', `/auth/sessions/${a.id}`, undefined);
     expectError(
-      await send(
-        p,
-        'delete',
-        `/auth/sessions/${a.id}`,
-        undefined,
-        signedHeaders(await stamp(b.key, next.body.payloadToSign), next.body.requestId),
-      ),
+      await signedRetry(p, 'delete', `/auth/sessions/${a.id}`, undefined, b.key, next),
       401,
       'WALLET_SIGNATURE_INVALID',
     );
     // An expired challenge is refused (the platform's clock): 5 minutes.
     expect((await p.post('/sandbox/clock/advance', { seconds: 301 })).status).toBe(200);
     expectError(
-      await send(
-        p,
-        'delete',
-        `/auth/sessions/${a.id}`,
-        undefined,
-        signedHeaders(await stamp(a.key, next.body.payloadToSign), next.body.requestId),
-      ),
+      await signedRetry(p, 'delete', `/auth/sessions/${a.id}`, undefined, a.key, next),
       401,
       'WALLET_SIGNATURE_INVALID',
     );
@@ -503,13 +486,7 @@ describe('credentials', () => {
       401,
       'WALLET_SIGNATURE_MISSING',
     );
-    const created = await send(
-      p,
-      'post',
-      '/auth/credentials',
-      body,
-      signedHeaders(await stamp(session.key, first.body.payloadToSign), first.body.requestId),
-    );
+    const created = await signedRetry(p, 'post', '/auth/credentials', body, session.key, first);
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ accountId, type: 'SMS_OTP', nickname: number });
     expect(created.body.otpEncryptionTargetBundle).toContain('enclaveQuorumPublic');
@@ -526,13 +503,7 @@ describe('credentials', () => {
     expect((await verifyOtpVerificationToken(leg.body.payloadToSign, await enclaveKey(p))).verification_type).toBe(
       'OTP_TYPE_SMS',
     );
-    const smsSession = await send(
-      p,
-      'post',
-      `/auth/credentials/${created.body.id}/verify`,
-      verify,
-      signedHeaders(await stamp(key, leg.body.payloadToSign), leg.body.requestId),
-    );
+    const smsSession = await signedRetry(p, 'post', `/auth/credentials/${created.body.id}/verify`, verify, key, leg);
     expect(smsSession.status).toBe(200);
     expect(smsSession.body.type).toBe('SMS_OTP');
 
@@ -597,12 +568,13 @@ describe('credentials', () => {
     const emailId = credentials[0].id as string;
     const emailSession = await otpLogin(p, emailId, magic);
     const add = await p.post('/auth/credentials', { type: 'SMS_OTP', accountId });
-    const sms = await send(
+    const sms = await signedRetry(
       p,
       'post',
       '/auth/credentials',
       { type: 'SMS_OTP', accountId },
-      signedHeaders(await stamp(emailSession.key, add.body.payloadToSign), add.body.requestId),
+      emailSession.key,
+      add,
     );
     expect(sms.status).toBe(201);
     const smsSession = await otpLogin(p, sms.body.id, magic);
@@ -610,22 +582,10 @@ describe('credentials', () => {
     const first = await send(p, 'delete', `/auth/credentials/${emailId}`, undefined);
     expect(first.status).toBe(202);
     expect(first.body.type).toBe('EMAIL_OTP');
-    const own = await send(
-      p,
-      'delete',
-      `/auth/credentials/${emailId}`,
-      undefined,
-      signedHeaders(await stamp(emailSession.key, first.body.payloadToSign), first.body.requestId),
-    );
+    const own = await signedRetry(p, 'delete', `/auth/credentials/${emailId}`, undefined, emailSession.key, first);
     expectError(own, 401, 'WALLET_SIGNATURE_INVALID');
     expect(((await p.get(`/auth/credentials?accountId=${accountId}`)).body.data as unknown[]).length).toBe(2);
-    const done = await send(
-      p,
-      'delete',
-      `/auth/credentials/${emailId}`,
-      undefined,
-      signedHeaders(await stamp(smsSession.key, first.body.payloadToSign), first.body.requestId),
-    );
+    const done = await signedRetry(p, 'delete', `/auth/credentials/${emailId}`, undefined, smsSession.key, first);
     expect(done.status).toBe(204);
     expect((await p.get(`/auth/credentials?accountId=${accountId}`)).body.data).toEqual([
       expect.objectContaining({ id: sms.body.id }),
@@ -637,12 +597,13 @@ describe('credentials', () => {
     // EMAIL_OTP can be added back (signed by the SMS session).
     const back = await p.post('/auth/credentials', { type: 'EMAIL_OTP', accountId });
     expect(back.status).toBe(202);
-    const again = await send(
+    const again = await signedRetry(
       p,
       'post',
       '/auth/credentials',
       { type: 'EMAIL_OTP', accountId },
-      signedHeaders(await stamp(smsSession.key, back.body.payloadToSign), back.body.requestId),
+      smsSession.key,
+      back,
     );
     expect(again.status).toBe(201);
   });
@@ -663,51 +624,19 @@ describe('sessions', () => {
       parameters: { targetPublicKey: next.publicKey },
     });
     const path = `/auth/sessions/${s.id}/refresh`;
+    expectError(await signedRetry(p, 'post', path, body, other.key, first), 401, 'WALLET_SIGNATURE_INVALID');
     expectError(
-      await send(
-        p,
-        'post',
-        path,
-        body,
-        signedHeaders(await stamp(other.key, first.body.payloadToSign), first.body.requestId),
-      ),
-      401,
-      'WALLET_SIGNATURE_INVALID',
-    );
-    expectError(
-      await send(
-        p,
-        'post',
-        path,
-        { clientPublicKey: newWalletKey().publicKey },
-        signedHeaders(await stamp(s.key, first.body.payloadToSign), first.body.requestId),
-      ),
+      await signedRetry(p, 'post', path, { clientPublicKey: newWalletKey().publicKey }, s.key, first),
       401,
       'WALLET_SIGNATURE_BODY_MISMATCH',
     );
-    const done = await send(
-      p,
-      'post',
-      path,
-      body,
-      signedHeaders(await stamp(s.key, first.body.payloadToSign), first.body.requestId),
-    );
+    const done = await signedRetry(p, 'post', path, body, s.key, first);
     expect(done.status).toBe(201);
     expect(done.body).toMatchObject({ accountId: w.accountId, type: 'EMAIL_OTP' });
     expect((await sessionsOf(p, w.accountId)).sort()).toEqual([other.id, done.body.id].sort());
     // the new key signs
     const revoke = await send(p, 'delete', `/auth/sessions/${other.id}`, undefined);
-    expect(
-      (
-        await send(
-          p,
-          'delete',
-          `/auth/sessions/${other.id}`,
-          undefined,
-          signedHeaders(await stamp(next, revoke.body.payloadToSign), revoke.body.requestId),
-        )
-      ).status,
-    ).toBe(204);
+    expect((await signedRetry(p, 'delete', `/auth/sessions/${other.id}`, undefined, next, revoke)).status).toBe(204);
     const { generateP256KeyPair } = await import('@turnkey/crypto');
     const legacy = await p.post(`/auth/sessions/${done.body.id}/refresh`, {
       clientPublicKey: generateP256KeyPair().publicKeyUncompressed,
@@ -759,17 +688,7 @@ describe('webhooks, audit and secrecy', () => {
       );
       expect(codes[0]).toMatch(/^[A-Z0-9]{12}$/);
       const first = await send(p, 'delete', `/auth/sessions/${session.id}`, undefined);
-      expect(
-        (
-          await send(
-            p,
-            'delete',
-            `/auth/sessions/${session.id}`,
-            undefined,
-            signedHeaders(await stamp(key, first.body.payloadToSign), first.body.requestId),
-          )
-        ).status,
-      ).toBe(204);
+      expect((await signedRetry(p, 'delete', `/auth/sessions/${session.id}`, undefined, key, first)).status).toBe(204);
 
       const types = (await recordedEvents(p)).map((e) => e.type).filter((type) => type.startsWith('AUTH_'));
       expect(types).toEqual(['AUTH_CREDENTIAL.CREATED', 'AUTH_SESSION.CREATED', 'AUTH_SESSION.REVOKED']);
@@ -838,13 +757,7 @@ describe('OAUTH (the sandbox OIDC issuer)', () => {
     const first = await p.post('/auth/credentials', body);
     expect(first.status).toBe(202);
     expect(JSON.parse(first.body.payloadToSign).type).toBe('ACTIVITY_TYPE_CREATE_OAUTH_PROVIDERS');
-    const created = await send(
-      p,
-      'post',
-      '/auth/credentials',
-      body,
-      signedHeaders(await stamp(session.key, first.body.payloadToSign), first.body.requestId),
-    );
+    const created = await signedRetry(p, 'post', '/auth/credentials', body, session.key, first);
     expect(created.status).toBe(201);
     expect(created.body).toMatchObject({ type: 'OAUTH', nickname: 'jane@acme.test' });
     expect(created.body.otpEncryptionTargetBundle).toBeUndefined();
@@ -894,17 +807,7 @@ describe('OAUTH (the sandbox OIDC issuer)', () => {
     expect(ok.body).toMatchObject({ type: 'OAUTH', accountId: w.accountId, nickname: 'jane@acme.test' });
     // the OAUTH session's key signs
     const revoke = await send(p, 'delete', `/auth/sessions/${session.id}`, undefined);
-    expect(
-      (
-        await send(
-          p,
-          'delete',
-          `/auth/sessions/${session.id}`,
-          undefined,
-          signedHeaders(await stamp(key, revoke.body.payloadToSign), revoke.body.requestId),
-        )
-      ).status,
-    ).toBe(204);
+    expect((await signedRetry(p, 'delete', `/auth/sessions/${session.id}`, undefined, key, revoke)).status).toBe(204);
   });
 });
 

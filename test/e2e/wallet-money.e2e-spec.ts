@@ -10,6 +10,7 @@ import {
   otpLogin,
   send,
   signedHeaders,
+  signedRetry,
   stamp,
   walletWithSession,
   type TestWallet,
@@ -168,13 +169,7 @@ describe('paying from a wallet', () => {
     const payload = created.body.paymentInstructions[0].accountOrWalletInfo.payloadToSign as string;
     const first = await send(p, 'delete', `/auth/sessions/${w.session.id}`, undefined);
     expect(first.status).toBe(202);
-    const revoked = await send(
-      p,
-      'delete',
-      `/auth/sessions/${w.session.id}`,
-      undefined,
-      signedHeaders(await stamp(w.session.key, first.body.payloadToSign), first.body.requestId),
-    );
+    const revoked = await signedRetry(p, 'delete', `/auth/sessions/${w.session.id}`, undefined, w.session.key, first);
     expect(revoked.status).toBe(204);
     expectError(
       await send(
@@ -290,13 +285,7 @@ describe('PATCH /customers/{id}: a contact tied to a wallet OTP credential', () 
     const body = { type: 'SMS_OTP', accountId: w.accountId };
     const first = await p.post('/auth/credentials', body);
     expect(first.status).toBe(202);
-    const created = await send(
-      p,
-      'post',
-      '/auth/credentials',
-      body,
-      signedHeaders(await stamp(w.session.key, first.body.payloadToSign), first.body.requestId),
-    );
+    const created = await signedRetry(p, 'post', '/auth/credentials', body, w.session.key, first);
     expect(created.status).toBe(201);
     return created.body.id as string;
   }
@@ -354,13 +343,7 @@ describe('PATCH /customers/{id}: a contact tied to a wallet OTP credential', () 
     expect(first.status).toBe(202);
     await addSms(p, w);
     expectError(
-      await send(
-        p,
-        'patch',
-        `/customers/${w.customerId}`,
-        body,
-        signedHeaders(await stamp(w.session.key, first.body.payloadToSign), first.body.requestId),
-      ),
+      await signedRetry(p, 'patch', `/customers/${w.customerId}`, body, w.session.key, first),
       409,
       'SMS_OTP_CREDENTIAL_SET_CHANGED',
     );
@@ -375,23 +358,18 @@ describe('PATCH /customers/{id}: a contact tied to a wallet OTP credential', () 
     const smsSession = await otpLogin(p, smsId, () => '000000');
     const revoke = await send(p, 'delete', `/auth/credentials/${w.credentialId}`, undefined);
     expect(revoke.status).toBe(202);
-    const revoked = await send(
+    const revoked = await signedRetry(
       p,
       'delete',
       `/auth/credentials/${w.credentialId}`,
       undefined,
-      signedHeaders(await stamp(smsSession.key, revoke.body.payloadToSign), revoke.body.requestId),
+      smsSession.key,
+      revoke,
     );
     expect(revoked.status).toBe(204);
     const before = (await p.get(`/customers/${w.customerId}`)).body.phoneNumber;
     expectError(
-      await send(
-        p,
-        'patch',
-        `/customers/${w.customerId}`,
-        phoneBody,
-        signedHeaders(await stamp(smsSession.key, second.body.payloadToSign), second.body.requestId),
-      ),
+      await signedRetry(p, 'patch', `/customers/${w.customerId}`, phoneBody, smsSession.key, second),
       409,
       'EMAIL_OTP_CREDENTIAL_SET_CHANGED',
     );
@@ -484,12 +462,13 @@ describe('export: POST /internal-accounts/{id}/export', () => {
     const again = await send(p, 'post', `/internal-accounts/${w.accountId}/export`, {
       clientPublicKey: other.publicKeyUncompressed,
     });
-    const second = await send(
+    const second = await signedRetry(
       p,
       'post',
       `/internal-accounts/${w.accountId}/export`,
       { clientPublicKey: other.publicKeyUncompressed },
-      signedHeaders(await stamp(w.session.key, again.body.payloadToSign), again.body.requestId),
+      w.session.key,
+      again,
     );
     expect(second.status).toBe(200);
     expect(
@@ -529,13 +508,7 @@ describe('delegated keys for a card funded by a wallet', () => {
     const body = { cardId, internalAccountId: w.accountId, nickname };
     const first = await send(p, 'post', '/auth/delegated-keys', body);
     expect(first.status).toBe(202);
-    const second = await send(
-      p,
-      'post',
-      '/auth/delegated-keys',
-      body,
-      signedHeaders(await stamp(w.session.key, first.body.payloadToSign), first.body.requestId),
-    );
+    const second = await signedRetry(p, 'post', '/auth/delegated-keys', body, w.session.key, first);
     expect(second.status).toBe(202);
     expect(second.body.requestId).not.toBe(first.body.requestId);
     return { body, second };
@@ -566,13 +539,7 @@ describe('delegated keys for a card funded by a wallet', () => {
     expect(JSON.stringify(pending[0])).not.toMatch(/privateKey|private_key/);
     // A stamp by another key on the last leg: refused, the key stays PENDING.
     expectError(
-      await send(
-        p,
-        'post',
-        '/auth/delegated-keys',
-        body,
-        signedHeaders(await stamp(newWalletKey(), second.body.payloadToSign), second.body.requestId),
-      ),
+      await signedRetry(p, 'post', '/auth/delegated-keys', body, newWalletKey(), second),
       401,
       'WALLET_SIGNATURE_INVALID',
     );
@@ -638,13 +605,7 @@ describe('delegated keys for a card funded by a wallet', () => {
     const a = await createKey(p, w, cardId, 'a');
     const b = await createKey(p, w, cardId, 'b');
     const finish = async (leg: { body: object; second: { body: { payloadToSign: string; requestId: string } } }) =>
-      send(
-        p,
-        'post',
-        '/auth/delegated-keys',
-        leg.body,
-        signedHeaders(await stamp(w.session.key, leg.second.body.payloadToSign), leg.second.body.requestId),
-      );
+      signedRetry(p, 'post', '/auth/delegated-keys', leg.body, w.session.key, leg.second);
     const results = await Promise.all([finish(a), finish(b)]);
     expect(results.map((r) => r.status).sort()).toEqual([201, 409]);
     const keys = (await p.get(`/auth/delegated-keys?accountId=${w.accountId}`)).body.data as Array<{ status: string }>;
@@ -693,13 +654,7 @@ describe('secrecy', () => {
       const client = generateP256KeyPair();
       const body = { clientPublicKey: client.publicKeyUncompressed };
       const first = await send(p, 'post', `/internal-accounts/${w.accountId}/export`, body);
-      const done = await send(
-        p,
-        'post',
-        `/internal-accounts/${w.accountId}/export`,
-        body,
-        signedHeaders(await stamp(w.session.key, first.body.payloadToSign), first.body.requestId),
-      );
+      const done = await signedRetry(p, 'post', `/internal-accounts/${w.accountId}/export`, body, w.session.key, first);
       expect(done.status).toBe(200);
       const mnemonic = await decryptExportBundle({
         exportBundle: done.body.encryptedWalletCredentials,
@@ -714,13 +669,7 @@ describe('secrecy', () => {
       const keyBody = { cardId, internalAccountId: w.accountId, nickname: 'k' };
       let res = await send(p, 'post', '/auth/delegated-keys', keyBody);
       for (let leg = 0; leg < 2; leg++)
-        res = await send(
-          p,
-          'post',
-          '/auth/delegated-keys',
-          keyBody,
-          signedHeaders(await stamp(w.session.key, res.body.payloadToSign), res.body.requestId),
-        );
+        res = await signedRetry(p, 'post', '/auth/delegated-keys', keyBody, w.session.key, res);
       expect(res.status).toBe(201);
       const auth = await p.post(`/sandbox/cards/${cardId}/simulate/authorization`, authorization(300));
       expect(auth.body.cardTransaction.status).toBe('AUTHORIZED');

@@ -147,3 +147,25 @@ export async function walletWithSession(
   const wallet = await newTestWallet(p, customer);
   return { ...wallet, session: await otpLogin(p, wallet.credentialId, () => '000000') };
 }
+
+/** What a 202 answers: the challenge to stamp. */
+export interface ChallengeResponse {
+  body: { payloadToSign: string; requestId: string };
+}
+
+/**
+ * The signed retry of a two-step request: the same request again, with `key`'s stamp over the
+ * 202's `payloadToSign` and its `requestId` (`header` picks the signature header's name).
+ */
+export async function signedRetry(
+  p: TestPlatform,
+  method: 'post' | 'delete' | 'patch',
+  path: string,
+  body: object | undefined,
+  key: WalletKey,
+  challenge: ChallengeResponse,
+  header?: 'Service-Wallet-Signature' | 'Grid-Wallet-Signature',
+) {
+  const { payloadToSign, requestId } = challenge.body;
+  return send(p, method, path, body, signedHeaders(await stamp(key, payloadToSign), requestId, header));
+}

@@ -2,7 +2,14 @@ import { verifyOtpVerificationToken } from '@turnkey/crypto';
 import { individual } from '../support/customers.js';
 import { newCustomer } from '../support/fixtures.js';
 import { MessageHook } from '../support/message-hook.js';
-import { expectError, invalidFields, startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
+import {
+  expectError,
+  invalidFields,
+  startLoggedTestApp,
+  startTestApp,
+  TestApp,
+  TestPlatform,
+} from '../support/test-app.js';
 import {
   enclaveKey,
   newWalletKey,
@@ -652,22 +659,10 @@ describe('sessions', () => {
 
 describe('webhooks, audit and secrecy', () => {
   it('every credential and session change writes its event and audit record; no code, key or token leaks into logs, events or audit', async () => {
-    const { Writable } = await import('node:stream');
     const { DataSource } = await import('typeorm');
-    const { createRootLogger } = await import('../../src/logging/logger.js');
     const { SecretBox } = await import('../../src/secrets/secret-box.js');
     const { recordedEvents } = await import('../support/events.js');
-    const text: string[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        text.push(chunk.toString('utf8'));
-        done();
-      },
-    });
-    const logged = await startTestApp(
-      { LOG_LEVEL: 'debug', MESSAGE_HOOK_URL: hook.url },
-      { logger: createRootLogger('debug', sink) },
-    );
+    const logged = await startLoggedTestApp({ MESSAGE_HOOK_URL: hook.url });
     try {
       const p = (await TestPlatform.create(t)).on(logged);
       expect((await p.patch('/config', { embeddedWalletConfig: { otpLength: 12, alphanumeric: true } })).status).toBe(
@@ -717,7 +712,7 @@ describe('webhooks, audit and secrecy', () => {
         ...targets.map((r) => r.code_hash),
         first.body.payloadToSign as string,
       ];
-      const logs = text.join('');
+      const logs = logged.logs();
       expect(logs).toContain('/auth/credentials/'); // the access lines of the calls are there
       for (const haystack of [logs, events, audit])
         for (const secret of secrets)

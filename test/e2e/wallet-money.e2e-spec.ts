@@ -3,7 +3,14 @@ import { DataSource } from 'typeorm';
 import { authorization } from '../support/card-transactions.js';
 import { cardBody, postCard, provisioned } from '../support/cards.js';
 import { customerAccount } from '../support/fixtures.js';
-import { expectError, invalidFields, startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
+import {
+  expectError,
+  invalidFields,
+  startLoggedTestApp,
+  startTestApp,
+  TestApp,
+  TestPlatform,
+} from '../support/test-app.js';
 import {
   enclaveKey,
   newWalletKey,
@@ -635,18 +642,9 @@ describe('delegated keys for a card funded by a wallet', () => {
 
 describe('secrecy', () => {
   it('no mnemonic, delegated private key or session key in logs, events or audit; the events are written', async () => {
-    const { Writable } = await import('node:stream');
-    const { createRootLogger } = await import('../../src/logging/logger.js');
     const { SecretBox } = await import('../../src/secrets/secret-box.js');
     const { recordedEvents } = await import('../support/events.js');
-    const text: string[] = [];
-    const sink = new Writable({
-      write(chunk: Buffer, _enc, done) {
-        text.push(chunk.toString('utf8'));
-        done();
-      },
-    });
-    const logged = await startTestApp({ LOG_LEVEL: 'debug' }, { logger: createRootLogger('debug', sink) });
+    const logged = await startLoggedTestApp();
     try {
       const p = (await TestPlatform.create(t)).on(logged);
       const w = await fundedWallet(p, 10_000);
@@ -699,7 +697,7 @@ describe('secrecy', () => {
         [uuid],
       );
       expect(box.open(seed.mnemonic_enc)).toBe(mnemonic);
-      const haystacks = { logs: text.join(''), events: JSON.stringify(events), audit };
+      const haystacks = { logs: logged.logs(), events: JSON.stringify(events), audit };
       expect(haystacks.logs).toContain('/auth/delegated-keys');
       for (const [where, haystack] of Object.entries(haystacks))
         for (const secret of [mnemonic, box.open(key.private_key_enc), w.session.key.privateKey, client.privateKey])

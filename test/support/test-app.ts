@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
 import type { Logger } from 'pino';
+import { Writable } from 'node:stream';
 import request from 'supertest';
 import { API_VERSION, createApp } from '../../src/app.factory.js';
 import { loadConfig } from '../../src/config/app-config.js';
@@ -58,6 +59,22 @@ export async function startTestApp(
   const app = await createApp(config, url, options.logger ?? createRootLogger(config.LOG_LEVEL), options);
   await app.listen(0, '127.0.0.1');
   return { app, http: request(app.getHttpServer()), close: () => app.close() };
+}
+
+/**
+ * A test app logging at debug level into `logs()` (all its log text so far): for the scans that
+ * prove no secret reaches a log line.
+ */
+export async function startLoggedTestApp(env: Record<string, string> = {}): Promise<TestApp & { logs(): string }> {
+  const lines: string[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      lines.push(chunk.toString('utf8'));
+      done();
+    },
+  });
+  const app = await startTestApp({ LOG_LEVEL: 'debug', ...env }, { logger: createRootLogger('debug', sink) });
+  return { ...app, logs: () => lines.join('') };
 }
 
 /** A platform of its own for one test (novu's UserSession): credentials and request helpers. */

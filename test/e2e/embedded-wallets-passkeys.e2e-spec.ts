@@ -1,9 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import { expectError, invalidFields, startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
+import { hasBrowser, startPasskeyBrowser, type PasskeyBrowser } from '../support/virtual-authenticator.js';
 import { newWalletKey, send, signedRetry, walletWithSession } from '../support/wallet-client.js';
 
 /**
@@ -13,53 +10,20 @@ import { newWalletKey, send, signedRetry, walletWithSession } from '../support/w
  * SCA_PASSKEY_ORIGINS. Adding it to a wallet that has a credential is the signed retry; a session
  * opens on the key given to the challenge. Without a browser: skipped locally, failing in CI.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasBrowser = existsSync(CHROMIUM);
-if (!hasBrowser && process.env.CI) throw new Error(`No Chromium at ${CHROMIUM}: the passkey tests need it`);
 const maybe = hasBrowser ? describe : describe.skip;
 
 let t: TestApp;
-let pageServer: Server;
-let origin: string;
-let browser: Browser;
-let page: Page;
-let cdp: CDPSession;
+let chrome: PasskeyBrowser;
 
 beforeAll(async () => {
   if (!hasBrowser) return;
-  pageServer = createServer((_req, res) => {
-    res.writeHead(200, { 'Content-Type': 'text/html' });
-    res.end('<!doctype html><html><head><title>Wallet passkey page</title></head><body></body></html>');
-  });
-  await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
-  origin = `http://localhost:${(pageServer.address() as AddressInfo).port}`;
-  t = await startTestApp({ SCA_PASSKEY_ORIGINS: origin, SCA_PASSKEY_RP_ID: 'localhost' });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu'],
-    headless: true,
-  });
-  const context = await browser.newContext();
-  page = await context.newPage();
-  await page.goto(`${origin}/`);
-  cdp = await context.newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  });
+  chrome = await startPasskeyBrowser('Wallet passkey page');
+  t = await startTestApp({ SCA_PASSKEY_ORIGINS: chrome.origin, SCA_PASSKEY_RP_ID: 'localhost' });
 });
 afterAll(async () => {
   if (!hasBrowser) return;
-  await browser?.close();
+  await chrome?.close();
   await t?.close();
-  await new Promise((resolve) => pageServer.close(resolve));
 });
 
 /** navigator.credentials.create with options the platform's backend would issue (its own challenge). */
@@ -72,10 +36,7 @@ async function register(challenge: string): Promise<Record<string, unknown>> {
     authenticatorSelection: { residentKey: 'preferred', userVerification: 'preferred' },
     attestation: 'none',
   };
-  const credential = await page.evaluate<Record<string, unknown>>(`(async () => {
-    const publicKey = PublicKeyCredential.parseCreationOptionsFromJSON(${JSON.stringify(options)});
-    return (await navigator.credentials.create({ publicKey })).toJSON();
-  })()`);
+  const credential = await chrome.createCredential(options);
   const response = credential.response as Record<string, unknown>;
   return {
     credentialId: credential.id,
@@ -93,10 +54,7 @@ async function assert(credentialId: string, challengeHex: string): Promise<Recor
     allowCredentials: [{ id: credentialId, type: 'public-key' }],
     userVerification: 'preferred',
   };
-  const assertion = await page.evaluate<Record<string, unknown>>(`(async () => {
-    const publicKey = PublicKeyCredential.parseRequestOptionsFromJSON(${JSON.stringify(options)});
-    return (await navigator.credentials.get({ publicKey })).toJSON();
-  })()`);
+  const assertion = await chrome.getAssertion(options);
   const response = assertion.response as Record<string, string>;
   return {
     credentialId: assertion.id,

@@ -1,12 +1,9 @@
-import { existsSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type CDPSession, type Page } from 'playwright-core';
 import { exampleAccountInfo } from '../../src/external-accounts/variants/index.js';
 import { individual } from '../support/customers.js';
 import { kycApprovedCustomer, type Customer } from '../support/fixtures.js';
 import { payer } from '../support/payments.js';
 import { expectError, startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
+import { hasBrowser, startPasskeyBrowser, type PasskeyBrowser } from '../support/virtual-authenticator.js';
 
 /**
  * Passkeys for real: Chromium's virtual authenticator (the DevTools protocol's WebAuthn domain,
@@ -15,69 +12,23 @@ import { expectError, startTestApp, TestApp, TestPlatform } from '../support/tes
  * SCA_PASSKEY_ORIGINS. Without a browser the file is skipped on a developer's machine and fails in
  * CI (CI=true), like the console's tests.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const hasBrowser = existsSync(CHROMIUM);
-if (!hasBrowser && process.env.CI) throw new Error(`No Chromium at ${CHROMIUM}: the passkey tests need it`);
 const maybe = hasBrowser ? describe : describe.skip;
 
 let t: TestApp;
-let pageServer: Server;
+let chrome: PasskeyBrowser;
 let origin: string;
-let browser: Browser;
-let page: Page;
-let cdp: CDPSession;
-let authenticatorId: string;
 
 beforeAll(async () => {
   if (!hasBrowser) return;
-  pageServer = createServer((_req, res) => {
-    res.writeHead(200, { 'Content-Type': 'text/html' });
-    res.end('<!doctype html><html><head><title>Passkey test page</title></head><body></body></html>');
-  });
-  await new Promise<void>((resolve) => pageServer.listen(0, '127.0.0.1', resolve));
-  origin = `http://localhost:${(pageServer.address() as AddressInfo).port}`;
+  chrome = await startPasskeyBrowser('Passkey test page');
+  origin = chrome.origin;
   t = await startTestApp({ SCA_PASSKEY_ORIGINS: origin, SCA_PASSKEY_RP_ID: 'localhost' });
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu'],
-    headless: true,
-  });
-  const context = await browser.newContext();
-  page = await context.newPage();
-  await page.goto(`${origin}/`);
-  cdp = await context.newCDPSession(page);
-  await cdp.send('WebAuthn.enable');
-  ({ authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: {
-      protocol: 'ctap2',
-      transport: 'internal',
-      hasResidentKey: true,
-      hasUserVerification: true,
-      isUserVerified: true,
-      automaticPresenceSimulation: true,
-    },
-  }));
 });
 afterAll(async () => {
   if (!hasBrowser) return;
-  await browser?.close();
+  await chrome?.close();
   await t?.close();
-  await new Promise((resolve) => pageServer.close(resolve));
 });
-
-/** navigator.credentials.create in the page with the service's registration options (the page's own WebAuthn JSON codecs). */
-const createCredential = (options: unknown) =>
-  page.evaluate<Record<string, unknown>>(`(async () => {
-    const publicKey = PublicKeyCredential.parseCreationOptionsFromJSON(${JSON.stringify(options)});
-    return (await navigator.credentials.create({ publicKey })).toJSON();
-  })()`);
-
-/** navigator.credentials.get in the page with the service's assertion options. */
-const getAssertion = (options: unknown) =>
-  page.evaluate<Record<string, unknown>>(`(async () => {
-    const publicKey = PublicKeyCredential.parseRequestOptionsFromJSON(${JSON.stringify(options)});
-    return (await navigator.credentials.get({ publicKey })).toJSON();
-  })()`);
 
 const FR = { line1: '1 Rue de Rivoli', city: 'Paris', postalCode: '75001', country: 'FR' };
 const q = (customerId: string) => `?customerId=${encodeURIComponent(customerId)}`;
@@ -88,7 +39,7 @@ async function enrolled(p: TestPlatform): Promise<{ customer: Customer; credenti
   const start = await p.post(`/sca/factors${q(customer.id)}`, { type: 'PASSKEY' });
   expect(start.status).toBe(200);
   expect(start.body).toMatchObject({ type: 'PASSKEY', allowedOrigins: [origin], relyingPartyId: 'localhost' });
-  const credential = await createCredential(start.body.options);
+  const credential = await chrome.createCredential(start.body.options);
   const confirm = await p.post(`/sca/factors/confirm${q(customer.id)}`, { type: 'PASSKEY', origin, credential });
   expect(confirm.status).toBe(200);
   expect(confirm.body).toMatchObject({ type: 'PASSKEY', factor: { factor: 'PASSKEY', credentialId: credential.id } });
@@ -105,7 +56,7 @@ maybe('passkeys through a virtual authenticator', () => {
 
     const start = await p.post(`/sca/login/start${q(customer.id)}`, { factor: 'PASSKEY' });
     expect(start.body).toMatchObject({ factor: 'PASSKEY', allowedOrigins: [origin], relyingPartyId: 'localhost' });
-    const assertion = await getAssertion(start.body.passkeyOptions);
+    const assertion = await chrome.getAssertion(start.body.passkeyOptions);
     const complete = (body: object) =>
       p.post(`/sca/login/complete${q(customer.id)}`, { factor: 'PASSKEY', endUserIpAddress: IP, ...body });
     // an origin outside the allowed list is a wrong answer
@@ -132,7 +83,7 @@ maybe('passkeys through a virtual authenticator', () => {
     const { customer, credentialId } = await enrolled(p);
     const login = async () => {
       const start = await p.post(`/sca/login/start${q(customer.id)}`, { factor: 'PASSKEY' });
-      const assertion = await getAssertion(start.body.passkeyOptions);
+      const assertion = await chrome.getAssertion(start.body.passkeyOptions);
       return p.post(`/sca/login/complete${q(customer.id)}`, {
         factor: 'PASSKEY',
         endUserIpAddress: IP,
@@ -142,6 +93,7 @@ maybe('passkeys through a virtual authenticator', () => {
     };
     expect((await login()).status).toBe(200);
     expect((await login()).status).toBe(200);
+    const { cdp, authenticatorId } = chrome;
     const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
     const mine = credentials.find((c) => Buffer.from(c.credentialId, 'base64').toString('base64url') === credentialId)!;
     expect(mine.signCount).toBeGreaterThan(1);
@@ -169,7 +121,7 @@ maybe('passkeys through a virtual authenticator', () => {
       availableFactors: ['PASSKEY'],
       passkeyAllowedOrigins: [origin],
     });
-    const assertionA = await getAssertion(startA.body.scaChallenge.passkeyAssertionOptions);
+    const assertionA = await chrome.getAssertion(startA.body.scaChallenge.passkeyAssertionOptions);
     await p.post(`/customers/external-accounts/${b}/trust`);
     expectError(
       await p.post(`/customers/external-accounts/${b}/trust/confirm`, { passkeyAssertion: assertionA, origin }),
@@ -204,7 +156,7 @@ maybe('passkeys through a virtual authenticator', () => {
     expect(q1.scaChallenge.passkeyAssertionOptions.challenge).not.toBe(
       q2.scaChallenge.passkeyAssertionOptions.challenge,
     );
-    const assertion = await getAssertion(q1.scaChallenge.passkeyAssertionOptions);
+    const assertion = await chrome.getAssertion(q1.scaChallenge.passkeyAssertionOptions);
     expectError(
       await p.post(`/quotes/${q2.id}/authorize`, { passkeyAssertion: assertion, origin }),
       400,
@@ -230,7 +182,7 @@ maybe('passkeys through a virtual authenticator', () => {
     expectError(await p.post(`/quotes/${q1.id}/authorize`, { passkeyAssertion: assertion, origin }), 409, 'CONFLICT');
 
     // the other quote: authorize with a fresh assertion for its own challenge, then execute
-    const own = await getAssertion(q2.scaChallenge.passkeyAssertionOptions);
+    const own = await chrome.getAssertion(q2.scaChallenge.passkeyAssertionOptions);
     const second = await p.post(`/quotes/${q2.id}/authorize`, { passkeyAssertion: own, origin });
     expect(second.status).toBe(200);
     expect(second.body).toMatchObject({ status: 'PENDING' });

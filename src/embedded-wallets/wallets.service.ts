@@ -145,7 +145,10 @@ function renderSession(row: SessionRow): AuthSession {
 /** How many of a wallet's latest sessions the operator console shows. */
 export const SESSION_HISTORY = 50;
 
-/** A credential as the operator console shows it (`contact` masked: `a•••@example.com`, `••••1234`). */
+/**
+ * A credential as the operator console shows it (`contact` masked: `a•••@example.com`, `••••1234`;
+ * so is a nickname that is the contact itself).
+ */
 export type OperatorCredential = AuthMethod & { contact: string | null };
 /** A session as the operator console shows it, revoked and expired ones included. */
 export type OperatorSession = AuthSession & {
@@ -157,6 +160,11 @@ export interface OperatorWalletView {
   accountId: string;
   credentials: OperatorCredential[];
   sessions: OperatorSession[];
+}
+
+/** A nickname that is the credential's contact (the default nickname) is masked like it. */
+function maskedNickname(nickname: string, contact: string | null): string {
+  return contact && nickname.toLowerCase() === contact.toLowerCase() ? (maskContact(contact) ?? nickname) : nickname;
 }
 
 /** An email's first character and domain, or a phone number's last four digits; null stays null. */
@@ -1003,14 +1011,17 @@ export class WalletsService implements OnModuleInit {
         [platformId, uuid],
       );
       const now = this.clock.now().getTime();
+      const contacts = new Map(credentials.map((c) => [c.id, c.contact]));
       return {
         accountId: formatId('InternalAccount', uuid),
         credentials: credentials.map((row) => ({
           ...renderAuthMethod(row),
+          nickname: maskedNickname(row.nickname, row.contact),
           contact: maskContact(row.contact),
         })),
         sessions: sessions.map((row) => ({
           ...renderSession(row),
+          nickname: maskedNickname(row.nickname, contacts.get(row.credential_id) ?? null),
           authMethodId: formatId('AuthMethod', row.credential_id),
           revokedAt: row.revoked_at ? new Date(row.revoked_at).toISOString() : null,
           state: row.revoked_at ? 'REVOKED' : new Date(row.expires_at).getTime() <= now ? 'EXPIRED' : 'ACTIVE',

@@ -313,7 +313,14 @@ describe("console API: a customer's wallet", () => {
     const audit = (
       (await q.get(`/audit-events?resourceId=${encodeURIComponent(w.session.id)}`)).body as { data: Json[] }
     ).data.filter((e) => e.action === 'consoleRevokeWalletSession');
-    expect(audit).toHaveLength(1);
-    expect(audit[0]).toMatchObject({ actor: { type: 'api_token' }, outcome: { status: 200 } });
+    // the revocation, and the second attempt's refusal
+    expect(audit.map((e) => e.outcome)).toEqual([
+      { status: 404, code: 'SESSION_NOT_FOUND' },
+      { status: 200, code: null },
+    ]);
+    expect(audit[1]).toMatchObject({
+      actor: { type: 'api_token' },
+      resourceIds: expect.arrayContaining([w.session.id]),
+    });
   });
 });

@@ -1002,16 +1002,15 @@ export class WalletsService implements OnModuleInit {
         `SELECT * FROM wallet_credentials WHERE platform_id = $1 AND account_id = $2 AND deleted_at IS NULL ORDER BY id`,
         [platformId, uuid],
       );
-      const sessions = await m.query<Array<SessionRow & { revoked_at: Date | null }>>(
+      const sessions = await m.query<Array<SessionRow & { revoked_at: Date | null; contact: string | null }>>(
         `SELECT s.id, s.account_id, s.credential_id, s.public_key, s.expires_at, s.created_at, s.updated_at, s.revoked_at,
-                c.type, c.nickname
+                c.type, c.nickname, c.contact
            FROM wallet_sessions s JOIN wallet_credentials c ON c.id = s.credential_id
           WHERE s.platform_id = $1 AND s.account_id = $2
           ORDER BY s.id DESC LIMIT ${SESSION_HISTORY}`,
         [platformId, uuid],
       );
       const now = this.clock.now().getTime();
-      const contacts = new Map(credentials.map((c) => [c.id, c.contact]));
       return {
         accountId: formatId('InternalAccount', uuid),
         credentials: credentials.map((row) => ({
@@ -1021,7 +1020,7 @@ export class WalletsService implements OnModuleInit {
         })),
         sessions: sessions.map((row) => ({
           ...renderSession(row),
-          nickname: maskedNickname(row.nickname, contacts.get(row.credential_id) ?? null),
+          nickname: maskedNickname(row.nickname, row.contact),
           authMethodId: formatId('AuthMethod', row.credential_id),
           revokedAt: row.revoked_at ? new Date(row.revoked_at).toISOString() : null,
           state: row.revoked_at ? 'REVOKED' : new Date(row.expires_at).getTime() <= now ? 'EXPIRED' : 'ACTIVE',

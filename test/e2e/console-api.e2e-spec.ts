@@ -314,7 +314,7 @@ describe("console API: a customer's wallet", () => {
       (await q.get(`/audit-events?resourceId=${encodeURIComponent(w.session.id)}`)).body as { data: Json[] }
     ).data.filter((e) => e.action === 'consoleRevokeWalletSession');
     // the revocation, and the second attempt's refusal
-    expect(audit.map((e) => e.outcome)).toEqual([
+    expect(audit.map((e): unknown => e.outcome)).toEqual([
       { status: 404, code: 'SESSION_NOT_FOUND' },
       { status: 200, code: null },
     ]);

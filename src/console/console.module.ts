@@ -6,6 +6,8 @@ import { ConsoleOverviewService } from './console-overview.service.js';
 import { ConsoleSearchService } from './console-search.service.js';
 import { PaymentsModule } from '../payments/payments.module.js';
 import { UmaModule } from '../uma/uma.module.js';
+import { EmbeddedWalletsModule } from '../embedded-wallets/embedded-wallets.module.js';
+import { ConsoleWalletsController } from './console-wallets.controller.js';
 import { ConsoleAttentionController } from './console-attention.controller.js';
 import { ConsoleAttentionService } from './console-attention.service.js';
 import { ConsoleSessionController } from './console-session.controller.js';
@@ -17,16 +19,18 @@ import { ConsoleTransactionsService } from './console-transactions.service.js';
  * The operator console's server side (CONSOLE=true): sign-in, who-am-I and sign-out; and its own
  * routes for what the REST API does not answer: the overview's panels, names for ids, the
  * transaction search and its CSV, a transaction's timeline and ledger postings, and the Needs
- * attention page's list and actions (console-attention.*). Its pages are static files
+ * attention page's list and actions (console-attention.*), and a customer's Wallet panel
+ * (console-wallets.controller.ts: credentials, sessions, the operator's revocation). Its pages are static files
  * (console-static.ts); everything else it does is the REST API itself.
  */
 @Module({
-  imports: [AuthModule, PaymentsModule, UmaModule],
+  imports: [AuthModule, PaymentsModule, UmaModule, EmbeddedWalletsModule],
   controllers: [
     ConsoleSessionController,
     ConsoleTransactionsController,
     ConsoleOverviewController,
     ConsoleAttentionController,
+    ConsoleWalletsController,
   ],
   providers: [
     ConsoleTransactionsService,

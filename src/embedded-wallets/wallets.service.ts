@@ -142,6 +142,39 @@ function renderSession(row: SessionRow): AuthSession {
   };
 }
 
+/** How many of a wallet's latest sessions the operator console shows. */
+export const SESSION_HISTORY = 50;
+
+/**
+ * A credential as the operator console shows it (`contact` masked: `a•••@example.com`, `••••1234`;
+ * so is a nickname that is the contact itself).
+ */
+export type OperatorCredential = AuthMethod & { contact: string | null };
+/** A session as the operator console shows it, revoked and expired ones included. */
+export type OperatorSession = AuthSession & {
+  authMethodId: string;
+  revokedAt: string | null;
+  state: 'ACTIVE' | 'REVOKED' | 'EXPIRED';
+};
+export interface OperatorWalletView {
+  accountId: string;
+  credentials: OperatorCredential[];
+  sessions: OperatorSession[];
+}
+
+/** A nickname that is the credential's contact (the default nickname) is masked like it. */
+function maskedNickname(nickname: string, contact: string | null): string {
+  return contact && nickname.toLowerCase() === contact.toLowerCase() ? (maskContact(contact) ?? nickname) : nickname;
+}
+
+/** An email's first character and domain, or a phone number's last four digits; null stays null. */
+export function maskContact(contact: string | null): string | null {
+  if (!contact) return null;
+  const at = contact.lastIndexOf('@');
+  if (at > 0) return `${contact[0]}•••${contact.slice(at)}`;
+  return `••••${contact.slice(-4)}`;
+}
+
 type EmbeddedWalletConfig = NonNullable<Awaited<ReturnType<PlatformConfigService['embeddedWalletConfig']>>>;
 
 const otpHash = (otpId: string, code: string) => createHash('sha256').update(`${otpId}:${code}`).digest('hex');
@@ -954,6 +987,61 @@ export class WalletsService implements OnModuleInit {
           );
     if (!row) throw new ApiError('SESSION_NOT_FOUND', `No active session ${id}`);
     return row;
+  }
+
+  /**
+   * The operator console's view of a wallet (`accountId` an EMBEDDED_WALLET of the platform, else
+   * 404 ACCOUNT_NOT_FOUND / 409 WALLET_NOT_PROVISIONED): its live credentials with the contact
+   * masked, and its latest sessions (newest first, up to `SESSION_HISTORY`), revoked and expired ones
+   * included, each with its state on the platform's clock.
+   */
+  async operatorView(platformId: string, accountId: string): Promise<OperatorWalletView> {
+    return this.tx.run(async (m) => {
+      const uuid = await this.requireWallet(m, platformId, accountId);
+      const credentials = await m.query<CredentialRow[]>(
+        `SELECT * FROM wallet_credentials WHERE platform_id = $1 AND account_id = $2 AND deleted_at IS NULL ORDER BY id`,
+        [platformId, uuid],
+      );
+      const sessions = await m.query<Array<SessionRow & { revoked_at: Date | null; contact: string | null }>>(
+        `SELECT s.id, s.account_id, s.credential_id, s.public_key, s.expires_at, s.created_at, s.updated_at, s.revoked_at,
+                c.type, c.nickname, c.contact
+           FROM wallet_sessions s JOIN wallet_credentials c ON c.id = s.credential_id
+          WHERE s.platform_id = $1 AND s.account_id = $2
+          ORDER BY s.id DESC LIMIT ${SESSION_HISTORY}`,
+        [platformId, uuid],
+      );
+      const now = this.clock.now().getTime();
+      return {
+        accountId: formatId('InternalAccount', uuid),
+        credentials: credentials.map((row) => ({
+          ...renderAuthMethod(row),
+          nickname: maskedNickname(row.nickname, row.contact),
+          contact: maskContact(row.contact),
+        })),
+        sessions: sessions.map((row) => ({
+          ...renderSession(row),
+          nickname: maskedNickname(row.nickname, row.contact),
+          authMethodId: formatId('AuthMethod', row.credential_id),
+          revokedAt: row.revoked_at ? new Date(row.revoked_at).toISOString() : null,
+          state: row.revoked_at ? 'REVOKED' : new Date(row.expires_at).getTime() <= now ? 'EXPIRED' : 'ACTIVE',
+        })),
+      };
+    });
+  }
+
+  /**
+   * The operator console's revocation of a live session of the platform (no wallet signature: the
+   * operator acts on the platform's authority, audited by the console's route). The same
+   * revocation as DELETE /auth/sessions/{id} (revoked_at and AUTH_SESSION.REVOKED in one
+   * transaction); 404 SESSION_NOT_FOUND for an unknown, another platform's, expired or revoked one.
+   */
+  async revokeSessionAsOperator(platformId: string, sessionId: string): Promise<AuthSession & { revokedAt: string }> {
+    return this.tx.run(async (m) => {
+      const row = await this.findSession(m, platformId, sessionId);
+      await this.revokeSessions(m, platformId, [row]);
+      const now = this.clock.now();
+      return { ...renderSession({ ...row, updated_at: now }), revokedAt: now.toISOString() };
+    });
   }
 
   /**

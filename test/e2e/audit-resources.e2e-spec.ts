@@ -841,6 +841,8 @@ const NOT_A_RESOURCE_CHANGE: Record<string, string> = {
     'console sign-in: not an API operation (not in the OpenAPI document, not audited); every call the session makes is audited as its token',
   'POST /console/api/attention/settlements/:transactionId/retry':
     "audited, naming the transaction: its case needs a settlement stranded between two deployments, so it lives in console-attention.e2e-spec.ts (the Needs attention page's actions, with their audit records)",
+  'POST /console/api/wallet-sessions/:sessionId/revoke':
+    "audited, naming the session: console-api.e2e-spec.ts (a customer's wallet) revokes a live session and reads its audit record by resourceId",
   'POST /console/api/attention/settlements/:transactionId/resolve':
     'audited, naming the transaction: console-attention.e2e-spec.ts resolves a stranded settlement and reads its audit record by resourceId',
   'POST /console/api/{*path}':

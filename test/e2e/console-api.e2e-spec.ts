@@ -2,8 +2,10 @@ import { CSV_COLUMNS } from '../../src/console/console-search.service.js';
 import { OVERVIEW_CACHE_MS } from '../../src/console/console-overview.service.js';
 import { moneyPlatform } from '../support/console-money.js';
 import { FakeClock } from '../support/fake-clock.js';
+import { recordedEvents } from '../support/events.js';
 import { type Json } from '../support/payments.js';
-import { expectError, invalidFields, startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
+import { walletWithSession } from '../support/wallet-client.js';
+import { basicAuth, expectError, invalidFields, startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
 
 /**
  * The console's own read routes over HTTP (the browser tests are console.e2e-spec.ts): the
@@ -245,5 +247,80 @@ describe('console API', () => {
     });
     // Nothing matches: the header only.
     expect((await get('/transactions/csv?customerName=Nobody')).text).toBe(`${CSV_COLUMNS.join(',')}\r\n`);
+  });
+});
+
+describe("console API: a customer's wallet", () => {
+  it('shows credentials and sessions; MANAGE revokes a live session (audited, AUTH_SESSION.REVOKED); VIEW is 403, another platform is 404', async () => {
+    const q = await TestPlatform.create(t);
+    const w = await walletWithSession(q);
+    const qCookie = await signIn(q);
+    const session = await t.http.get('/console/api/session').set('Cookie', qCookie);
+    const csrf = session.body.csrfToken as string;
+
+    const view = await get(`/wallets/${w.accountId}`, qCookie);
+    expect(view.status).toBe(200);
+    expect(view.body).toMatchObject({ accountId: w.accountId });
+    expect(view.body.credentials).toEqual([
+      expect.objectContaining({ id: w.credentialId, type: 'EMAIL_OTP', contact: `w•••@example.com` }),
+    ]);
+    expect(view.body.sessions).toEqual([
+      expect.objectContaining({
+        id: w.session.id,
+        authMethodId: w.credentialId,
+        type: 'EMAIL_OTP',
+        state: 'ACTIVE',
+        revokedAt: null,
+      }),
+    ]);
+    expect(JSON.stringify(view.body)).not.toContain(w.email); // the contact is masked
+
+    // Another platform: its wallet is 404, its session is 404 and stays live.
+    expectError(await get(`/wallets/${w.accountId}`), 404, 'ACCOUNT_NOT_FOUND');
+    const revoke = (id: string, as: string, csrfToken: string) =>
+      t.http.post(`/console/api/wallet-sessions/${id}/revoke`).set('Cookie', as).set('X-CSRF-Token', csrfToken);
+    const pCsrf = (await t.http.get('/console/api/session').set('Cookie', cookie)).body.csrfToken as string;
+    expectError(await revoke(w.session.id, cookie, pCsrf), 404, 'SESSION_NOT_FOUND');
+    // A VIEW token may read, not revoke; the cookie without its CSRF token is refused.
+    const viewer = (await q.post('/tokens', { name: 'viewer', permissions: ['VIEW'] })).body as Json;
+    const viewerAuth = basicAuth(`${viewer.clientId as string}:${viewer.clientSecret as string}`);
+    expect((await t.http.get(`/console/api/wallets/${w.accountId}`).set('Authorization', viewerAuth)).status).toBe(200);
+    expectError(
+      await t.http.post(`/console/api/wallet-sessions/${w.session.id}/revoke`).set('Authorization', viewerAuth),
+      403,
+      'FORBIDDEN',
+    );
+    expectError(await revoke(w.session.id, qCookie, `${csrf}x`), 403, 'FORBIDDEN');
+    expectError(await revoke('Session:nope', qCookie, csrf), 400, 'INVALID_INPUT');
+    expect((await q.get(`/auth/sessions?accountId=${w.accountId}`)).body.data).toHaveLength(1);
+
+    const done = await revoke(w.session.id, qCookie, csrf);
+    expect(done.status).toBe(200);
+    expect(done.body).toMatchObject({ id: w.session.id, accountId: w.accountId });
+    expect(typeof done.body.revokedAt).toBe('string');
+
+    // The public list no longer has it; the console's shows it revoked; revoking again is 404.
+    expect((await q.get(`/auth/sessions?accountId=${w.accountId}`)).body.data).toEqual([]);
+    const after = (await get(`/wallets/${w.accountId}`, qCookie)).body as Json;
+    expect(after.sessions).toEqual([
+      expect.objectContaining({ id: w.session.id, state: 'REVOKED', revokedAt: done.body.revokedAt }),
+    ]);
+    expectError(await revoke(w.session.id, qCookie, csrf), 404, 'SESSION_NOT_FOUND');
+
+    // The webhook event, once, and the audit record by the console session's token.
+    const events = await recordedEvents(q, 'AUTH_SESSION.REVOKED');
+    expect(events.map((e) => e.data.id)).toEqual([w.session.id]);
+    const audit = (
+      (await q.get(`/audit-events?resourceId=${encodeURIComponent(w.session.id)}`)).body as { data: Json[] }
+    ).data.filter((e) => e.action === 'consoleRevokeWalletSession');
+    // the revocation, and the second attempt's refusal
+    expect(audit.map((e): unknown => e.outcome)).toEqual([
+      { status: 404, code: 'SESSION_NOT_FOUND' },
+      { status: 200, code: null },
+    ]);
+    expect(audit[1]).toMatchObject({
+      actor: { type: 'api_token' },
+      resourceIds: expect.arrayContaining([w.session.id]),
+    });
   });
 });

@@ -10,12 +10,13 @@ import { activeCard } from '../support/cards.js';
 import { moneyPlatform, UMA_SENDER } from '../support/console-money.js';
 import { newBusiness, newDocument, ownerBody } from '../support/documents.js';
 import { kycApprovedCustomer } from '../support/fixtures.js';
-import { signedSubscriber, stopSubscribers } from '../support/events.js';
+import { recordedEvents, signedSubscriber, stopSubscribers } from '../support/events.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { isolatedDatabase, IsolatedDatabase } from '../support/isolated-database.js';
 import { driveRail, payer } from '../support/payments.js';
 import { startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
 import type { ReceivedWebhook } from '../support/webhook-receiver.js';
+import { walletWithSession } from '../support/wallet-client.js';
 
 /**
  * The operator console in a real browser: Chromium from the operating system's packages, driven by
@@ -468,6 +469,35 @@ maybe('operator console (browser)', () => {
     expect(file.headers()['content-type']).toBe('application/octet-stream');
     expect(file.headers()['x-content-type-options']).toBe('nosniff');
     expect((await file.body()).subarray(0, 5).toString()).toBe('%PDF-');
+  });
+
+  it("a customer's page shows its wallet's credentials and sessions; Revoke ends a live session", async () => {
+    // A platform of its own: turning embedded wallets on gives every customer of a platform a wallet.
+    const w8 = await TestPlatform.create(t);
+    const wallet = await walletWithSession(w8);
+    const page = await newPage();
+    await signIn(page, w8.clientId, w8.clientSecret);
+    await page.goto(`/console/customers/${encodeURIComponent(wallet.customerId)}`);
+    const panel = page.getByRole('region', { name: 'Wallet' });
+    await panel.getByRole('row').filter({ hasText: 'EMAIL_OTP' }).first().waitFor(WAIT);
+    expect(await panel.textContent()).toContain('w•••@example.com');
+    expect(await panel.textContent()).not.toContain(wallet.email);
+    const live = row(page, wallet.session.id);
+    await live.getByText('ACTIVE', { exact: true }).waitFor(WAIT);
+    await shoot(page, 'customer-wallet');
+
+    await live.getByRole('button', { exact: true, name: 'Revoke' }).click();
+    await dialog(page).getByRole('button', { exact: true, name: 'Revoke session' }).click();
+    await live.getByText('REVOKED', { exact: true }).waitFor(WAIT);
+    expect(await live.getByRole('button', { name: 'Revoke' }).count()).toBe(0);
+    expect((await w8.get(`/auth/sessions?accountId=${wallet.accountId}`)).body.data).toEqual([]);
+    expect((await recordedEvents(w8, 'AUTH_SESSION.REVOKED')).map((e) => e.data.id)).toEqual([wallet.session.id]);
+    const audit = (
+      (await w8.get(`/audit-events?resourceId=${encodeURIComponent(wallet.session.id)}`)).body as {
+        data: Json[];
+      }
+    ).data.filter((e) => e.action === 'consoleRevokeWalletSession');
+    expect(audit).toHaveLength(1);
   });
 
   describe('money, names and search', () => {

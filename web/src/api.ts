@@ -94,6 +94,8 @@ export const patch = <T>(path: string, body: unknown) => call<T>('PATCH', `${API
 /** The console's own read routes (`/console/api/...`: overview, names, search), session cookie only. */
 export const CONSOLE_API = '/console/api';
 export const consoleGet = <T>(path: string) => call<T>('GET', `${CONSOLE_API}${path}`);
+/** A console action route (`/console/api/...`), with the session's CSRF token like every write. */
+export const consolePost = <T>(path: string, body?: unknown) => call<T>('POST', `${CONSOLE_API}${path}`, body);
 
 export async function signIn(clientId: string, clientSecret: string): Promise<Session> {
   const session = await call<Session>('POST', SESSION, { clientId, clientSecret });

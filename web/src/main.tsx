@@ -96,7 +96,7 @@ function Page(props: { path: string; session: Session }) {
     case 'webhooks':
       return <WebhooksPage session={session} />;
     case 'customers':
-      return decoded ? <CustomerPage id={decoded} /> : <CustomersPage />;
+      return decoded ? <CustomerPage session={session} id={decoded} /> : <CustomersPage />;
     case 'transactions':
       return decoded ? <TransactionPage id={decoded} /> : <TransactionsPage />;
     case 'stablecoins':

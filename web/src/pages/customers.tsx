@@ -1,10 +1,11 @@
 import { useEffect } from 'preact/hooks';
-import { get, Page, qs } from '../api';
+import { get, Page, qs, type Session } from '../api';
 import { CopyableId, Named, useNames } from '../names';
 import { ErrorNote, Facts, Link, Loading, Money, Status, Time, useLoad } from '../ui';
 import type { Card } from './cards';
 import { CustomerQuotes } from './customer-quotes';
 import { CustomerOnboarding } from './customer-onboarding';
+import { CustomerWallet } from './customer-wallet';
 
 interface Customer {
   id: string;
@@ -91,7 +92,7 @@ export function CustomersPage() {
   );
 }
 
-export function CustomerPage(props: { id: string }) {
+export function CustomerPage(props: { session: Session; id: string }) {
   useEffect(() => {
     document.title = `Customer ${props.id} · Operator console`;
   }, [props.id]);
@@ -177,6 +178,11 @@ export function CustomerPage(props: { id: string }) {
               </table>
             )}
           </section>
+          {d.accounts
+            .filter((a) => a.type === 'EMBEDDED_WALLET')
+            .map((a) => (
+              <CustomerWallet key={a.id} session={props.session} accountId={a.id} />
+            ))}
           <section aria-labelledby="external-title">
             <h2 id="external-title">External accounts</h2>
             {d.external.length === 0 ? (

@@ -14,6 +14,7 @@ import {
   validateSync,
 } from 'class-validator';
 import { Doc } from './variable-doc.js';
+import { type AdapterOf, PORTS } from './ports.js';
 import {
   CUSTOMER_INFO_FIELDS,
   parseProviderRequiredFields,
@@ -670,6 +671,72 @@ export class AppConfig {
   @Matches(/^https?:\/\/[^\s]+$/, { message: 'must be an http(s) URL' })
   MESSAGE_HOOK_URL?: string;
 
+  @Doc(
+    'The payout rail adapter (see [Production](production.md)): `sandbox` (magic amounts, simulated settlement), `modern-treasury` or `none` (payouts answer 503 `PAYOUT_RAIL_NOT_CONFIGURED`). `sandbox` is refused with `SANDBOX=false`.',
+    { default: '`sandbox` with `SANDBOX=true`, else `none`' },
+  )
+  @IsOptional()
+  @IsIn(Object.keys(PORTS.PAYOUT_RAIL.adapters))
+  PAYOUT_RAIL?: AdapterOf<'PAYOUT_RAIL'>;
+
+  @Doc(
+    'The stablecoin provider adapter: `sandbox` or `none` (503 `STABLECOIN_PROVIDER_NOT_CONFIGURED`). `sandbox` is refused with `SANDBOX=false`.',
+    { default: '`sandbox` with `SANDBOX=true`, else `none`' },
+  )
+  @IsOptional()
+  @IsIn(Object.keys(PORTS.STABLECOIN_PROVIDER.adapters))
+  STABLECOIN_PROVIDER?: AdapterOf<'STABLECOIN_PROVIDER'>;
+
+  @Doc(
+    'The bank account linking adapter (Plaid Link): `sandbox` or `none` (503 `BANK_LINK_PROVIDER_NOT_CONFIGURED`). `sandbox` is refused with `SANDBOX=false`.',
+    { default: '`sandbox` with `SANDBOX=true`, else `none`' },
+  )
+  @IsOptional()
+  @IsIn(Object.keys(PORTS.BANK_LINK_PROVIDER.adapters))
+  BANK_LINK_PROVIDER?: AdapterOf<'BANK_LINK_PROVIDER'>;
+
+  @Doc(
+    'The KYC provider adapter (hosted identity checks): `sandbox` or `none` (503 `KYC_PROVIDER_NOT_CONFIGURED`). `sandbox` is refused with `SANDBOX=false`.',
+    { default: '`sandbox` with `SANDBOX=true`, else `none`' },
+  )
+  @IsOptional()
+  @IsIn(Object.keys(PORTS.KYC_PROVIDER.adapters))
+  KYC_PROVIDER?: AdapterOf<'KYC_PROVIDER'>;
+
+  @Doc(
+    'How email one-time codes leave: `smtp`, `hook` (`MESSAGE_HOOK_URL`), `sandbox` (a log line, never the code) or `none` (503 `EMAIL_NOT_CONFIGURED`). `sandbox` is refused with `SANDBOX=false`.',
+    { default: '`sandbox` with `SANDBOX=true`, else `none`' },
+  )
+  @IsOptional()
+  @IsIn(Object.keys(PORTS.EMAIL_TRANSPORT.adapters))
+  EMAIL_TRANSPORT?: AdapterOf<'EMAIL_TRANSPORT'>;
+
+  @Doc(
+    'How SMS one-time codes leave: `twilio`, `hook` (`MESSAGE_HOOK_URL`), `sandbox` (a log line, never the code) or `none` (503 `SMS_NOT_CONFIGURED`). `sandbox` is refused with `SANDBOX=false`.',
+    { default: '`sandbox` with `SANDBOX=true`, else `none`' },
+  )
+  @IsOptional()
+  @IsIn(Object.keys(PORTS.SMS_TRANSPORT.adapters))
+  SMS_TRANSPORT?: AdapterOf<'SMS_TRANSPORT'>;
+
+  @Doc(
+    "Where exchange rates come from: `ecb` (the European Central Bank's daily reference rates), `static` (`FX_RATES`, set by the operator), `sandbox` (`FX_RATES` defaults) or `none` (503 `RATE_SOURCE_NOT_CONFIGURED`). `sandbox` is refused with `SANDBOX=false`.",
+    { default: '`sandbox` with `SANDBOX=true`, else `none`' },
+  )
+  @IsOptional()
+  @IsIn(Object.keys(PORTS.RATE_SOURCE.adapters))
+  RATE_SOURCE?: AdapterOf<'RATE_SOURCE'>;
+
+  @Doc(
+    "Where uploaded documents' bytes are kept: `database` (beside their row) or `none` (503 `DOCUMENT_STORE_NOT_CONFIGURED`).",
+    {
+      default: '`database`',
+    },
+  )
+  @IsOptional()
+  @IsIn(Object.keys(PORTS.DOCUMENT_STORE.adapters))
+  DOCUMENT_STORE?: AdapterOf<'DOCUMENT_STORE'>;
+
   get embedded(): boolean {
     return !this.DATABASE_URL;
   }
@@ -715,6 +782,14 @@ const OPTIONAL_VARIABLES = [
   'UMA_INVITATION_URL',
   'MESSAGE_HOOK_URL',
   'DIRECTORY_EXTRA_FILE',
+  'PAYOUT_RAIL',
+  'STABLECOIN_PROVIDER',
+  'BANK_LINK_PROVIDER',
+  'KYC_PROVIDER',
+  'EMAIL_TRANSPORT',
+  'SMS_TRANSPORT',
+  'RATE_SOURCE',
+  'DOCUMENT_STORE',
 ];
 
 /** Never echoed in a configuration error. */

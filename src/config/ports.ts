@@ -1,0 +1,122 @@
+/**
+ * The outside world's ports (docs/production.md): every provider this service talks to sits behind
+ * one port, and each port runs exactly one adapter, chosen by one variable. An adapter is `real`
+ * (a provider: money or messages really move), `sandbox` (this service plays the provider: magic
+ * values, `/sandbox/*` triggers) or `none` (not configured: the routes that need the port answer
+ * 503 with the port's `*_NOT_CONFIGURED` code).
+ *
+ * Fail closed: with `SANDBOX=false` no port may run a sandbox adapter (`portProblems` names the
+ * variable and boot stops). Unset, a port's variable defaults to `sandbox` with `SANDBOX=true` and
+ * to `none` (or the port's real default, e.g. `database` documents) with `SANDBOX=false`.
+ */
+export type AdapterKind = 'real' | 'sandbox' | 'none';
+
+export interface PortSpec {
+  /** What the port is, for people ("payout rail"). */
+  readonly title: string;
+  /** Adapter name -> its kind. */
+  readonly adapters: Readonly<Record<string, AdapterKind>>;
+  /** The adapter with SANDBOX=false when the variable is unset. */
+  readonly productionDefault: string;
+  /** The 503 code the port's routes answer when its adapter is `none`. */
+  readonly notConfiguredCode: string;
+}
+
+/** Every port, keyed by the variable that chooses its adapter. */
+export const PORTS = {
+  PAYOUT_RAIL: {
+    title: 'payout rail',
+    adapters: { sandbox: 'sandbox', none: 'none', 'modern-treasury': 'real' },
+    productionDefault: 'none',
+    notConfiguredCode: 'PAYOUT_RAIL_NOT_CONFIGURED',
+  },
+  CARD_ISSUER: {
+    title: 'card issuer',
+    adapters: { sandbox: 'sandbox', none: 'none' },
+    productionDefault: 'none',
+    notConfiguredCode: 'CARD_ISSUER_NOT_CONFIGURED',
+  },
+  STABLECOIN_PROVIDER: {
+    title: 'stablecoin provider',
+    adapters: { sandbox: 'sandbox', none: 'none' },
+    productionDefault: 'none',
+    notConfiguredCode: 'STABLECOIN_PROVIDER_NOT_CONFIGURED',
+  },
+  BANK_LINK_PROVIDER: {
+    title: 'bank account linking (Plaid)',
+    adapters: { sandbox: 'sandbox', none: 'none' },
+    productionDefault: 'none',
+    notConfiguredCode: 'BANK_LINK_PROVIDER_NOT_CONFIGURED',
+  },
+  KYC_PROVIDER: {
+    title: 'KYC provider',
+    adapters: { sandbox: 'sandbox', none: 'none' },
+    productionDefault: 'none',
+    notConfiguredCode: 'KYC_PROVIDER_NOT_CONFIGURED',
+  },
+  EMAIL_TRANSPORT: {
+    title: 'email',
+    adapters: { sandbox: 'sandbox', none: 'none', hook: 'real', smtp: 'real' },
+    productionDefault: 'none',
+    notConfiguredCode: 'EMAIL_NOT_CONFIGURED',
+  },
+  SMS_TRANSPORT: {
+    title: 'SMS',
+    adapters: { sandbox: 'sandbox', none: 'none', hook: 'real', twilio: 'real' },
+    productionDefault: 'none',
+    notConfiguredCode: 'SMS_NOT_CONFIGURED',
+  },
+  RATE_SOURCE: {
+    title: 'exchange rates',
+    adapters: { sandbox: 'sandbox', none: 'none', static: 'real', ecb: 'real' },
+    productionDefault: 'none',
+    notConfiguredCode: 'RATE_SOURCE_NOT_CONFIGURED',
+  },
+  DOCUMENT_STORE: {
+    title: 'document storage',
+    adapters: { database: 'real', none: 'none' },
+    productionDefault: 'database',
+    notConfiguredCode: 'DOCUMENT_STORE_NOT_CONFIGURED',
+  },
+} as const satisfies Record<string, PortSpec>;
+
+export type PortVariable = keyof typeof PORTS;
+export const PORT_VARIABLES = Object.keys(PORTS) as PortVariable[];
+export type AdapterOf<V extends PortVariable> = keyof (typeof PORTS)[V]['adapters'] & string;
+
+/** The adapter a port runs: the variable's value, else its default for the deployment's mode. */
+export function portAdapter<V extends PortVariable>(
+  config: { SANDBOX: boolean } & Partial<Record<PortVariable, string>>,
+  variable: V,
+): AdapterOf<V> {
+  const spec: PortSpec = PORTS[variable];
+  const chosen = config[variable];
+  if (chosen) return chosen as AdapterOf<V>;
+  if (config.SANDBOX) return ('sandbox' in spec.adapters ? 'sandbox' : spec.productionDefault) as AdapterOf<V>;
+  return spec.productionDefault as AdapterOf<V>;
+}
+
+export function adapterKind(variable: PortVariable, adapter: string): AdapterKind {
+  return (PORTS[variable].adapters as Record<string, AdapterKind>)[adapter];
+}
+
+/** Every port's adapter and kind, for `GET /config`-style displays and `/readyz`. */
+export function portSummary(
+  config: { SANDBOX: boolean } & Partial<Record<PortVariable, string>>,
+): { port: PortVariable; title: string; adapter: string; kind: AdapterKind }[] {
+  return PORT_VARIABLES.map((port) => {
+    const adapter = portAdapter(config, port);
+    return { port, title: PORTS[port].title, adapter, kind: adapterKind(port, adapter) };
+  });
+}
+
+/** Fail closed: with SANDBOX=false, each port bound to a sandbox adapter is a problem naming its variable. */
+export function portProblems(config: { SANDBOX: boolean } & Partial<Record<PortVariable, string>>): string[] {
+  if (config.SANDBOX) return [];
+  return portSummary(config)
+    .filter((p) => p.kind === 'sandbox')
+    .map(
+      (p) =>
+        `${p.port}=${p.adapter}: the sandbox ${p.title} cannot run with SANDBOX=false (choose a real adapter or none; see docs/production.md)`,
+    );
+}

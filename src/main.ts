@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { createApp, API_VERSION } from './app.factory.js';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config.js';
+import { portAdapters, SANDBOX_ON_DATABASE_WARNING } from './config/ports.js';
 import { describeStartupError } from './common/startup-error.js';
 import { describeDatabase, migrate, openDatabase } from './database/open-database.js';
 import { gracefulShutdown } from './health/shutdown.js';
@@ -45,6 +46,9 @@ async function main(): Promise<void> {
     `starting ${name} ${version}`,
   );
   for (const warning of keyConfigWarnings(config)) logger.warn(warning);
+  // Which adapter each outside-world port runs (docs/production.md), on one line.
+  logger.info({ sandbox: config.SANDBOX, ports: portAdapters(config) }, 'outside-world ports');
+  if (config.sandboxOnDatabase) logger.warn(SANDBOX_ON_DATABASE_WARNING);
   const db = await openDatabase(config);
   if (db.embedded || config.MIGRATIONS_RUN) {
     const applied = await migrate(db.sessionUrl);

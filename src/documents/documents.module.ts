@@ -16,7 +16,9 @@ import { DocumentsService } from './documents.service.js';
     {
       provide: DocumentStore,
       useFactory: (config: AppConfig) =>
-        portAdapter(config, 'DOCUMENT_STORE') === 'none' ? new UnconfiguredDocumentStore() : new PostgresDocumentStore(),
+        portAdapter(config, 'DOCUMENT_STORE') === 'none'
+          ? new UnconfiguredDocumentStore()
+          : new PostgresDocumentStore(),
       inject: [AppConfig],
     },
   ],

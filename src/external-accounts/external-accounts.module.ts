@@ -31,7 +31,9 @@ import { portAdapter } from '../config/ports.js';
     {
       provide: PlaidClient,
       useFactory: (config: AppConfig) =>
-        portAdapter(config, 'BANK_LINK_PROVIDER') === 'sandbox' ? new SandboxPlaidClient() : new UnconfiguredPlaidClient(),
+        portAdapter(config, 'BANK_LINK_PROVIDER') === 'sandbox'
+          ? new SandboxPlaidClient()
+          : new UnconfiguredPlaidClient(),
       inject: [AppConfig],
     },
   ],

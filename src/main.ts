@@ -41,13 +41,20 @@ async function main(): Promise<void> {
   const config = configOrExit();
   const logger = createRootLogger(config.LOG_LEVEL);
   const { name, version } = packageInfo();
+  // The starting line also says whether this is a sandbox and which adapter each outside-world
+  // port runs (docs/production.md).
   logger.info(
-    { version, node: process.version, role: config.ROLE, ...describeDatabase(config) },
+    {
+      version,
+      node: process.version,
+      role: config.ROLE,
+      ...describeDatabase(config),
+      sandbox: config.SANDBOX,
+      ports: portAdapters(config),
+    },
     `starting ${name} ${version}`,
   );
   for (const warning of keyConfigWarnings(config)) logger.warn(warning);
-  // Which adapter each outside-world port runs (docs/production.md), on one line.
-  logger.info({ sandbox: config.SANDBOX, ports: portAdapters(config) }, 'outside-world ports');
   if (config.sandboxOnDatabase) logger.warn(SANDBOX_ON_DATABASE_WARNING);
   const db = await openDatabase(config);
   if (db.embedded || config.MIGRATIONS_RUN) {

@@ -1,7 +1,8 @@
 import { applyDecorators, CanActivate, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { ApiError, type ErrorCode } from '../errors/api-error.js';
-import { ApiErrors } from '../openapi/api-errors.js';
+import { ApiResponse } from '@nestjs/swagger';
+import { ERROR_DESCRIPTIONS, errorSchemaName } from '../openapi/api-errors.js';
 import { AppConfig } from './app-config.js';
 import { PORTS, portAdapter, type PortVariable } from './ports.js';
 
@@ -43,4 +44,13 @@ export class PortConfiguredGuard implements CanActivate {
  * written). On a controller, every route of it.
  */
 export const RequiresPort = (...variables: PortVariable[]) =>
-  applyDecorators(SetMetadata(REQUIRED_PORTS, variables), UseGuards(PortConfiguredGuard), ApiErrors(503));
+  applyDecorators(
+    SetMetadata(REQUIRED_PORTS, variables),
+    UseGuards(PortConfiguredGuard),
+    // JSON even on a route that produces something else (a document download).
+    ApiResponse({
+      status: 503,
+      description: `${ERROR_DESCRIPTIONS[503]}; or ${variables.map((v) => PORTS[v].notConfiguredCode).join(', ')} (docs/production.md)`,
+      content: { 'application/json': { schema: { $ref: `#/components/schemas/${errorSchemaName(503)}` } } },
+    }),
+  );

@@ -32,7 +32,7 @@ describe('the real entry point (dist/src/main.js)', () => {
     ] as const) {
       const server = ChildServer.start(MAIN, env);
       try {
-        const line = await server.waitFor((l) => l.msg === 'outside-world ports', 'the ports line');
+        const line = await server.waitFor((l) => String(l.msg).startsWith('starting '), 'the starting line');
         expect(line.sandbox).toBe(expected.sandbox);
         const ports = line.ports as Record<string, string>;
         expect(Object.keys(ports)).toEqual([

@@ -27,6 +27,8 @@ RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean -
 
 # 3. Runtime: production node_modules + the compiled service, as the unprivileged `node` user.
 FROM ${NODE_IMAGE} AS runtime
+# SANDBOX is not set here: it follows the engine (true on the embedded one, for a local try-out;
+# false with DATABASE_URL, where every port's adapter must then be real or none: docs/production.md).
 ENV NODE_ENV=production \
     ROLE=all \
     PORT=3000

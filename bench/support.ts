@@ -29,6 +29,7 @@ export async function startBenchApp(databaseUrl?: string, options: { audit?: boo
   const env: Record<string, string | undefined> = { ...process.env, DATABASE_URL: databaseUrl };
   const config = loadConfig({
     WEBHOOK_KEY_ENCRYPTION_KEY: randomBytes(32).toString('base64'), // throwaway unless one is set
+    SANDBOX: 'true', // the suites drive the sandbox (DATABASE_URL alone would default it to false)
     ...env,
     LOG_LEVEL: 'silent',
     PGLITE_DATA_DIR: 'memory://',

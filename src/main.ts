@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { createApp, API_VERSION } from './app.factory.js';
 import { AppConfig, ConfigError, loadConfig } from './config/app-config.js';
+import { portAdapters, SANDBOX_ON_DATABASE_WARNING } from './config/ports.js';
 import { describeStartupError } from './common/startup-error.js';
 import { describeDatabase, migrate, openDatabase } from './database/open-database.js';
 import { gracefulShutdown } from './health/shutdown.js';
@@ -40,11 +41,21 @@ async function main(): Promise<void> {
   const config = configOrExit();
   const logger = createRootLogger(config.LOG_LEVEL);
   const { name, version } = packageInfo();
+  // The starting line also says whether this is a sandbox and which adapter each outside-world
+  // port runs (docs/production.md).
   logger.info(
-    { version, node: process.version, role: config.ROLE, ...describeDatabase(config) },
+    {
+      version,
+      node: process.version,
+      role: config.ROLE,
+      ...describeDatabase(config),
+      sandbox: config.SANDBOX,
+      ports: portAdapters(config),
+    },
     `starting ${name} ${version}`,
   );
   for (const warning of keyConfigWarnings(config)) logger.warn(warning);
+  if (config.sandboxOnDatabase) logger.warn(SANDBOX_ON_DATABASE_WARNING);
   const db = await openDatabase(config);
   if (db.embedded || config.MIGRATIONS_RUN) {
     const applied = await migrate(db.sessionUrl);

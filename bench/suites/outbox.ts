@@ -96,6 +96,7 @@ export async function startWorkers(count: number, url: string, key: string): Pro
           LOG_LEVEL: 'info',
           WEBHOOK_KEY_ENCRYPTION_KEY: key,
           WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true', // the receiver is local
+          SANDBOX: 'true',
           ...(env.OUTBOX_CONCURRENCY ? { OUTBOX_CONCURRENCY: env.OUTBOX_CONCURRENCY } : {}),
           ...(env.OUTBOX_ENDPOINT_CONCURRENCY ? { OUTBOX_ENDPOINT_CONCURRENCY: env.OUTBOX_ENDPOINT_CONCURRENCY } : {}),
         },
@@ -169,6 +170,7 @@ async function run(ctx: BenchContext): Promise<SuiteResult[]> {
         LOG_LEVEL: 'warn',
         ROLE: 'api',
         DB_POOL_SIZE: '4',
+        SANDBOX: 'true',
       }),
       url,
       { runWorker: false },

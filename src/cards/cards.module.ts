@@ -9,6 +9,7 @@ import { CardsService } from './cards.service.js';
 import { CardIssuer } from './issuer/card-issuer.js';
 import { SandboxCardIssuer, UnconfiguredCardIssuer } from './issuer/sandbox-card-issuer.js';
 import { AppConfig } from '../config/app-config.js';
+import { portAdapter } from '../config/ports.js';
 import { Clock } from '../common/clock.js';
 import { ScaModule } from '../sca/sca.module.js';
 import { CardRevealService } from './card-reveal.service.js';
@@ -16,7 +17,8 @@ import { CardRevealPageController } from './card-reveal-page.controller.js';
 
 /**
  * Cards: issuance, the PATCH state machine, status history, provisioning (worker). The card issuer
- * is the `CardIssuer` adapter, bound to the sandbox issuer here.
+ * is the `CardIssuer` port, bound by `CARD_ISSUER` (docs/production.md): the sandbox issuer, or
+ * none (503 `CARD_ISSUER_NOT_CONFIGURED`).
  */
 @Module({
   imports: [PlatformConfigModule, OutboxModule, CustomersModule, ScaModule],
@@ -29,7 +31,7 @@ import { CardRevealPageController } from './card-reveal-page.controller.js';
     {
       provide: CardIssuer,
       useFactory: (config: AppConfig, clock: Clock) =>
-        config.CARD_ISSUER === 'none' ? new UnconfiguredCardIssuer() : new SandboxCardIssuer(clock),
+        portAdapter(config, 'CARD_ISSUER') === 'sandbox' ? new SandboxCardIssuer(clock) : new UnconfiguredCardIssuer(),
       inject: [AppConfig, Clock],
     },
   ],

@@ -14,7 +14,7 @@ import {
   validateSync,
 } from 'class-validator';
 import { Doc } from './variable-doc.js';
-import { type AdapterOf, PORTS } from './ports.js';
+import { type AdapterOf, PORTS, portProblems } from './ports.js';
 import {
   CUSTOMER_INFO_FIELDS,
   parseProviderRequiredFields,
@@ -117,7 +117,10 @@ export class AppConfig {
   @IsIn(ROLES)
   ROLE: Role = 'all';
 
-  @Doc('`false` removes every sandbox route (see [Sandbox routes](sandbox.md)).')
+  @Doc(
+    'Whether this deployment is a sandbox (see [Production](production.md)): `true` simulates the outside world (sandbox adapters, magic values, every [sandbox route](sandbox.md)); `false` removes all of it and refuses to start if any port still names a `sandbox` adapter. `SANDBOX=true` with `DATABASE_URL` is allowed but announced: a warning at start, `sandbox: true` in `/readyz` and a banner on the console.',
+    { default: '`true` on the embedded engine, `false` with `DATABASE_URL`' },
+  )
   @Transform(toBool)
   @IsBoolean()
   SANDBOX = true;
@@ -585,10 +588,12 @@ export class AppConfig {
   CONTACT_VERIFICATION_CHANNELS = 'EMAIL,PHONE';
 
   @Doc(
-    'The card issuer adapter: `sandbox` (this service invents card identities and serves the reveal page) or `none` (no issuer configured: card operations that need one, such as `POST /cards/{id}/reveal`, answer 501).',
+    'The card issuer adapter (see [Production](production.md)): `sandbox` (this service invents card identities and serves the reveal page) or `none` (no issuer configured: card operations that need one, such as `POST /cards/{id}/reveal`, answer 503 `CARD_ISSUER_NOT_CONFIGURED`). `sandbox` is refused with `SANDBOX=false`.',
+    { default: '`sandbox` with `SANDBOX=true`, else `none`' },
   )
-  @IsIn(['sandbox', 'none'])
-  CARD_ISSUER: 'sandbox' | 'none' = 'sandbox';
+  @IsOptional()
+  @IsIn(Object.keys(PORTS.CARD_ISSUER.adapters))
+  CARD_ISSUER?: AdapterOf<'CARD_ISSUER'>;
 
   @Doc(
     'The public base URL of this service (e.g. `https://api.example.com`), used to build URLs it hands out, such as the sandbox card reveal page (`panEmbedUrl`).',
@@ -741,6 +746,11 @@ export class AppConfig {
     return !this.DATABASE_URL;
   }
 
+  /** `SANDBOX=true` on PostgreSQL: allowed, but said at start, in `/readyz` and on the console. */
+  get sandboxOnDatabase(): boolean {
+    return this.SANDBOX && !this.embedded;
+  }
+
   get allowPrivateWebhookTargets(): boolean {
     return this.WEBHOOK_ALLOW_PRIVATE_TARGETS ?? (this.embedded && this.SANDBOX);
   }
@@ -782,6 +792,7 @@ const OPTIONAL_VARIABLES = [
   'UMA_INVITATION_URL',
   'MESSAGE_HOOK_URL',
   'DIRECTORY_EXTRA_FILE',
+  'CARD_ISSUER',
   'PAYOUT_RAIL',
   'STABLECOIN_PROVIDER',
   'BANK_LINK_PROVIDER',
@@ -818,6 +829,9 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
     const value = env[key];
     if (value !== undefined && value !== '') raw[key] = value;
   }
+  // SANDBOX defaults to true only on the embedded engine: a database deployment is production
+  // unless it says otherwise.
+  if (raw.SANDBOX === undefined && raw.DATABASE_URL !== undefined) raw.SANDBOX = 'false';
   const config = plainToInstance(AppConfig, raw);
   const errors = validateSync(config, { forbidUnknownValues: true });
   if (errors.length > 0) {
@@ -828,5 +842,8 @@ export function loadConfig(env: Record<string, string | undefined>): AppConfig {
       ),
     );
   }
+  // Fail closed: with SANDBOX=false no port may run a sandbox adapter.
+  const unsafe = portProblems(config);
+  if (unsafe.length > 0) throw new ConfigError(unsafe);
   return config;
 }

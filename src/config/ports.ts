@@ -11,6 +11,15 @@
  */
 export type AdapterKind = 'real' | 'sandbox' | 'none';
 
+/** The settings a port's default may depend on besides its own variable. */
+export interface PortSettings {
+  readonly SANDBOX: boolean;
+  readonly MESSAGE_HOOK_URL?: string;
+}
+
+/** What `portAdapter` reads: the mode, those settings and every port variable (an `AppConfig` is one). */
+export type PortConfig = PortSettings & Partial<Record<PortVariable, string>>;
+
 export interface PortSpec {
   /** What the port is, for people ("payout rail"). */
   readonly title: string;
@@ -20,7 +29,14 @@ export interface PortSpec {
   readonly productionDefault: string;
   /** The 503 code the port's routes answer when its adapter is `none`. */
   readonly notConfiguredCode: string;
+  /**
+   * The adapter when the variable is unset and another setting decides (e.g. `MESSAGE_HOOK_URL`
+   * makes email and SMS default to `hook`); `undefined` falls back to the mode's default.
+   */
+  readonly defaultFor?: (config: PortSettings) => string | undefined;
 }
+
+const hookWhenConfigured = (config: PortSettings): string | undefined => (config.MESSAGE_HOOK_URL ? 'hook' : undefined);
 
 /** Every port, keyed by the variable that chooses its adapter. */
 export const PORTS = {
@@ -59,12 +75,14 @@ export const PORTS = {
     adapters: { sandbox: 'sandbox', none: 'none', hook: 'real', smtp: 'real' },
     productionDefault: 'none',
     notConfiguredCode: 'EMAIL_NOT_CONFIGURED',
+    defaultFor: hookWhenConfigured,
   },
   SMS_TRANSPORT: {
     title: 'SMS',
     adapters: { sandbox: 'sandbox', none: 'none', hook: 'real', twilio: 'real' },
     productionDefault: 'none',
     notConfiguredCode: 'SMS_NOT_CONFIGURED',
+    defaultFor: hookWhenConfigured,
   },
   RATE_SOURCE: {
     title: 'exchange rates',
@@ -84,14 +102,16 @@ export type PortVariable = keyof typeof PORTS;
 export const PORT_VARIABLES = Object.keys(PORTS) as PortVariable[];
 export type AdapterOf<V extends PortVariable> = keyof (typeof PORTS)[V]['adapters'] & string;
 
-/** The adapter a port runs: the variable's value, else its default for the deployment's mode. */
-export function portAdapter<V extends PortVariable>(
-  config: { SANDBOX: boolean } & Partial<Record<PortVariable, string>>,
-  variable: V,
-): AdapterOf<V> {
+/**
+ * The adapter a port runs: the variable's value, else the port's own default (`defaultFor`), else
+ * the mode's: `sandbox` with SANDBOX=true (when the port has one), the production default otherwise.
+ */
+export function portAdapter<V extends PortVariable>(config: PortConfig, variable: V): AdapterOf<V> {
   const spec: PortSpec = PORTS[variable];
   const chosen = config[variable];
   if (chosen) return chosen as AdapterOf<V>;
+  const own = spec.defaultFor?.(config);
+  if (own) return own as AdapterOf<V>;
   if (config.SANDBOX) return ('sandbox' in spec.adapters ? 'sandbox' : spec.productionDefault) as AdapterOf<V>;
   return spec.productionDefault as AdapterOf<V>;
 }
@@ -100,9 +120,9 @@ export function adapterKind(variable: PortVariable, adapter: string): AdapterKin
   return (PORTS[variable].adapters as Record<string, AdapterKind>)[adapter];
 }
 
-/** Every port's adapter and kind, for `GET /config`-style displays and `/readyz`. */
+/** Every port's adapter and kind: the boot log line and the operator route `GET /console/api/ports`. */
 export function portSummary(
-  config: { SANDBOX: boolean } & Partial<Record<PortVariable, string>>,
+  config: PortConfig,
 ): { port: PortVariable; title: string; adapter: string; kind: AdapterKind }[] {
   return PORT_VARIABLES.map((port) => {
     const adapter = portAdapter(config, port);
@@ -111,7 +131,7 @@ export function portSummary(
 }
 
 /** Fail closed: with SANDBOX=false, each port bound to a sandbox adapter is a problem naming its variable. */
-export function portProblems(config: { SANDBOX: boolean } & Partial<Record<PortVariable, string>>): string[] {
+export function portProblems(config: PortConfig): string[] {
   if (config.SANDBOX) return [];
   return portSummary(config)
     .filter((p) => p.kind === 'sandbox')
@@ -120,3 +140,12 @@ export function portProblems(config: { SANDBOX: boolean } & Partial<Record<PortV
         `${p.port}=${p.adapter}: the sandbox ${p.title} cannot run with SANDBOX=false (choose a real adapter or none; see docs/production.md)`,
     );
 }
+
+/** Port variable -> the adapter it runs, in `PORTS` order (the boot log line's `ports`). */
+export function portAdapters(config: PortConfig): Record<PortVariable, string> {
+  return Object.fromEntries(portSummary(config).map((p) => [p.port, p.adapter])) as Record<PortVariable, string>;
+}
+
+/** The start's warning when `SANDBOX=true` runs on PostgreSQL (allowed, never silently). */
+export const SANDBOX_ON_DATABASE_WARNING =
+  'SANDBOX=true with DATABASE_URL: this deployment simulates the outside world (sandbox adapters, magic values, /sandbox/* routes); no money or message leaves it. Set SANDBOX=false for production (docs/production.md)';

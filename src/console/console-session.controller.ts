@@ -112,6 +112,7 @@ export class ConsoleSessionController {
       token: { id: token.id, name: token.name, permissions: principal.permissions },
       csrfToken,
       sandbox: this.config.SANDBOX,
+      sandboxOnDatabase: this.config.sandboxOnDatabase,
       idleTimeoutSeconds: this.config.CONSOLE_SESSION_IDLE_SECONDS,
     };
   }

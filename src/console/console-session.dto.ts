@@ -17,5 +17,10 @@ export class ConsoleSessionView {
   @ApiProperty() token: { id: string; name: string; permissions: Permission[] };
   @ApiProperty({ description: 'Send it as X-CSRF-Token on every write' }) csrfToken: string;
   @ApiProperty({ description: 'Whether the sandbox routes are on' }) sandbox: boolean;
+  @ApiProperty({
+    description:
+      'SANDBOX=true on PostgreSQL (DATABASE_URL): the console shows a banner (nothing reaches the outside world)',
+  })
+  sandboxOnDatabase: boolean;
   @ApiProperty() idleTimeoutSeconds: number;
 }

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module.js';
 import { ConsoleNamesService } from './console-names.service.js';
 import { ConsoleOverviewController } from './console-overview.controller.js';
+import { ConsolePortsController } from './console-ports.controller.js';
 import { ConsoleOverviewService } from './console-overview.service.js';
 import { ConsoleSearchService } from './console-search.service.js';
 import { PaymentsModule } from '../payments/payments.module.js';
@@ -20,7 +21,8 @@ import { ConsoleTransactionsService } from './console-transactions.service.js';
  * routes for what the REST API does not answer: the overview's panels, names for ids, the
  * transaction search and its CSV, a transaction's timeline and ledger postings, and the Needs
  * attention page's list and actions (console-attention.*), and a customer's Wallet panel
- * (console-wallets.controller.ts: credentials, sessions, the operator's revocation). Its pages are static files
+ * (console-wallets.controller.ts: credentials, sessions, the operator's revocation), and which
+ * adapter each outside-world port runs (console-ports.controller.ts). Its pages are static files
  * (console-static.ts); everything else it does is the REST API itself.
  */
 @Module({
@@ -31,6 +33,7 @@ import { ConsoleTransactionsService } from './console-transactions.service.js';
     ConsoleOverviewController,
     ConsoleAttentionController,
     ConsoleWalletsController,
+    ConsolePortsController,
   ],
   providers: [
     ConsoleTransactionsService,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
+import { portNotConfigured } from '../config/requires-port.js';
 
 /**
  * Where documents' bytes live. Every call takes the transaction of the change that writes or
@@ -33,5 +34,22 @@ export class PostgresDocumentStore extends DocumentStore {
 
   async remove(m: EntityManager, documentId: string): Promise<void> {
     await m.query('DELETE FROM document_contents WHERE document_id = $1', [documentId]);
+  }
+}
+
+/**
+ * No store (`DOCUMENT_STORE=none`, docs/production.md): uploads and downloads answer 503
+ * `DOCUMENT_STORE_NOT_CONFIGURED` (`@RequiresPort` on those routes refuses before anything is
+ * written; a call that still reaches the store gets the same answer). Removing holds nothing to remove.
+ */
+export class UnconfiguredDocumentStore extends DocumentStore {
+  put(): Promise<void> {
+    return Promise.reject(portNotConfigured('DOCUMENT_STORE'));
+  }
+  read(): Promise<Buffer | null> {
+    return Promise.reject(portNotConfigured('DOCUMENT_STORE'));
+  }
+  remove(): Promise<void> {
+    return Promise.resolve();
   }
 }

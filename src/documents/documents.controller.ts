@@ -1,3 +1,4 @@
+import { RequiresPort } from '../config/requires-port.js';
 import { Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res, StreamableFile } from '@nestjs/common';
 import {
   ApiBasicAuth,
@@ -39,6 +40,7 @@ export class DocumentsController {
   })
   @ApiErrors(409, 410, 413, 415)
   @Post()
+  @RequiresPort('DOCUMENT_STORE')
   @MultipartBody()
   @RequirePermission('MANAGE')
   @ApiConsumes('multipart/form-data')
@@ -76,6 +78,7 @@ export class DocumentsController {
    */
   @ApiOperation({ summary: "Download a document's file", operationId: 'downloadDocument' })
   @Get(':documentId/file')
+  @RequiresPort('DOCUMENT_STORE')
   @ApiProduces('application/octet-stream')
   @ApiOkResponse({ schema: { type: 'string', format: 'binary' } })
   async download(
@@ -93,6 +96,7 @@ export class DocumentsController {
   })
   @ApiErrors(409, 413, 415)
   @Put(':documentId')
+  @RequiresPort('DOCUMENT_STORE')
   @MultipartBody()
   @RequirePermission('MANAGE')
   @ApiConsumes('multipart/form-data')

@@ -5,4 +5,6 @@ export const DOCUMENTS_ERRORS = {
   DOCUMENT_ALREADY_EXISTS: 409,
   /** A document a verification was submitted with cannot be deleted (or replaced until it is rejected). */
   DOCUMENT_ALREADY_SUBMITTED: 409,
+  /** No document store is configured (`DOCUMENT_STORE=none`, docs/production.md): uploads and downloads. */
+  DOCUMENT_STORE_NOT_CONFIGURED: 503,
 } as const;

@@ -8,8 +8,7 @@ import type { AccountInfo } from './variants/index.js';
  * US bank account validation by micro-entry (docs/external-accounts.md, "US bank account
  * validation"). A new `USD_ACCOUNT` is sent a micro-entry over ACH; the account is usable once the
  * return window (banking days, on the platform's `Clock`) closes without a return. Which micro-entries
- * come back is the rail's answer; this deployment's rail is the sandbox's, where the account number
- * chooses it.
+ * come back is the rail's answer; in sandbox (SANDBOX=true only) the account number chooses it.
  */
 
 /** ACH returns for an invalid or closed account (R02, R03, R04) come within two banking days. */
@@ -43,18 +42,19 @@ export function addBankingDays(t: BusinessTime, days: number): BusinessTime {
 
 /**
  * The validation a new account of `accountType` starts (null: none, the account is ACTIVE as
- * before). Sandbox magic numbers pick the slow paths; any other US account's micro-entry is
- * treated as accepted at once, so the account is usable immediately (as every account created
- * before this existed is).
+ * before). With `sandbox` (SANDBOX=true only: magic values exist only in sandbox) the magic numbers
+ * pick the slow paths; any other US account's micro-entry is treated as accepted at once, so the
+ * account is usable immediately (as every account created before this existed is).
  */
 export function initialBankValidation(
   accountType: string,
   info: AccountInfo,
   now: BusinessTime,
+  sandbox: boolean,
 ): InitialBankValidation | null {
   if (!VALIDATED_TYPES.has(accountType)) return null;
   const number = typeof info.accountNumber === 'string' ? info.accountNumber : '';
-  if (number === SANDBOX_RETURNED_ACCOUNT_NUMBER || number === SANDBOX_SLOW_ACCOUNT_NUMBER) {
+  if (sandbox && (number === SANDBOX_RETURNED_ACCOUNT_NUMBER || number === SANDBOX_SLOW_ACCOUNT_NUMBER)) {
     return {
       status: 'PENDING',
       bankValidation: number === SANDBOX_RETURNED_ACCOUNT_NUMBER ? 'RETURNED' : 'VALIDATED',

@@ -13,6 +13,9 @@ import { PlaidClient } from './plaid/plaid-client.js';
 import { PlaidController } from './plaid/plaid.controller.js';
 import { PlaidService } from './plaid/plaid.service.js';
 import { SandboxPlaidClient } from './plaid/sandbox-plaid-client.js';
+import { UnconfiguredPlaidClient } from './plaid/unconfigured-plaid-client.js';
+import { AppConfig } from '../config/app-config.js';
+import { portAdapter } from '../config/ports.js';
 
 @Module({
   imports: [PlatformConfigModule, CustomersModule, OutboxModule],
@@ -22,8 +25,17 @@ import { SandboxPlaidClient } from './plaid/sandbox-plaid-client.js';
     OwnershipVerificationService,
     BankValidationWorker,
     PlaidService,
-    // The Plaid stand-in; a real client (Plaid's own library behind PlaidClient) replaces useClass.
-    { provide: PlaidClient, useClass: SandboxPlaidClient },
+    // The bank-linking port, by BANK_LINK_PROVIDER (docs/production.md): the Plaid stand-in, or none
+    // (503 BANK_LINK_PROVIDER_NOT_CONFIGURED); a real client (Plaid's own library behind
+    // PlaidClient) is one more branch.
+    {
+      provide: PlaidClient,
+      useFactory: (config: AppConfig) =>
+        portAdapter(config, 'BANK_LINK_PROVIDER') === 'sandbox'
+          ? new SandboxPlaidClient()
+          : new UnconfiguredPlaidClient(),
+      inject: [AppConfig],
+    },
   ],
   exports: [ExternalAccountsService],
 })

@@ -1,3 +1,4 @@
+import { AppConfig } from '../config/app-config.js';
 import { Injectable } from '@nestjs/common';
 import { EntityManager, IsNull, Not } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity.js';
@@ -150,6 +151,7 @@ export class ExternalAccountsService {
     private readonly outbox: OutboxService,
     private readonly clock: Clock,
     private readonly idempotency: IdempotencyService,
+    private readonly appConfig: AppConfig,
   ) {}
 
   createForPlatform(platformId: string, body: unknown): Promise<ExternalAccount> {
@@ -224,7 +226,7 @@ export class ExternalAccountsService {
     initial: { status: ExternalAccountStatus; defaultUmaDepositAccount: boolean },
   ): ExternalAccountEntity {
     const now = this.clock.now();
-    const bank = initialBankValidation(accountType, info, now);
+    const bank = initialBankValidation(accountType, info, now, this.appConfig.SANDBOX);
     return m.create(ExternalAccountEntity, {
       id: newUuid(),
       platformId,

@@ -15,6 +15,7 @@ import { CurrentPlatform, RequirePermission } from '../auth/auth.decorators.js';
 import type { PlatformPrincipal } from '../auth/auth.decorators.js';
 import { IdPipe } from '../common/id.pipe.js';
 import { PageOf } from '../common/pagination.js';
+import { RequiresPort } from '../config/requires-port.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import {
   ListOperationsQuery,
@@ -43,6 +44,7 @@ export class StablecoinProviderAccountsController {
   constructor(private readonly coins: StablecoinsService) {}
 
   @Post()
+  @RequiresPort('STABLECOIN_PROVIDER')
   @RequirePermission('MANAGE')
   @Idempotent({ required: true })
   @ApiOperation({ summary: 'Link a stablecoin provider account', operationId: 'linkStablecoinProviderAccount' })
@@ -85,6 +87,7 @@ export class StablecoinsController {
   ) {}
 
   @Post()
+  @RequiresPort('STABLECOIN_PROVIDER')
   @RequirePermission('MANAGE')
   @Idempotent({ required: true })
   @ApiOperation({ summary: 'Register an existing provider-created stablecoin', operationId: 'registerStablecoin' })
@@ -119,6 +122,7 @@ export class StablecoinsController {
   }
 
   @Post(':stablecoinId/grid-operations/enablement')
+  @RequiresPort('STABLECOIN_PROVIDER')
   @HttpCode(200)
   @RequirePermission('MANAGE')
   @Idempotent()
@@ -140,6 +144,7 @@ export class StablecoinsController {
   }
 
   @Post(':stablecoinId/mints')
+  @RequiresPort('STABLECOIN_PROVIDER')
   @RequirePermission('TRANSACT')
   @Idempotent({ required: true })
   @ApiOperation({ summary: 'Create a stablecoin mint operation', operationId: 'createStablecoinMint' })
@@ -159,6 +164,7 @@ export class StablecoinsController {
   }
 
   @Post(':stablecoinId/burns')
+  @RequiresPort('STABLECOIN_PROVIDER')
   @RequirePermission('TRANSACT')
   @Idempotent({ required: true })
   @ApiOperation({ summary: 'Create a stablecoin burn operation', operationId: 'createStablecoinBurn' })

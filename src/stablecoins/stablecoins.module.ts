@@ -2,7 +2,10 @@ import { Module } from '@nestjs/common';
 import { LedgerModule } from '../ledger/ledger.module.js';
 import { OutboxWriterModule } from '../outbox/outbox-writer.module.js';
 import { SecretsModule } from '../secrets/secrets.module.js';
+import { AppConfig } from '../config/app-config.js';
+import { portAdapter } from '../config/ports.js';
 import { SandboxStablecoinProvider } from './provider/sandbox-stablecoin-provider.js';
+import { UnconfiguredStablecoinProvider } from './provider/unconfigured-stablecoin-provider.js';
 import { StablecoinProvider } from './provider/stablecoin-provider.js';
 import { StablecoinOperationsService } from './stablecoin-operations.service.js';
 import { StablecoinOperationsWorker } from './stablecoin-operations.worker.js';
@@ -15,8 +18,10 @@ import { StablecoinsService } from './stablecoins.service.js';
 
 /**
  * Stablecoin issuance (docs/stablecoins.md): provider account links, registered coins, their Grid
- * enablement, mints and burns on the ledger. The provider is bound here: the sandbox provider
- * stands in for Brale; a real adapter replaces `useClass`.
+ * enablement, mints and burns on the ledger. The provider port is bound here by `STABLECOIN_PROVIDER`
+ * (docs/production.md): the sandbox provider stands in for Brale; `none` answers 503
+ * `STABLECOIN_PROVIDER_NOT_CONFIGURED` on the routes that need a provider. A real adapter is one
+ * more branch of the factory.
  */
 @Module({
   imports: [LedgerModule, OutboxWriterModule, SecretsModule],
@@ -25,7 +30,14 @@ import { StablecoinsService } from './stablecoins.service.js';
     StablecoinsService,
     StablecoinOperationsService,
     StablecoinOperationsWorker,
-    { provide: StablecoinProvider, useClass: SandboxStablecoinProvider },
+    {
+      provide: StablecoinProvider,
+      useFactory: (config: AppConfig) =>
+        portAdapter(config, 'STABLECOIN_PROVIDER') === 'sandbox'
+          ? new SandboxStablecoinProvider()
+          : new UnconfiguredStablecoinProvider(),
+      inject: [AppConfig],
+    },
   ],
   exports: [StablecoinsService, StablecoinOperationsService],
 })

@@ -1,3 +1,4 @@
+import { RequiresPort } from '../config/requires-port.js';
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiBasicAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
@@ -39,6 +40,7 @@ export class VerificationsController {
   })
   @ApiErrors(410)
   @Post()
+  @RequiresPort('KYC_PROVIDER')
   @HttpCode(200)
   @RequirePermission('MANAGE')
   @Idempotent()
@@ -78,6 +80,7 @@ export class KycLinksController {
   })
   @ApiErrors(410)
   @Post(':customerId/kyc-link')
+  @RequiresPort('KYC_PROVIDER')
   @RequirePermission('MANAGE')
   @Idempotent()
   @ApiBody({ type: KycLinkCreateRequest, required: false })

@@ -3,7 +3,8 @@ import { expectError, startTestApp, TestApp, TestPlatform, V, basicAuth } from '
 let t: TestApp;
 let p: TestPlatform;
 beforeAll(async () => {
-  t = await startTestApp();
+  // SANDBOX=false: a production deployment's readiness answer ({status} alone, no `sandbox` flag).
+  t = await startTestApp({ SANDBOX: 'false' });
   p = await TestPlatform.create(t);
 });
 afterAll(() => t.close());

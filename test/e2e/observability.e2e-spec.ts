@@ -162,7 +162,7 @@ describe('probes', () => {
   });
 
   it('while draining: readiness 503, liveness 200, and answers close the connection', async () => {
-    const own = await startTestApp();
+    const own = await startTestApp({ SANDBOX: 'false' }); // a production readiness answer (no `sandbox` flag)
     try {
       const p = await TestPlatform.create(own);
       expect((await own.http.get('/readyz').expect(200)).body).toEqual({ status: 'ready' });

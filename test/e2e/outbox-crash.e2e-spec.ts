@@ -58,6 +58,7 @@ class WorkerProcess {
         DB_POOL_SIZE: '4',
         WEBHOOK_KEY_ENCRYPTION_KEY: TEST_WEBHOOK_KEY,
         WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        SANDBOX: 'true',
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

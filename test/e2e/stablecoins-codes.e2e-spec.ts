@@ -538,6 +538,23 @@ describe('tenancy', () => {
   });
 });
 
+describe('no provider configured (STABLECOIN_PROVIDER=none, docs/production.md)', () => {
+  it('503 STABLECOIN_PROVIDER_NOT_CONFIGURED before anything is written', async () => {
+    const none = await startTestApp({ STABLECOIN_PROVIDER: 'none' }, { clock });
+    try {
+      const p = (await platform()).on(none);
+      expectCode(
+        await keyed(p, '/stablecoin-provider-accounts', credentials('acme_x')),
+        503,
+        'STABLECOIN_PROVIDER_NOT_CONFIGURED',
+      );
+      expect((await p.get('/stablecoin-provider-accounts')).body).toMatchObject({ totalCount: 0 });
+    } finally {
+      await none.close();
+    }
+  });
+});
+
 it('every stablecoin code of the catalogue was produced by a request above', () => {
   const missing = Object.keys(STABLECOINS_ERRORS).filter((c) => !produced.has(c));
   expect(missing).toEqual([]);

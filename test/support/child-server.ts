@@ -54,6 +54,8 @@ export class ChildServer {
         ROLE: 'api',
         LOG_LEVEL: 'info',
         RATE_LIMIT_REQUESTS: '1000000',
+        // DATABASE_URL makes SANDBOX default to false; children run the sandbox unless told otherwise.
+        SANDBOX: 'true',
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -54,6 +54,8 @@ export async function startTestApp(
     // Every test's requests come from 127.0.0.1: the per-address failed-authentication limit is
     // out of the way unless a test sets it (test/e2e/audit-trail.e2e-spec.ts does).
     AUTH_FAILURES_PER_ADDRESS: '1000000',
+    // DATABASE_URL makes SANDBOX default to false; tests run the sandbox unless they set SANDBOX.
+    SANDBOX: 'true',
     ...env,
   });
   const app = await createApp(config, url, options.logger ?? createRootLogger(config.LOG_LEVEL), options);

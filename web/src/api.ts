@@ -13,6 +13,8 @@ export interface Session {
   token: { id: string; name: string; permissions: Permission[] };
   csrfToken: string;
   sandbox: boolean;
+  /** SANDBOX=true on PostgreSQL: shown as a banner on every page. */
+  sandboxOnDatabase: boolean;
   idleTimeoutSeconds: number;
 }
 

@@ -178,6 +178,13 @@ function App() {
           Sign out
         </button>
       </header>
+      {session.sandboxOnDatabase && (
+        <p class="sandbox-banner" role="note">
+          Sandbox on a real database (SANDBOX=true with DATABASE_URL): payouts, cards, messages and the other providers
+          are simulated; no money or message leaves this deployment. Production runs SANDBOX=false (see
+          docs/production.md).
+        </p>
+      )}
       <Page path={path} session={session} />
     </>
   );

@@ -145,10 +145,13 @@ export function sandboxCardDetails(card: CardEntity): { pan: string; cvv: string
   return { pan, cvv, expiry };
 }
 
-/** The issuer when none is configured (`CARD_ISSUER=none`): every operation answers 501. */
+/** The issuer when none is configured (`CARD_ISSUER=none`): every operation answers 503 `CARD_ISSUER_NOT_CONFIGURED`. */
 export class UnconfiguredCardIssuer extends CardIssuer {
   private fail(): never {
-    throw new ApiError('NOT_IMPLEMENTED', 'No card issuer is configured in this environment');
+    throw new ApiError(
+      'CARD_ISSUER_NOT_CONFIGURED',
+      'No card issuer is configured in this environment (CARD_ISSUER=none, see docs/production.md)',
+    );
   }
   requestCard(): Promise<IssuedCard> {
     return this.fail();

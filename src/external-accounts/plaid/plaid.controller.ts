@@ -3,6 +3,7 @@ import { ApiBasicAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags 
 import type { Request } from 'express';
 import { CurrentPlatform, RequirePermission } from '../../auth/auth.decorators.js';
 import type { PlatformPrincipal } from '../../auth/auth.decorators.js';
+import { RequiresPort } from '../../config/requires-port.js';
 import { ExternalAccount } from '../external-account.dto.js';
 import {
   PlaidCreateLinkTokenRequest,
@@ -15,6 +16,7 @@ import { PlaidService } from './plaid.service.js';
 @ApiTags('Plaid')
 @ApiBasicAuth('BasicAuth')
 @Controller('plaid')
+@RequiresPort('BANK_LINK_PROVIDER')
 export class PlaidController {
   constructor(private readonly plaid: PlaidService) {}
 

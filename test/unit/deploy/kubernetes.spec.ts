@@ -4,6 +4,7 @@ import path from 'node:path';
 import { getMetadataArgsStorage } from 'typeorm';
 import { parseAllDocuments } from 'yaml';
 import { CONFIG_VARIABLES, loadConfig } from '../../../src/config/app-config.js';
+import { PORT_VARIABLES, portSummary } from '../../../src/config/ports.js';
 import { HealthController } from '../../../src/health/health.controller.js';
 import { OutboxEventEntity } from '../../../src/outbox/outbox.entities.js';
 
@@ -171,6 +172,9 @@ describe.each([
     // The ConfigMap is a valid production configuration for the app.
     const parsed = loadConfig({ ...config, DATABASE_URL: 'postgres://db/payments' });
     expect(parsed.SANDBOX).toBe(false);
+    // Every outside-world port chosen explicitly, none of them a sandbox (docs/production.md).
+    expect(PORT_VARIABLES.filter((v) => config[v] === undefined)).toEqual([]);
+    expect(portSummary(parsed).filter((p) => p.kind === 'sandbox')).toEqual([]);
     expect(parsed.allowPrivateWebhookTargets).toBe(false);
     expect(Object.keys(config).filter((name) => !CONFIG_VARIABLES.includes(name))).toEqual([]);
     for (const o of objects) {

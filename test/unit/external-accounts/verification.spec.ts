@@ -25,20 +25,29 @@ describe('initialBankValidation', () => {
   const now = at('2026-11-23T10:00:00Z');
   const info = (accountNumber: string) => ({ accountType: 'USD_ACCOUNT', accountNumber });
   it('magic numbers wait out the window; other US numbers are ACTIVE at once; other types are not validated', () => {
-    expect(initialBankValidation('USD_ACCOUNT', info(SANDBOX_SLOW_ACCOUNT_NUMBER), now)).toEqual({
+    expect(initialBankValidation('USD_ACCOUNT', info(SANDBOX_SLOW_ACCOUNT_NUMBER), now, true)).toEqual({
       status: 'PENDING',
       bankValidation: 'VALIDATED',
       bankValidationDueAt: addBankingDays(now, 2),
     });
-    expect(initialBankValidation('USD_ACCOUNT', info(SANDBOX_RETURNED_ACCOUNT_NUMBER), now)?.bankValidation).toBe(
+    expect(initialBankValidation('USD_ACCOUNT', info(SANDBOX_RETURNED_ACCOUNT_NUMBER), now, true)?.bankValidation).toBe(
       'RETURNED',
     );
-    expect(initialBankValidation('USD_ACCOUNT', info('12345678901'), now)).toEqual({
+    expect(initialBankValidation('USD_ACCOUNT', info('12345678901'), now, true)).toEqual({
       status: 'ACTIVE',
       bankValidation: 'VALIDATED',
       bankValidationDueAt: null,
     });
-    expect(initialBankValidation('EUR_ACCOUNT', info(SANDBOX_SLOW_ACCOUNT_NUMBER), now)).toBeNull();
+    expect(initialBankValidation('EUR_ACCOUNT', info(SANDBOX_SLOW_ACCOUNT_NUMBER), now, true)).toBeNull();
+  });
+
+  it('magic numbers exist only in sandbox: with SANDBOX=false they are numbers like any other', () => {
+    for (const number of [SANDBOX_SLOW_ACCOUNT_NUMBER, SANDBOX_RETURNED_ACCOUNT_NUMBER])
+      expect(initialBankValidation('USD_ACCOUNT', info(number), now, false)).toEqual({
+        status: 'ACTIVE',
+        bankValidation: 'VALIDATED',
+        bankValidationDueAt: null,
+      });
   });
 });
 

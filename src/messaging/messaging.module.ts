@@ -1,14 +1,61 @@
 import { Module } from '@nestjs/common';
-import { ConfiguredEmailSender, ConfiguredSmsSender, EmailSender, SmsSender } from './senders.js';
+import { AppConfig } from '../config/app-config.js';
+import { emailTransport, smsTransport } from '../config/message-rate-adapters.js';
+import { type ChannelSender, HookSender, NotConfiguredSender, SandboxSender } from './basic-senders.js';
+import { EmailSender, SmsSender } from './senders.js';
+import { SmtpEmailSender } from './smtp-email-sender.js';
+import { TwilioSmsSender } from './twilio-sms-sender.js';
+
+/** The email adapter EMAIL_TRANSPORT chooses (src/config/message-rate-adapters.ts has the default). */
+export function emailSenderFor(config: AppConfig): ChannelSender {
+  switch (emailTransport(config)) {
+    case 'smtp':
+      return new SmtpEmailSender(config.SMTP_URL!, config.EMAIL_FROM!);
+    case 'hook':
+      return new HookSender('EMAIL', requireHook(config));
+    case 'sandbox':
+      return new SandboxSender('EMAIL');
+    case 'none':
+      return new NotConfiguredSender('EMAIL');
+  }
+}
+
+/** The SMS adapter SMS_TRANSPORT chooses. */
+export function smsSenderFor(config: AppConfig): ChannelSender {
+  switch (smsTransport(config)) {
+    case 'twilio':
+      return new TwilioSmsSender({
+        accountSid: config.TWILIO_ACCOUNT_SID!,
+        authToken: config.TWILIO_AUTH_TOKEN!,
+        from: config.TWILIO_FROM,
+        messagingServiceSid: config.TWILIO_MESSAGING_SERVICE_SID,
+        apiBaseUrl: config.TWILIO_API_BASE_URL,
+      });
+    case 'hook':
+      return new HookSender('SMS', requireHook(config));
+    case 'sandbox':
+      return new SandboxSender('SMS');
+    case 'none':
+      return new NotConfiguredSender('SMS');
+  }
+}
+
+function requireHook(config: AppConfig): string {
+  // AppConfig validates MESSAGE_HOOK_URL with either transport set to `hook`.
+  if (!config.MESSAGE_HOOK_URL) throw new Error('EMAIL_TRANSPORT/SMS_TRANSPORT=hook needs MESSAGE_HOOK_URL');
+  return config.MESSAGE_HOOK_URL;
+}
 
 /**
- * Email and SMS one-time codes (docs/configuration.md, `MESSAGE_HOOK_URL`): the two sender
- * interfaces every area that sends a code injects. A real provider replaces a binding here.
+ * Email and SMS one-time codes (docs/production.md#email-and-sms): the two sender interfaces every
+ * area that sends a code injects, each bound to the adapter its port variable chooses (smtp / twilio,
+ * hook, sandbox, none). Every sender runs last inside the request's transaction, so a refusal (503)
+ * or `none` (503 `*_NOT_CONFIGURED`) leaves nothing written.
  */
 @Module({
   providers: [
-    { provide: EmailSender, useClass: ConfiguredEmailSender },
-    { provide: SmsSender, useClass: ConfiguredSmsSender },
+    { provide: EmailSender, useFactory: emailSenderFor, inject: [AppConfig] },
+    { provide: SmsSender, useFactory: smsSenderFor, inject: [AppConfig] },
   ],
   exports: [EmailSender, SmsSender],
 })

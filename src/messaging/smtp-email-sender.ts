@@ -33,8 +33,11 @@ export class SmtpEmailSender implements ChannelSender {
 
   async send(message: OutboundMessage): Promise<void> {
     const { subject, text } = messageContent(message);
+    let messageId: string;
     try {
-      await this.transport.sendMail({ from: this.from, to: message.to, subject, text });
+      ({ messageId } = (await this.transport.sendMail({ from: this.from, to: message.to, subject, text })) as {
+        messageId: string;
+      });
     } catch (error) {
       const smtp = error as { code?: string; responseCode?: number };
       this.logger.warn(
@@ -43,6 +46,10 @@ export class SmtpEmailSender implements ChannelSender {
       );
       throw handOffRefused('EMAIL');
     }
+    this.logger.log(
+      { to: maskEmail(message.to), purpose: message.purpose, messageId },
+      'code handed to the SMTP relay',
+    );
   }
 
   close(): void {

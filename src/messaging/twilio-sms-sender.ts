@@ -55,8 +55,9 @@ export class TwilioSmsSender implements ChannelSender {
     const sender = this.settings.messagingServiceSid
       ? { messagingServiceSid: this.settings.messagingServiceSid }
       : { from: this.settings.from };
+    let sid: string;
     try {
-      await this.client.messages.create({ to: message.to, body: text, ...sender });
+      ({ sid } = await this.client.messages.create({ to: message.to, body: text, ...sender }));
     } catch (error) {
       const rest = error as { status?: number; code?: number };
       this.logger.warn(
@@ -65,5 +66,6 @@ export class TwilioSmsSender implements ChannelSender {
       );
       throw handOffRefused('SMS');
     }
+    this.logger.log({ to: maskPhone(message.to), purpose: message.purpose, sid }, 'code handed to Twilio');
   }
 }

@@ -11,14 +11,14 @@ import { expectError, startLoggedTestApp, startTestApp, TestPlatform } from '../
  * kept; neither the relay's password nor a code reaches a log line.
  */
 const eu = (email: string) => individual({ region: 'FR', email, phoneNumber: '+33612345678' });
-const codesOf = async (app: { app: { get(t: typeof DataSource): DataSource } }, customerId: string) =>
-  (
-    await app.app
-      .get(DataSource)
-      .query(`SELECT channel FROM contact_verification_codes WHERE customer_id = $1 ORDER BY channel`, [
-        customerId.split(':')[1],
-      ])
-  ).map((r: { channel: string }) => r.channel);
+const codesOf = async (app: { app: { get(t: typeof DataSource): DataSource } }, customerId: string) => {
+  const rows: { channel: string }[] = await app.app
+    .get(DataSource)
+    .query(`SELECT channel FROM contact_verification_codes WHERE customer_id = $1 ORDER BY channel`, [
+      customerId.split(':')[1],
+    ]);
+  return rows.map((r) => r.channel);
+};
 
 describe('EMAIL_TRANSPORT=smtp', () => {
   it('a contact-verification code arrives at the relay and verifies; a refusal is 503 with nothing kept; SMS unset is 503 SMS_NOT_CONFIGURED', async () => {

@@ -57,8 +57,13 @@ describe('SMS_TRANSPORT=twilio', () => {
       expect(complete.status).toBe(200);
 
       // Twilio refuses (400 21211), then fails (503): 503 each time, no challenge kept.
-      const challenges = async () =>
-        (await db.query(`SELECT count(*)::int AS n FROM sca_challenges WHERE customer_id = $1`, [uuid(c.id)]))[0].n;
+      const challenges = async () => {
+        const rows: { n: number }[] = await db.query(
+          `SELECT count(*)::int AS n FROM sca_challenges WHERE customer_id = $1`,
+          [uuid(c.id)],
+        );
+        return rows[0].n;
+      };
       const before = await challenges();
       twilio.refuse(1);
       expectError(await p.post(`/sca/login/start${q(c.id)}`, { factor: 'SMS_OTP' }), 503, 'SERVICE_UNAVAILABLE');

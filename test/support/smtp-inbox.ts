@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
+import { SMTPServer } from 'smtp-server';
 
 /** One email as the SMTP server received it, its text body decoded. */
 export interface ReceivedMail {
@@ -82,7 +82,7 @@ export class SmtpInbox {
         const chunks: Buffer[] = [];
         stream.on('data', (chunk: Buffer) => chunks.push(chunk));
         stream.on('end', () => {
-          const from = (session.envelope.mailFrom as SMTPServerAddress | false) || undefined;
+          const from = session.envelope.mailFrom || undefined;
           inbox.receive(
             parseMail(
               Buffer.concat(chunks).toString('utf8'),

@@ -9,7 +9,6 @@ import {
   IsString,
   Matches,
   ValidateBy,
-  ValidateIf,
   Max,
   Min,
   validateSync,
@@ -743,45 +742,42 @@ export class AppConfig {
   @Doc(
     'The SMTP relay `EMAIL_TRANSPORT=smtp` sends through: `smtps://user:password@host:465` (TLS from the start) or `smtp://user:password@host:587` (STARTTLS when the server offers it); user and password URL-encoded. Required with `EMAIL_TRANSPORT=smtp`. Secret: never logged or echoed.',
   )
-  @ValidateIf((c: AppConfig) => c.EMAIL_TRANSPORT === 'smtp' || c.SMTP_URL !== undefined)
+  @IsOptional()
   @Matches(/^smtps?:\/\/[^\s]+$/, {
-    message: 'must be an smtp:// or smtps:// URL (required with EMAIL_TRANSPORT=smtp)',
+    message: 'must be an smtp:// or smtps:// URL',
   })
   SMTP_URL?: string;
 
   @Doc(
     'The `From` of every email `EMAIL_TRANSPORT=smtp` sends: an address the relay may send as, optionally with a name (`Payments <no-reply@example.com>`). Required with `EMAIL_TRANSPORT=smtp`.',
   )
-  @ValidateIf((c: AppConfig) => c.EMAIL_TRANSPORT === 'smtp' || c.EMAIL_FROM !== undefined)
+  @IsOptional()
   @Matches(/^([^<>\r\n]*<)?[^\s@<>]+@[^\s@<>]+(>)?$/, {
-    message: 'must be an email address, optionally `Name <address>` (required with EMAIL_TRANSPORT=smtp)',
+    message: 'must be an email address, optionally `Name <address>`',
   })
   EMAIL_FROM?: string;
 
   @Doc('The Twilio account SID (`AC...`) `SMS_TRANSPORT=twilio` sends with. Required with `SMS_TRANSPORT=twilio`.')
-  @ValidateIf((c: AppConfig) => c.SMS_TRANSPORT === 'twilio' || c.TWILIO_ACCOUNT_SID !== undefined)
+  @IsOptional()
   @Matches(/^AC[0-9a-fA-F]{32}$/, {
-    message: 'must be a Twilio account SID, AC and 32 hex digits (required with SMS_TRANSPORT=twilio)',
+    message: 'must be a Twilio account SID, AC and 32 hex digits',
   })
   TWILIO_ACCOUNT_SID?: string;
 
   @Doc(
     "The Twilio account's auth token (or an API key secret paired with the account SID). Required with `SMS_TRANSPORT=twilio`. Secret: never logged or echoed.",
   )
-  @ValidateIf((c: AppConfig) => c.SMS_TRANSPORT === 'twilio' || c.TWILIO_AUTH_TOKEN !== undefined)
-  @IsString({ message: 'must be set with SMS_TRANSPORT=twilio' })
+  @IsOptional()
+  @IsString()
   TWILIO_AUTH_TOKEN?: string;
 
   @Doc(
     'The sender of every SMS `SMS_TRANSPORT=twilio` sends: a Twilio phone number in E.164 (`+15005550006`) or an alphanumeric sender ID. Required with `SMS_TRANSPORT=twilio` unless `TWILIO_MESSAGING_SERVICE_SID` is set (which then wins).',
   )
-  @ValidateIf(
-    (c: AppConfig) =>
-      (c.SMS_TRANSPORT === 'twilio' && c.TWILIO_MESSAGING_SERVICE_SID === undefined) || c.TWILIO_FROM !== undefined,
-  )
+  @IsOptional()
   @Matches(/^(\+[1-9]\d{6,14}|[A-Za-z0-9 ]{1,11})$/, {
     message:
-      'must be an E.164 number or an alphanumeric sender ID (required with SMS_TRANSPORT=twilio without TWILIO_MESSAGING_SERVICE_SID)',
+      'must be an E.164 number or an alphanumeric sender ID',
   })
   TWILIO_FROM?: string;
 

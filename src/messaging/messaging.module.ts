@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { AppConfig } from '../config/app-config.js';
+import { AppConfig, ConfigError } from '../config/app-config.js';
 import { emailTransport, smsTransport } from '../config/message-rate-adapters.js';
 import { type ChannelSender, HookSender, NotConfiguredSender, SandboxSender } from './basic-senders.js';
 import { EmailSender, SmsSender } from './senders.js';
@@ -10,6 +10,7 @@ import { TwilioSmsSender } from './twilio-sms-sender.js';
 export function emailSenderFor(config: AppConfig): ChannelSender {
   switch (emailTransport(config)) {
     case 'smtp':
+      requireSettings(config, 'EMAIL_TRANSPORT=smtp', ['SMTP_URL', 'EMAIL_FROM']);
       return new SmtpEmailSender(config.SMTP_URL!, config.EMAIL_FROM!);
     case 'hook':
       return new HookSender('EMAIL', requireHook(config));
@@ -24,6 +25,11 @@ export function emailSenderFor(config: AppConfig): ChannelSender {
 export function smsSenderFor(config: AppConfig): ChannelSender {
   switch (smsTransport(config)) {
     case 'twilio':
+      requireSettings(config, 'SMS_TRANSPORT=twilio', [
+        'TWILIO_ACCOUNT_SID',
+        'TWILIO_AUTH_TOKEN',
+        ...(config.TWILIO_MESSAGING_SERVICE_SID ? [] : (['TWILIO_FROM'] as const)),
+      ]);
       return new TwilioSmsSender({
         accountSid: config.TWILIO_ACCOUNT_SID!,
         authToken: config.TWILIO_AUTH_TOKEN!,
@@ -40,10 +46,24 @@ export function smsSenderFor(config: AppConfig): ChannelSender {
   }
 }
 
+type Setting = 'SMTP_URL' | 'EMAIL_FROM' | 'TWILIO_ACCOUNT_SID' | 'TWILIO_AUTH_TOKEN' | 'TWILIO_FROM' | 'MESSAGE_HOOK_URL';
+
+/** Boot stops (a configuration error naming each variable) when the chosen adapter lacks a setting. */
+function requireSettings(config: AppConfig, chosen: string, names: readonly Setting[]): void {
+  const missing = names.filter((name) => !config[name]);
+  if (missing.length > 0)
+    throw new ConfigError(
+      missing.map((name) =>
+        name === 'TWILIO_FROM'
+          ? `TWILIO_FROM: required with ${chosen} unless TWILIO_MESSAGING_SERVICE_SID is set`
+          : `${name}: required with ${chosen}`,
+      ),
+    );
+}
+
 function requireHook(config: AppConfig): string {
-  // AppConfig validates MESSAGE_HOOK_URL with either transport set to `hook`.
-  if (!config.MESSAGE_HOOK_URL) throw new Error('EMAIL_TRANSPORT/SMS_TRANSPORT=hook needs MESSAGE_HOOK_URL');
-  return config.MESSAGE_HOOK_URL;
+  requireSettings(config, 'EMAIL_TRANSPORT/SMS_TRANSPORT=hook', ['MESSAGE_HOOK_URL']);
+  return config.MESSAGE_HOOK_URL!;
 }
 
 /**

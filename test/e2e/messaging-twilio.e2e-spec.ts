@@ -137,7 +137,7 @@ describe('SMS_TRANSPORT=twilio', () => {
       await live.close();
     }
     await expect(startTestApp({ SANDBOX: 'false', SMS_TRANSPORT: 'twilio' })).rejects.toThrow(
-      /TWILIO_ACCOUNT_SID=null[\s\S]*TWILIO_AUTH_TOKEN=\(not shown\)[\s\S]*TWILIO_FROM=null/,
+      /TWILIO_ACCOUNT_SID: required[\s\S]*TWILIO_AUTH_TOKEN: required[\s\S]*TWILIO_FROM: required with SMS_TRANSPORT=twilio unless/,
     );
   });
 });

@@ -23,7 +23,7 @@ export class SandboxSender implements ChannelSender {
   send(message: OutboundMessage): Promise<void> {
     this.logger.log(
       { to: maskAddress(this.channel, message.to), purpose: message.purpose },
-      'code sent (sandbox sender)',
+      'code sent (log-only sender)',
     );
     return Promise.resolve();
   }

@@ -7,6 +7,7 @@ import { BULK_IMPORT_ERRORS } from './bulk-import/bulk-import.errors.js';
 import { DOCUMENTS_ERRORS } from './documents/documents.errors.js';
 import { EMBEDDED_WALLETS_ERRORS } from './embedded-wallets/embedded-wallets.errors.js';
 import { CORE_ERRORS, registerErrorCatalogue } from './errors/api-error.js';
+import { MESSAGING_ERRORS } from './messaging/messaging.errors.js';
 import { EXTERNAL_ACCOUNTS_ERRORS } from './external-accounts/external-accounts.errors.js';
 import { OUTBOX_ERRORS } from './outbox/outbox.errors.js';
 import { PAYMENT_DOCUMENTS_ERRORS } from './payment-documents/payment-documents.errors.js';
@@ -40,6 +41,7 @@ export const AREA_ERRORS = [
   PAYMENT_DOCUMENTS_ERRORS,
   STABLECOINS_ERRORS,
   EMBEDDED_WALLETS_ERRORS,
+  MESSAGING_ERRORS,
 ] as const;
 
 /** Every code the API answers with, and its HTTP status. */
@@ -61,6 +63,7 @@ export const ERROR_STATUS = {
   ...PAYMENT_DOCUMENTS_ERRORS,
   ...STABLECOINS_ERRORS,
   ...EMBEDDED_WALLETS_ERRORS,
+  ...MESSAGING_ERRORS,
 } as const;
 
 type Catalogue = typeof ERROR_STATUS;

@@ -34,6 +34,15 @@ export interface Schedule {
 
 export const SCHEDULES: readonly Schedule[] = [
   {
+    table: 'exchange_rate_sets',
+    column: 'as_of',
+    clock: 'real',
+    kind: 'age',
+    what: "exchange rates' staleness (a feed's rates refused RATE_MAX_AGE_SECONDS after their publication)",
+    files: ['src/payments/exchange-rates/rate-source.ts', 'src/payments/exchange-rates/fx-rates.service.ts'],
+    test: 'test/e2e/exchange-rates-ecb.e2e-spec.ts',
+  },
+  {
     table: 'cards',
     column: 'provisioning_due_at',
     clock: 'real',
@@ -413,6 +422,7 @@ export const SCHEDULES: readonly Schedule[] = [
  * (`created_at` and `updated_at` are stamps unless `SCHEDULES` names them.)
  */
 export const STAMPS: readonly string[] = [
+  'exchange_rate_sets.fetched_at',
   'api_tokens.revoked_at',
   'wallet_credentials.deleted_at',
   'wallet_otps.used_at',

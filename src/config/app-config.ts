@@ -14,6 +14,7 @@ import {
   validateSync,
 } from 'class-validator';
 import { Doc } from './variable-doc.js';
+import { DEFAULT_FX_RATES, ECB_DAILY_URL } from './message-rate-adapters.js';
 import { type AdapterOf, PORTS, portProblems } from './ports.js';
 import {
   CUSTOMER_INFO_FIELDS,
@@ -341,7 +342,7 @@ export class AppConfig {
   @Matches(/^[A-Z]{3,5}=\d+(\.\d+)?(,[A-Z]{3,5}=\d+(\.\d+)?)*$/, {
     message: 'must be CODE=rate pairs separated by commas, e.g. EUR=0.92,GBP=0.79',
   })
-  FX_RATES = 'EUR=0.92,GBP=0.79,CAD=1.37,MXN=17.2,BRL=5.4,INR=92.5,JPY=150,PHP=58,NGN=1550,USDC=1,BTC=0.000011';
+  FX_RATES = DEFAULT_FX_RATES;
 
   @Doc(
     "Which payment documents a quote's `purposeOfPayment` requires: `PURPOSE=REQUIREMENT:TYPE|TYPE,REQUIREMENT:TYPE;PURPOSE=...`. A requirement id is opaque (answered in `DOCUMENTS_REQUIRED`'s `details.missingRequirements`); its `|`-separated types are the alternatives that fill it (each a payment document type). A purpose not named needs no document; `none`: no purpose does (see [Onboarding, payment documents](onboarding.md#payment-documents-on-quotes)).",
@@ -742,6 +743,88 @@ export class AppConfig {
   @IsIn(Object.keys(PORTS.DOCUMENT_STORE.adapters))
   DOCUMENT_STORE?: AdapterOf<'DOCUMENT_STORE'>;
 
+  // Email, SMS and exchange-rate adapters (docs/production.md, src/config/message-rate-adapters.ts).
+  @Doc(
+    'The SMTP relay `EMAIL_TRANSPORT=smtp` sends through: `smtps://user:password@host:465` (TLS from the start) or `smtp://user:password@host:587` (STARTTLS when the server offers it); user and password URL-encoded. Required with `EMAIL_TRANSPORT=smtp`. Secret: never logged or echoed.',
+  )
+  @IsOptional()
+  @Matches(/^smtps?:\/\/[^\s]+$/, {
+    message: 'must be an smtp:// or smtps:// URL',
+  })
+  SMTP_URL?: string;
+
+  @Doc(
+    'The `From` of every email `EMAIL_TRANSPORT=smtp` sends: an address the relay may send as, optionally with a name (`Payments <no-reply@example.com>`). Required with `EMAIL_TRANSPORT=smtp`.',
+  )
+  @IsOptional()
+  @Matches(/^([^<>\r\n]*<)?[^\s@<>]+@[^\s@<>]+(>)?$/, {
+    message: 'must be an email address, optionally `Name <address>`',
+  })
+  EMAIL_FROM?: string;
+
+  @Doc('The Twilio account SID (`AC...`) `SMS_TRANSPORT=twilio` sends with. Required with `SMS_TRANSPORT=twilio`.')
+  @IsOptional()
+  @Matches(/^AC[0-9a-fA-F]{32}$/, {
+    message: 'must be a Twilio account SID, AC and 32 hex digits',
+  })
+  TWILIO_ACCOUNT_SID?: string;
+
+  @Doc(
+    "The Twilio account's auth token (or an API key secret paired with the account SID). Required with `SMS_TRANSPORT=twilio`. Secret: never logged or echoed.",
+  )
+  @IsOptional()
+  @IsString()
+  TWILIO_AUTH_TOKEN?: string;
+
+  @Doc(
+    'The sender of every SMS `SMS_TRANSPORT=twilio` sends: a Twilio phone number in E.164 (`+15005550006`) or an alphanumeric sender ID. Required with `SMS_TRANSPORT=twilio` unless `TWILIO_MESSAGING_SERVICE_SID` is set (which then wins).',
+  )
+  @IsOptional()
+  @Matches(/^(\+[1-9]\d{6,14}|[A-Za-z0-9 ]{1,11})$/, {
+    message:
+      'must be an E.164 number or an alphanumeric sender ID',
+  })
+  TWILIO_FROM?: string;
+
+  @Doc(
+    "A Twilio Messaging Service SID (`MG...`): Twilio picks the sender from the service's pool (and applies its compliance settings). With `SMS_TRANSPORT=twilio`, this or `TWILIO_FROM`.",
+  )
+  @IsOptional()
+  @Matches(/^MG[0-9a-fA-F]{32}$/, { message: 'must be a Twilio Messaging Service SID, MG and 32 hex digits' })
+  TWILIO_MESSAGING_SERVICE_SID?: string;
+
+  @Doc(
+    "Where the Twilio SDK's REST calls go instead of `https://api.twilio.com` (same paths): a regional proxy, or a local stand-in speaking Twilio's Messages API in tests.",
+    { default: '`https://api.twilio.com`' },
+  )
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s/]+(:\d+)?\/?$/, { message: 'must be an http(s) origin, e.g. http://127.0.0.1:4010' })
+  TWILIO_API_BASE_URL?: string;
+
+  @Doc(
+    "The ECB's daily euro foreign exchange reference rates (XML) `RATE_SOURCE=ecb` reads; another URL serving the same document (a mirror, a test's stand-in) works too.",
+  )
+  @Matches(/^https?:\/\/[^\s]+$/, { message: 'must be an http(s) URL' })
+  ECB_RATES_URL = ECB_DAILY_URL;
+
+  @Doc(
+    'How often the rates worker fetches `ECB_RATES_URL` with `RATE_SOURCE=ecb` (the ECB publishes once per TARGET business day, around 16:00 CET); also the retry interval after a failed fetch.',
+  )
+  @Transform(toInt)
+  @IsInt()
+  @Min(10)
+  @Max(86_400)
+  ECB_POLL_SECONDS = 3_600;
+
+  @Doc(
+    "How old a feed's rates may be (from their as-of date: for the ECB, 16:00 CET of the reference day) before quotes and `GET /exchange-rates` refuse them with 503 `EXCHANGE_RATES_STALE`. The default, 4 days, spans a weekend plus a public holiday (the ECB publishes nothing on weekends and TARGET holidays). Static and sandbox rates never go stale.",
+  )
+  @Transform(toInt)
+  @IsInt()
+  @Min(60)
+  @Max(30 * 86_400)
+  RATE_MAX_AGE_SECONDS = 4 * 86_400;
+
   get embedded(): boolean {
     return !this.DATABASE_URL;
   }
@@ -801,6 +884,13 @@ const OPTIONAL_VARIABLES = [
   'SMS_TRANSPORT',
   'RATE_SOURCE',
   'DOCUMENT_STORE',
+  'SMTP_URL',
+  'EMAIL_FROM',
+  'TWILIO_ACCOUNT_SID',
+  'TWILIO_AUTH_TOKEN',
+  'TWILIO_FROM',
+  'TWILIO_MESSAGING_SERVICE_SID',
+  'TWILIO_API_BASE_URL',
 ];
 
 /** Never echoed in a configuration error. */
@@ -809,6 +899,8 @@ const SECRET_VARIABLES = new Set([
   'WEBHOOK_KEY_ENCRYPTION_KEY',
   'UMA_SIGNING_PRIVATE_KEY',
   'UMA_ENCRYPTION_PRIVATE_KEY',
+  'SMTP_URL',
+  'TWILIO_AUTH_TOKEN',
 ]);
 
 /** Every environment variable the service reads (deploy manifests are checked against it). */

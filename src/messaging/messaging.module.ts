@@ -1,14 +1,81 @@
 import { Module } from '@nestjs/common';
-import { ConfiguredEmailSender, ConfiguredSmsSender, EmailSender, SmsSender } from './senders.js';
+import { AppConfig, ConfigError } from '../config/app-config.js';
+import { emailTransport, smsTransport } from '../config/message-rate-adapters.js';
+import { type ChannelSender, HookSender, NotConfiguredSender, SandboxSender } from './basic-senders.js';
+import { EmailSender, SmsSender } from './senders.js';
+import { SmtpEmailSender } from './smtp-email-sender.js';
+import { TwilioSmsSender } from './twilio-sms-sender.js';
+
+/** The email adapter EMAIL_TRANSPORT chooses (src/config/message-rate-adapters.ts has the default). */
+export function emailSenderFor(config: AppConfig): ChannelSender {
+  switch (emailTransport(config)) {
+    case 'smtp':
+      requireSettings(config, 'EMAIL_TRANSPORT=smtp', ['SMTP_URL', 'EMAIL_FROM']);
+      return new SmtpEmailSender(config.SMTP_URL!, config.EMAIL_FROM!);
+    case 'hook':
+      return new HookSender('EMAIL', requireHook(config));
+    case 'sandbox':
+      return new SandboxSender('EMAIL');
+    case 'none':
+      return new NotConfiguredSender('EMAIL');
+  }
+}
+
+/** The SMS adapter SMS_TRANSPORT chooses. */
+export function smsSenderFor(config: AppConfig): ChannelSender {
+  switch (smsTransport(config)) {
+    case 'twilio':
+      requireSettings(config, 'SMS_TRANSPORT=twilio', [
+        'TWILIO_ACCOUNT_SID',
+        'TWILIO_AUTH_TOKEN',
+        ...(config.TWILIO_MESSAGING_SERVICE_SID ? [] : (['TWILIO_FROM'] as const)),
+      ]);
+      return new TwilioSmsSender({
+        accountSid: config.TWILIO_ACCOUNT_SID!,
+        authToken: config.TWILIO_AUTH_TOKEN!,
+        from: config.TWILIO_FROM,
+        messagingServiceSid: config.TWILIO_MESSAGING_SERVICE_SID,
+        apiBaseUrl: config.TWILIO_API_BASE_URL,
+      });
+    case 'hook':
+      return new HookSender('SMS', requireHook(config));
+    case 'sandbox':
+      return new SandboxSender('SMS');
+    case 'none':
+      return new NotConfiguredSender('SMS');
+  }
+}
+
+type Setting = 'SMTP_URL' | 'EMAIL_FROM' | 'TWILIO_ACCOUNT_SID' | 'TWILIO_AUTH_TOKEN' | 'TWILIO_FROM' | 'MESSAGE_HOOK_URL';
+
+/** Boot stops (a configuration error naming each variable) when the chosen adapter lacks a setting. */
+function requireSettings(config: AppConfig, chosen: string, names: readonly Setting[]): void {
+  const missing = names.filter((name) => !config[name]);
+  if (missing.length > 0)
+    throw new ConfigError(
+      missing.map((name) =>
+        name === 'TWILIO_FROM'
+          ? `TWILIO_FROM: required with ${chosen} unless TWILIO_MESSAGING_SERVICE_SID is set`
+          : `${name}: required with ${chosen}`,
+      ),
+    );
+}
+
+function requireHook(config: AppConfig): string {
+  requireSettings(config, 'EMAIL_TRANSPORT/SMS_TRANSPORT=hook', ['MESSAGE_HOOK_URL']);
+  return config.MESSAGE_HOOK_URL!;
+}
 
 /**
- * Email and SMS one-time codes (docs/configuration.md, `MESSAGE_HOOK_URL`): the two sender
- * interfaces every area that sends a code injects. A real provider replaces a binding here.
+ * Email and SMS one-time codes (docs/production.md#email-and-sms): the two sender interfaces every
+ * area that sends a code injects, each bound to the adapter its port variable chooses (smtp / twilio,
+ * hook, sandbox, none). Every sender runs last inside the request's transaction, so a refusal (503)
+ * or `none` (503 `*_NOT_CONFIGURED`) leaves nothing written.
  */
 @Module({
   providers: [
-    { provide: EmailSender, useClass: ConfiguredEmailSender },
-    { provide: SmsSender, useClass: ConfiguredSmsSender },
+    { provide: EmailSender, useFactory: emailSenderFor, inject: [AppConfig] },
+    { provide: SmsSender, useFactory: smsSenderFor, inject: [AppConfig] },
   ],
   exports: [EmailSender, SmsSender],
 })

@@ -1,5 +1,3 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { AppConfig } from '../config/app-config.js';
 import { ApiError } from '../errors/api-error.js';
 
 /** One message carrying a one-time code to a customer's email address or phone. */
@@ -12,12 +10,12 @@ export interface OutboundMessage {
 
 export type MessageChannel = 'EMAIL' | 'SMS';
 
-/** Sends one-time codes by email: the one interface a real email provider implements. */
+/** Sends one-time codes by email: the one interface every email adapter implements. */
 export abstract class EmailSender {
   abstract send(message: OutboundMessage): Promise<void>;
 }
 
-/** Sends one-time codes by SMS: the one interface a real SMS provider implements. */
+/** Sends one-time codes by SMS: the one interface every SMS adapter implements. */
 export abstract class SmsSender {
   abstract send(message: OutboundMessage): Promise<void>;
 }
@@ -33,77 +31,42 @@ export function maskEmail(email: string): string {
   return at <= 0 ? '***' : `${email[0]}***${email.slice(at)}`;
 }
 
-const mask = (channel: MessageChannel, to: string) => (channel === 'SMS' ? maskPhone(to) : maskEmail(to));
+export const maskAddress = (channel: MessageChannel, to: string) => (channel === 'SMS' ? maskPhone(to) : maskEmail(to));
+
+/** What each purpose's code is for, in a sentence's words. */
+const PURPOSE_TEXT: Record<string, string> = {
+  LOGIN: 'sign in',
+  EMAIL_VERIFICATION: 'verify your email address',
+  PHONE_VERIFICATION: 'verify your phone number',
+  WALLET_OTP: 'sign in to your wallet',
+  ENROLL_TOTP: 'set up your authenticator app',
+  ENROLL_PASSKEY: 'set up your passkey',
+  TRUST_BENEFICIARY: 'trust a payee',
+  UNTRUST_BENEFICIARY: 'remove a trusted payee',
+  AUTHORIZE_PAYMENT: 'authorize a payment',
+};
 
 /**
- * Delivers a message for one channel: to `MESSAGE_HOOK_URL` as JSON `{channel, to, purpose, code}`
- * (the operator's bridge to a real provider) when it is set, otherwise a log line with the address
- * masked and never the code (the sandbox's magic codes lose nothing).
+ * The human text of a code's message: an email's subject and body, an SMS's body (the body alone).
+ * An unknown purpose still reads well ("Your verification code is ...").
  */
-class ChannelSender {
-  private readonly logger: Logger;
-
-  constructor(
-    private readonly channel: MessageChannel,
-    private readonly hookUrl: string | undefined,
-  ) {
-    this.logger = new Logger(channel === 'SMS' ? 'sms' : 'email');
-  }
-
-  async send(message: OutboundMessage): Promise<void> {
-    const to = mask(this.channel, message.to);
-    if (!this.hookUrl) {
-      this.logger.log({ to, purpose: message.purpose }, 'code sent (log-only sender)');
-      return;
-    }
-    let status: number;
-    try {
-      const response = await fetch(this.hookUrl, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ channel: this.channel, ...message }),
-        signal: AbortSignal.timeout(10_000),
-      });
-      status = response.status;
-      await response.body?.cancel();
-    } catch {
-      status = 0;
-    }
-    if (status < 200 || status >= 300) {
-      this.logger.warn({ to, purpose: message.purpose, status }, 'message hook refused the message');
-      // Nothing the request wrote survives (senders run inside its transaction): the client retries.
-      throw new ApiError(
-        'SERVICE_UNAVAILABLE',
-        `The ${this.channel === 'SMS' ? 'SMS' : 'email'} could not be sent; retry later`,
-      );
-    }
-  }
+export function messageContent(message: OutboundMessage): { subject: string; text: string } {
+  const what = PURPOSE_TEXT[message.purpose];
+  const subject = what ? `Your code to ${what}` : 'Your verification code';
+  const text = what
+    ? `Your code to ${what} is ${message.code}. It expires in a few minutes. If you did not ask for it, ignore this message.`
+    : `Your verification code is ${message.code}. It expires in a few minutes. If you did not ask for it, ignore this message.`;
+  return { subject, text };
 }
 
-@Injectable()
-export class ConfiguredEmailSender extends EmailSender {
-  private readonly sender: ChannelSender;
-
-  constructor(config: AppConfig) {
-    super();
-    this.sender = new ChannelSender('EMAIL', config.MESSAGE_HOOK_URL);
-  }
-
-  send(message: OutboundMessage): Promise<void> {
-    return this.sender.send(message);
-  }
-}
-
-@Injectable()
-export class ConfiguredSmsSender extends SmsSender {
-  private readonly sender: ChannelSender;
-
-  constructor(config: AppConfig) {
-    super();
-    this.sender = new ChannelSender('SMS', config.MESSAGE_HOOK_URL);
-  }
-
-  send(message: OutboundMessage): Promise<void> {
-    return this.sender.send(message);
-  }
+/**
+ * A refused hand-off: the provider (or the hook) did not take the message. 503, and, since every
+ * sender runs last inside the request's transaction, nothing the request wrote is kept: the client
+ * retries.
+ */
+export function handOffRefused(channel: MessageChannel): ApiError {
+  return new ApiError(
+    'SERVICE_UNAVAILABLE',
+    `The ${channel === 'SMS' ? 'SMS' : 'email'} could not be sent; retry later`,
+  );
 }

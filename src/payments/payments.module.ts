@@ -9,7 +9,8 @@ import { PlatformConfigModule } from '../platform-config/platform-config.module.
 import { ScaModule } from '../sca/sca.module.js';
 import { ExchangeRatesController } from './exchange-rates/exchange-rates.controller.js';
 import { ExchangeRatesService } from './exchange-rates/exchange-rates.service.js';
-import { ConfigRateProvider, FxRatesService, RateProvider } from './exchange-rates/fx-rates.service.js';
+import { FxRatesService } from './exchange-rates/fx-rates.service.js';
+import { RATE_SOURCE_PROVIDERS } from './exchange-rates/rate-source.js';
 import { IncomingPaymentsController } from './incoming/incoming-payments.controller.js';
 import {
   INCOMING_SETTLEMENT_HOOK,
@@ -59,7 +60,7 @@ import { TransfersService } from './transfers/transfers.service.js';
     ExchangeRatesController,
   ],
   providers: [
-    { provide: RateProvider, useClass: ConfigRateProvider },
+    ...RATE_SOURCE_PROVIDERS,
     FxRatesService,
     { provide: Rail, useClass: SandboxRail },
     QuoteExecutionService,

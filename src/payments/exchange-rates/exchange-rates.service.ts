@@ -39,6 +39,7 @@ export class ExchangeRatesService {
   ) {}
 
   async list(platformId: string, query: ExchangeRatesQuery): Promise<ExchangeRateView[]> {
+    this.rates.assertAvailable();
     const known = this.rates.currencies();
     for (const code of [query.sourceCurrency, ...(query.destinationCurrency ?? [])])
       if (code !== undefined && !known.includes(code))

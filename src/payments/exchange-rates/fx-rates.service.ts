@@ -24,12 +24,21 @@ export function parseRateTable(spec: string): Map<string, number> {
 }
 
 /**
- * Where rates come from: the one place a live feed plugs in. `multiplier` answers major units of
- * `to` per major unit of `from`, or null when the provider has no rate for the pair.
+ * Where rates come from (the RATE_SOURCE port, docs/production.md#exchange-rates): the configured
+ * table (`static`, `sandbox`), the ECB's daily reference rates (`ecb`, rate-source.ts) or nothing
+ * (`none`). `multiplier` answers major units of `to` per major unit of `from`, or null when the
+ * source has no rate for the pair; `assertUsable` refuses when the source cannot price at all right
+ * now (503 RATE_SOURCE_NOT_CONFIGURED, EXCHANGE_RATES_STALE); `version` changes when the set does.
  */
 export abstract class RateProvider {
   abstract currencies(): string[];
   abstract multiplier(from: string, to: string): number | null;
+
+  assertUsable(_now: Date): void {}
+
+  version(): string {
+    return 'static';
+  }
 }
 
 /** The config table (FX_RATES, USD-based; cross rates go through USD). */
@@ -77,10 +86,21 @@ export class FxRatesService {
     return this.provider.currencies();
   }
 
-  /** The rate from one currency to another (1 for the same currency), or 400 QUOTE_RATE_UNAVAILABLE. */
+  /** 503 RATE_SOURCE_NOT_CONFIGURED / EXCHANGE_RATES_STALE when the source cannot price now. */
+  assertAvailable(): void {
+    this.provider.assertUsable(this.clock.now());
+  }
+
+  /**
+   * The rate from one currency to another: 1 for the same currency (no source needed); otherwise
+   * 503 when the source cannot price now (assertAvailable), else 400 QUOTE_RATE_UNAVAILABLE for a
+   * pair it has no rate for.
+   */
   rate(from: string, to: string): FxRate {
     const now = this.clock.now();
-    const key = `${from}/${to}`;
+    if (from === to) return { from, to, multiplier: 1, readAt: now };
+    this.provider.assertUsable(now);
+    const key = `${this.provider.version()}:${from}/${to}`;
     const cached = this.cache.get(key);
     if (cached && now.getTime() - cached.readAt.getTime() < this.ttlMs && now >= cached.readAt) return cached;
     const multiplier = this.provider.multiplier(from, to);

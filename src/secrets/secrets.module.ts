@@ -4,6 +4,8 @@ import { loadKeyRing } from './key-encryption-key.js';
 import { KeyRing } from './key-ring.js';
 import { SealedColumns } from './sealed-columns.js';
 import { SecretBox } from './secret-box.js';
+import { OneTimeCodeKey } from './one-time-code-key.js';
+import { OneTimeCodeLimits } from './one-time-code-limits.js';
 
 /**
  * Secrets at rest: the key-encryption key (loaded when the application is built, so after the
@@ -15,7 +17,9 @@ import { SecretBox } from './secret-box.js';
     { provide: KeyRing, useFactory: (config: AppConfig) => loadKeyRing(config), inject: [AppConfig] },
     SecretBox,
     SealedColumns,
+    OneTimeCodeKey,
+    OneTimeCodeLimits,
   ],
-  exports: [SecretBox, SealedColumns],
+  exports: [SecretBox, SealedColumns, OneTimeCodeKey, OneTimeCodeLimits],
 })
 export class SecretsModule {}

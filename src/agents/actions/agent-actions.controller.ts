@@ -1,4 +1,6 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import type { IncomingHttpHeaders } from 'node:http';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { retryHeaders } from '../../embedded-wallets/wallet-signatures.service.js';
 import { ApiBasicAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { CurrentAgent, CurrentPlatform, RequirePermission } from '../../auth/auth.decorators.js';
 import type { AgentPrincipal, PlatformPrincipal } from '../../auth/auth.decorators.js';
@@ -112,8 +114,9 @@ export class AgentOperationsController {
   execute(
     @CurrentAgent() agent: AgentPrincipal,
     @Param('quoteId', new IdPipe('Quote')) quoteId: string,
+    @Headers() headers: IncomingHttpHeaders,
   ): Promise<AgentActionView> {
-    return this.actions.execute(agent, quoteId);
+    return this.actions.execute(agent, quoteId, retryHeaders(headers));
   }
 
   @Get('actions')

@@ -97,8 +97,14 @@ export class QuotesController {
     @CurrentPlatform() p: PlatformPrincipal,
     @Param('quoteId', new IdPipe('Quote')) quoteId: string,
     @Body() body: unknown,
+    @Headers() headers: IncomingHttpHeaders,
   ): Promise<QuoteView> {
-    return this.quotes.authorize({ platformId: p.platformId }, quoteId, parseBody(QuoteAuthorizationRequest, body));
+    return this.quotes.authorize(
+      { platformId: p.platformId },
+      quoteId,
+      parseBody(QuoteAuthorizationRequest, body),
+      retryHeaders(headers),
+    );
   }
 
   @Post(':quoteId/authorize/resend')

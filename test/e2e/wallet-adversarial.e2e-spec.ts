@@ -136,6 +136,34 @@ describe('finding 1: OTP brute force across re-issues', () => {
     expect(await sessionsOf(p, w.accountId)).toEqual([]);
   });
 
+  it('concurrent wrong guesses are counted exactly: two rounds of five at once make exactly one lock', async () => {
+    const p = await TestPlatform.create(t);
+    const w = await newTestWallet(p);
+    const key = newWalletKey();
+    const statuses: number[] = [];
+    let locks = 0;
+    for (let round = 0; round < 2; round++) {
+      const issued = await p.post(`/auth/credentials/${w.credentialId}/challenge`, {});
+      expect(issued.status).toBe(200);
+      const code = (await hook.next({ channel: 'EMAIL', to: w.email.toLowerCase() })).code;
+      const wrong = code === '111111' ? '222222' : '111111';
+      const bundle = await sealOtp(p, wrong, issued.body.otpEncryptionTargetBundle as string, key);
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, () =>
+          p.post(`/auth/credentials/${w.credentialId}/verify`, { type: 'EMAIL_OTP', encryptedOtpBundle: bundle }),
+        ),
+      );
+      for (const a of answers) {
+        statuses.push(a.status);
+        if ((a.body.details as { lockedUntil?: string } | undefined)?.lockedUntil) locks++;
+      }
+    }
+    expect(statuses.filter((s) => s === 401)).toHaveLength(8);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(2);
+    expect(locks).toBe(1);
+    expectError(await p.post(`/auth/credentials/${w.credentialId}/challenge`, {}), 429, 'RATE_LIMITED');
+  });
+
   it('the right code after a few wrong ones still logs in, and starts the wrong-guess count over', async () => {
     const p = await TestPlatform.create(t);
     const w = await newTestWallet(p);

@@ -11,7 +11,7 @@ import { invalidInput } from '../errors/validation-errors.js';
 import { EmailSender, SmsSender } from '../messaging/senders.js';
 import { newOneTimeCode, oneTimeCodeDigest, oneTimeCodeMatches } from '../secrets/one-time-code.js';
 import { OneTimeCodeKey } from '../secrets/one-time-code-key.js';
-import { type CodeLimitSubject, OneTimeCodeLimits } from '../secrets/one-time-code-limits.js';
+import { type CodeLimitSubject, OneTimeCodeLimits } from '../common/one-time-code-limits.js';
 import type { CustomerView } from './customer.dto.js';
 import { CustomerEntity } from './customer.entity.js';
 import type { ContactVerification } from './customer.types.js';

@@ -23,7 +23,7 @@ import { PlatformConfigService } from '../platform-config/platform-config.servic
 import { sameSecret } from '../secrets/constant-time.js';
 import { SecretBox } from '../secrets/secret-box.js';
 import { OneTimeCodeKey } from '../secrets/one-time-code-key.js';
-import { type CodeLimitSubject, OneTimeCodeLimits } from '../secrets/one-time-code-limits.js';
+import { type CodeLimitSubject, OneTimeCodeLimits } from '../common/one-time-code-limits.js';
 import { oneTimeCodeDigest, oneTimeCodeMatches } from '../secrets/one-time-code.js';
 import { EnclaveKeys } from './enclave-keys.service.js';
 import { oidcNonce, SandboxOidc } from './sandbox-oidc.js';

@@ -22,7 +22,7 @@ import { CHALLENGE_TTL_MS, MAX_FAILED_ATTEMPTS, MAX_RESENDS, RESEND_INTERVAL_MS,
 import { SmsSender } from '../messaging/senders.js';
 import { newOneTimeCode, oneTimeCodeDigest, oneTimeCodeMatches } from '../secrets/one-time-code.js';
 import { OneTimeCodeKey } from '../secrets/one-time-code-key.js';
-import { type CodeLimitSubject, OneTimeCodeLimits } from '../secrets/one-time-code-limits.js';
+import { type CodeLimitSubject, OneTimeCodeLimits } from '../common/one-time-code-limits.js';
 
 /** The purposes of challenges. */
 export const LOGIN = 'LOGIN';

@@ -1,6 +1,5 @@
 import { randomBytes } from 'node:crypto';
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { RealClock } from '../common/clock.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { SealedColumns } from './sealed-columns.js';
 import { SecretBox } from './secret-box.js';
@@ -24,7 +23,6 @@ export class OneTimeCodeKey implements OnApplicationBootstrap {
   constructor(
     private readonly tx: TransactionService,
     private readonly box: SecretBox,
-    private readonly realClock: RealClock,
     sealed: SealedColumns,
   ) {
     sealed.register({
@@ -63,8 +61,8 @@ export class OneTimeCodeKey implements OnApplicationBootstrap {
     let [row] = await select();
     if (!row) {
       await this.tx.query(
-        `INSERT INTO server_keys (id, key_enc, created_at) VALUES ($1, $2, $3) ON CONFLICT (id) DO NOTHING`,
-        [MAC_KEY_ID, this.box.seal(randomBytes(32).toString('base64')), this.realClock.now()],
+        `INSERT INTO server_keys (id, key_enc, created_at) VALUES ($1, $2, now()) ON CONFLICT (id) DO NOTHING`,
+        [MAC_KEY_ID, this.box.seal(randomBytes(32).toString('base64'))],
       );
       [row] = await select();
     }

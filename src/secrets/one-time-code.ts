@@ -6,7 +6,7 @@ import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
  * (`OneTimeCodeKey`, src/secrets/one-time-code-key.ts) over the code's purpose, its challenge's id
  * and the code, and compared in constant time. A stored row never holds a usable code, and without
  * the key (sealed by the key-encryption key, outside the database) a digest cannot be tested
- * against guesses. What limits guessing is `OneTimeCodeLimits` (src/secrets/one-time-code-limits.ts).
+ * against guesses. What limits guessing is `OneTimeCodeLimits` (src/common/one-time-code-limits.ts).
  */
 
 /** A fresh numeric code of `digits` digits (crypto.randomInt, uniformly distributed). */

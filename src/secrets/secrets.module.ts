@@ -5,7 +5,6 @@ import { KeyRing } from './key-ring.js';
 import { SealedColumns } from './sealed-columns.js';
 import { SecretBox } from './secret-box.js';
 import { OneTimeCodeKey } from './one-time-code-key.js';
-import { OneTimeCodeLimits } from './one-time-code-limits.js';
 
 /**
  * Secrets at rest: the key-encryption key (loaded when the application is built, so after the
@@ -18,8 +17,7 @@ import { OneTimeCodeLimits } from './one-time-code-limits.js';
     SecretBox,
     SealedColumns,
     OneTimeCodeKey,
-    OneTimeCodeLimits,
   ],
-  exports: [SecretBox, SealedColumns, OneTimeCodeKey, OneTimeCodeLimits],
+  exports: [SecretBox, SealedColumns, OneTimeCodeKey],
 })
 export class SecretsModule {}

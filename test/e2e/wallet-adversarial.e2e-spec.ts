@@ -1,7 +1,7 @@
 import { createHash, createHmac } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { parseId } from '../../src/common/ids.js';
-import { MAX_FAILURES_PER_WINDOW } from '../../src/secrets/one-time-code-limits.js';
+import { MAX_FAILURES_PER_WINDOW } from '../../src/common/one-time-code-limits.js';
 import { SecretBox } from '../../src/secrets/secret-box.js';
 import { agentPolicy, installedAgent } from '../support/agents.js';
 import { cardBody, postCard, provisioned } from '../support/cards.js';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { Clock } from '../common/clock.js';
+import { Clock } from './clock.js';
 import { ApiError } from '../errors/api-error.js';
 
 /** The window codes issued and wrong guesses are counted in (the platform's clock). */
@@ -55,11 +55,10 @@ export class OneTimeCodeLimits {
         const until = await this.lock(m, s, row, now);
         throw rateLimited(until, now, `At most ${MAX_CODES_PER_WINDOW} codes are issued per hour`);
       }
-      await m.query(`UPDATE one_time_code_limits SET issued = issued + 1, updated_at = $3 WHERE scope = $1 AND subject = $2`, [
-        s.scope,
-        s.subject,
-        now,
-      ]);
+      await m.query(
+        `UPDATE one_time_code_limits SET issued = issued + 1, updated_at = $3 WHERE scope = $1 AND subject = $2`,
+        [s.scope, s.subject, now],
+      );
     }
   }
 

@@ -10,6 +10,8 @@ import { fieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
 import { EmailSender, SmsSender } from '../messaging/senders.js';
 import { newOneTimeCode, oneTimeCodeDigest, oneTimeCodeMatches } from '../secrets/one-time-code.js';
+import { OneTimeCodeKey } from '../secrets/one-time-code-key.js';
+import { type CodeLimitSubject, OneTimeCodeLimits } from '../common/one-time-code-limits.js';
 import type { CustomerView } from './customer.dto.js';
 import { CustomerEntity } from './customer.entity.js';
 import type { ContactVerification } from './customer.types.js';
@@ -39,6 +41,15 @@ interface CodeRow {
   expires_at: Date;
 }
 
+/**
+ * What the cross-code limits count against (OneTimeCodeLimits): the customer's channel and the
+ * customer (every wrong code of every code sent, not per code).
+ */
+const codeSubjects = (customerId: string, channel: ContactChannel): CodeLimitSubject[] => [
+  { scope: 'contact-code', subject: `${customerId}:${channel}` },
+  { scope: 'contact-code-customer', subject: customerId },
+];
+
 /** A wrong code, committed (its attempt counted) before the error is answered. */
 class Refusal {
   constructor(readonly error: ApiError) {}
@@ -60,6 +71,8 @@ export class ContactVerificationService {
     private readonly customers: CustomersService,
     private readonly email: EmailSender,
     private readonly sms: SmsSender,
+    private readonly codeKey: OneTimeCodeKey,
+    private readonly limits: OneTimeCodeLimits,
   ) {}
 
   /** `POST /customers/{id}/verify-email|verify-phone`: 204 once the code is on its way. */
@@ -93,6 +106,7 @@ export class ContactVerificationService {
           firstSentAt = prior.first_sent_at;
         }
       }
+      await this.limits.issue(m, codeSubjects(customerId, channel));
       const id = newUuid();
       const code = this.config.SANDBOX ? SANDBOX_CONTACT_CODE : newOneTimeCode();
       await m.query(`DELETE FROM contact_verification_codes WHERE customer_id = $1 AND channel = $2`, [
@@ -109,7 +123,7 @@ export class ContactVerificationService {
           customerId,
           channel,
           address,
-          oneTimeCodeDigest(code, id),
+          oneTimeCodeDigest(await this.codeKey.current(), code, id),
           sends,
           firstSentAt,
           now,
@@ -143,10 +157,13 @@ export class ContactVerificationService {
         throw invalidCode(`Too many wrong codes: POST ${verb} for a new one`);
       if (now.getTime() >= row.expires_at.getTime())
         throw invalidCode(`The code has expired: POST ${verb} for a new one`);
-      if (!oneTimeCodeMatches(code, row.id, row.code_digest)) {
+      await this.limits.guard(m, codeSubjects(customerId, channel));
+      if (!oneTimeCodeMatches(await this.codeKey.current(), code, row.id, row.code_digest)) {
         await m.query(`UPDATE contact_verification_codes SET failed_attempts = failed_attempts + 1 WHERE id = $1`, [
           row.id,
         ]);
+        const locked = await this.limits.failure(m, codeSubjects(customerId, channel));
+        if (locked) return new Refusal(locked);
         const left = CONTACT_CODE_MAX_FAILED_ATTEMPTS - row.failed_attempts - 1;
         return new Refusal(
           invalidCode(
@@ -155,6 +172,7 @@ export class ContactVerificationService {
         );
       }
       await m.query(`DELETE FROM contact_verification_codes WHERE id = $1`, [row.id]);
+      await this.limits.success(m, codeSubjects(customerId, channel));
       const state: ContactVerification = { ...customer.contactVerification, [key(channel)]: 'VERIFIED' };
       await m.update(CustomerEntity, { id: customer.id }, { contactVerification: state, updatedAt: now });
       noteAuditResource(formatId('Customer', customerId));

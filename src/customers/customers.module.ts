@@ -1,4 +1,5 @@
 import { ContactChangeGates } from './contact-change.js';
+import { OneTimeCodeLimits } from '../common/one-time-code-limits.js';
 import { UmaDomain } from '../uma/uma-domain.js';
 import { Module } from '@nestjs/common';
 import { OutboxModule } from '../outbox/outbox.module.js';
@@ -24,6 +25,7 @@ import { InternalAccountsService } from './internal-accounts.service.js';
   // InternalAccountsController first: its `customers/internal-accounts` must be matched before `customers/:customerId`.
   controllers: [InternalAccountsController, CustomersController, ContactVerificationController],
   providers: [
+    OneTimeCodeLimits,
     CustomersService,
     InternalAccountsService,
     IdentifierSeal,

@@ -177,6 +177,16 @@ export class CustomersService {
     this.createdListeners.push(listener);
   }
 
+  private readonly updatedListeners: CustomerCreatedListener[] = [];
+
+  /**
+   * Registers a listener run inside each `PATCH /customers/{id}` transaction, after the row is
+   * written (embedded wallets: a customer that now has a contact a wallet can own is provisioned).
+   */
+  onCustomerUpdated(listener: CustomerCreatedListener): void {
+    this.updatedListeners.push(listener);
+  }
+
   async create(platformId: string, body: unknown): Promise<CustomerView> {
     return this.tx.run((m) => this.createIn(m, platformId, body));
   }
@@ -380,6 +390,7 @@ export class CustomersService {
       } catch (error) {
         throw uniqueViolation(error, row.platformCustomerId, row.umaAddress) ?? error;
       }
+      for (const listener of this.updatedListeners) await listener(m, row);
       return renderCustomer(row);
     });
   }

@@ -67,6 +67,7 @@ import { EmbeddedWallets1767230100000 } from './migrations/1767230100000-Embedde
 import { WalletMoney1767230600000 } from './migrations/1767230600000-WalletMoney.js';
 import { WalletSeeds1767230610000 } from './migrations/1767230610000-WalletSeeds.js';
 import { DelegatedKeys1767230620000 } from './migrations/1767230620000-DelegatedKeys.js';
+import { OneTimeCodeHardening1767230700000 } from './migrations/1767230700000-OneTimeCodeHardening.js';
 import { ExchangeRateSets1767231100000 } from './migrations/1767231100000-ExchangeRateSets.js';
 import {
   StablecoinEntity,
@@ -155,5 +156,6 @@ export const MIGRATIONS = [
   WalletMoney1767230600000,
   WalletSeeds1767230610000,
   DelegatedKeys1767230620000,
+  OneTimeCodeHardening1767230700000,
   ExchangeRateSets1767231100000,
 ];

@@ -137,6 +137,12 @@ export class DelegatedKeysService {
       if (leg === ACTIVATE) {
         const verified = await this.signatures.consume(m, headers, { ...base, action: ACTIVATE });
         const keyId = String(verified.context.delegatedKeyId);
+        // Legs 2 and 3 are signed by one session (the reference: the same session key pair).
+        if (verified.sessionId === null || verified.sessionId !== verified.context.sessionId)
+          throw new ApiError(
+            'WALLET_SIGNATURE_INVALID',
+            'The policy grant must be signed by the session that signed the key creation',
+          );
         const [row] = await m.query<KeyRow[]>(`SELECT * FROM wallet_delegated_keys WHERE id = $1 FOR UPDATE`, [keyId]);
         if (!row || row.status !== 'PENDING')
           throw new ApiError('WALLET_SIGNATURE_INVALID', 'This challenge names no pending delegated key');
@@ -155,7 +161,7 @@ export class DelegatedKeysService {
         noteAuditStatus(201);
         return { status: 201, body: view };
       }
-      await this.signatures.consume(m, headers, { ...base, action: CREATE });
+      const creator = await this.signatures.consume(m, headers, { ...base, action: CREATE });
       await this.refuseActive(m, cardId, accountId);
       // The key pair: generated and custodied here; the private half sealed, never answered.
       const pair = generateP256KeyPair();
@@ -190,7 +196,7 @@ export class DelegatedKeysService {
             effect: 'EFFECT_ALLOW',
             walletId: formatId('InternalAccount', accountId),
           }),
-          context: { delegatedKeyId: row.id },
+          context: { delegatedKeyId: row.id, sessionId: creator.sessionId },
         },
       );
       return { status: 202, body: challenge };

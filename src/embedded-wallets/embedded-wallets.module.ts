@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { OneTimeCodeLimits } from '../common/one-time-code-limits.js';
 import { CustomersModule } from '../customers/customers.module.js';
 import { MessagingModule } from '../messaging/messaging.module.js';
 import { OutboxWriterModule } from '../outbox/outbox-writer.module.js';
@@ -26,6 +27,7 @@ import { WalletsService } from './wallets.service.js';
   imports: [CustomersModule, PlatformConfigModule, SecretsModule, MessagingModule, OutboxWriterModule],
   controllers: [WalletsController, WalletAccountsController, DelegatedKeysController],
   providers: [
+    OneTimeCodeLimits,
     EnclaveKeys,
     WalletSignatures,
     WalletsService,

@@ -277,13 +277,16 @@ export class WalletSignatures {
       if (stamp.publicKey !== required) throw invalid('The stamp is not made by the key this challenge names');
       return null;
     }
-    const [session] = await m.query<Array<{ id: string }>>(
-      `SELECT id FROM wallet_sessions
-        WHERE account_id = $1 AND platform_id = $2 AND public_key = $3 AND revoked_at IS NULL AND expires_at > $4
-        ORDER BY id LIMIT 1`,
-      [action.accountId, action.platformId, stamp.publicKey, now],
+    // Exact: a client key is bound to one live session (WalletsService.openSession), so the key
+    // names at most one; any other count is refused rather than picking one.
+    const sessions = await m.query<Array<{ id: string; account_id: string; platform_id: string }>>(
+      `SELECT id, account_id, platform_id FROM wallet_sessions
+        WHERE public_key = $1 AND revoked_at IS NULL AND expires_at > $2`,
+      [stamp.publicKey, now],
     );
-    if (!session) throw invalid("The stamp's public key is not a live session key of this account");
+    const [session] = sessions;
+    if (sessions.length !== 1 || session.account_id !== action.accountId || session.platform_id !== action.platformId)
+      throw invalid("The stamp's public key is not a live session key of this account");
     return session.id;
   }
 

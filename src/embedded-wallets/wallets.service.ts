@@ -22,6 +22,9 @@ import { credentialEvent, sessionEvent } from './wallet-events.js';
 import { PlatformConfigService } from '../platform-config/platform-config.service.js';
 import { sameSecret } from '../secrets/constant-time.js';
 import { SecretBox } from '../secrets/secret-box.js';
+import { OneTimeCodeKey } from '../secrets/one-time-code-key.js';
+import { type CodeLimitSubject, OneTimeCodeLimits } from '../common/one-time-code-limits.js';
+import { oneTimeCodeDigest, oneTimeCodeMatches } from '../secrets/one-time-code.js';
 import { EnclaveKeys } from './enclave-keys.service.js';
 import { oidcNonce, SandboxOidc } from './sandbox-oidc.js';
 import { verifyAssertion, verifyRegistration, type StoredPasskey } from '../sca/factor-proofs.js';
@@ -177,7 +180,11 @@ export function maskContact(contact: string | null): string | null {
 
 type EmbeddedWalletConfig = NonNullable<Awaited<ReturnType<PlatformConfigService['embeddedWalletConfig']>>>;
 
-const otpHash = (otpId: string, code: string) => createHash('sha256').update(`${otpId}:${code}`).digest('hex');
+/** What a wallet OTP's limits count against: the credential and its wallet (docs/embedded-wallets.md, "Limits"). */
+const otpSubjects = (row: { id: string; account_id: string }): CodeLimitSubject[] => [
+  { scope: 'wallet-otp-credential', subject: row.id },
+  { scope: 'wallet-otp-account', subject: row.account_id },
+];
 
 /**
  * A client-held session key: compressed P-256 (lower-cased); the deprecated uncompressed-key flow
@@ -226,10 +233,16 @@ export class WalletsService implements OnModuleInit {
     private readonly sms: SmsSender,
     private readonly outbox: OutboxService,
     private readonly oidc: SandboxOidc,
+    private readonly codeKey: OneTimeCodeKey,
+    private readonly limits: OneTimeCodeLimits,
   ) {}
 
   onModuleInit(): void {
     this.customers.onCustomerCreated(async (m, customer) => {
+      if (await this.platformConfig.embeddedWalletConfig(m, customer.platformId)) await this.provision(m, customer);
+    });
+    // A customer that had no contact a wallet could own gets its wallet once it has one.
+    this.customers.onCustomerUpdated(async (m, customer) => {
       if (await this.platformConfig.embeddedWalletConfig(m, customer.platformId)) await this.provision(m, customer);
     });
     this.platformConfig.onEmbeddedWalletsEnabled((m, platformId) => this.provisionAll(m, platformId));
@@ -238,27 +251,45 @@ export class WalletsService implements OnModuleInit {
   // ---- provisioning ------------------------------------------------------------------------
 
   /**
-   * Gives a customer its EMBEDDED_WALLET internal account, initialised with an EMAIL_OTP
-   * credential tied to the customer's email (when it has one and no other live EMAIL_OTP
-   * credential of the platform holds that email). Idempotent: an existing wallet is left alone.
+   * Gives a customer its EMBEDDED_WALLET internal account together with its first credential, an
+   * EMAIL_OTP tied to the customer's email. No wallet without a credential: a customer with no
+   * email, or whose email is tied to another wallet's EMAIL_OTP credential of the platform, gets no
+   * wallet (`unprovisionedReason` says why) until it has one (a later PATCH of its email runs this
+   * again). Idempotent: an existing wallet is left alone.
    */
   async provision(m: EntityManager, customer: CustomerEntity): Promise<void> {
+    if ((await this.unprovisionedReason(m, customer)) !== null) return;
     const { account, opened } = await this.accounts.openEmbeddedWallet(m, customer.platformId, customer.id);
-    if (!opened || customer.email === null) return;
-    const contact = customer.email.toLowerCase();
-    const [taken] = await m.query<Array<{ id: string }>>(
-      `SELECT id FROM wallet_credentials
-        WHERE platform_id = $1 AND type = 'EMAIL_OTP' AND contact = $2 AND deleted_at IS NULL`,
-      [customer.platformId, contact],
-    );
-    if (taken) return;
+    if (!opened) return;
+    const contact = customer.email!.toLowerCase();
     await this.insertCredential(m, {
       platformId: customer.platformId,
       accountId: account.id,
       type: 'EMAIL_OTP',
-      nickname: customer.email,
+      nickname: customer.email!,
       contact,
     });
+  }
+
+  /**
+   * Why the customer cannot have a wallet now (no email; its email tied to another wallet), or null
+   * when it can. An existing wallet's own credential does not count against it.
+   */
+  private async unprovisionedReason(
+    m: EntityManager,
+    customer: Pick<CustomerEntity, 'id' | 'platformId' | 'email'>,
+  ): Promise<string | null> {
+    if (customer.email === null || customer.email === undefined)
+      return 'it has no email: set one (PATCH /customers/{id}) and the wallet is provisioned with an EMAIL_OTP credential';
+    const [taken] = await m.query<Array<{ id: string }>>(
+      `SELECT w.id FROM wallet_credentials w JOIN internal_accounts a ON a.id = w.account_id
+        WHERE w.platform_id = $1 AND w.type = 'EMAIL_OTP' AND w.contact = $2 AND w.deleted_at IS NULL
+          AND a.customer_id <> $3`,
+      [customer.platformId, customer.email.toLowerCase(), customer.id],
+    );
+    return taken
+      ? "its email is tied to another wallet's EMAIL_OTP credential: give it an email of its own (PATCH /customers/{id})"
+      : null;
   }
 
   /** Every active customer of a platform that just turned embedded wallets on (`FOR SHARE`: a concurrent delete waits). */
@@ -318,8 +349,11 @@ export class WalletsService implements OnModuleInit {
     if (uuid === null)
       throw invalidInput([fieldError('accountId', 'accountId must be an InternalAccount id (InternalAccount:<uuid>)')]);
     const account = await this.accounts.find(m, platformId, uuid);
-    if (account.type !== 'EMBEDDED_WALLET')
+    if (account.type !== 'EMBEDDED_WALLET') {
+      // The customer's other account: say why it has no wallet, when it has none.
+      if (account.customerId !== null) await this.walletOfCustomer(m, platformId, account.customerId);
       throw new ApiError('WALLET_NOT_PROVISIONED', `${accountId} is not an embedded wallet`);
+    }
     return uuid;
   }
 
@@ -329,11 +363,19 @@ export class WalletsService implements OnModuleInit {
       `SELECT id FROM internal_accounts WHERE platform_id = $1 AND customer_id = $2 AND type = 'EMBEDDED_WALLET'`,
       [platformId, customerId],
     );
-    if (!row)
+    if (!row) {
+      const [customer] = await m.query<Array<{ email: string | null }>>(
+        `SELECT email FROM customers WHERE id = $1 AND platform_id = $2`,
+        [customerId, platformId],
+      );
+      const why = customer
+        ? await this.unprovisionedReason(m, { id: customerId, platformId, email: customer.email })
+        : null;
       throw new ApiError(
         'WALLET_NOT_PROVISIONED',
-        `Customer ${formatId('Customer', customerId)} has no embedded wallet`,
+        `Customer ${formatId('Customer', customerId)} has no embedded wallet${why ? `: ${why}` : ''}`,
       );
+    }
     return row.id;
   }
 
@@ -421,6 +463,7 @@ export class WalletsService implements OnModuleInit {
   async issueOtp(m: EntityManager, row: CredentialRow): Promise<string> {
     const config = await this.platformConfig.embeddedWalletConfig(m, row.platform_id);
     if (!config) throw new ApiError('WALLET_NOT_PROVISIONED', 'The platform has not configured embedded wallets');
+    await this.limits.issue(m, otpSubjects(row));
     const now = this.clock.now();
     const id = newUuid();
     const code = newOtp(config);
@@ -434,7 +477,7 @@ export class WalletsService implements OnModuleInit {
         id,
         row.platform_id,
         row.id,
-        otpHash(id, code),
+        oneTimeCodeDigest(await this.codeKey.current(), code, id),
         target.publicKeyUncompressed,
         this.box.seal(target.privateKey),
         later(now, (config.expirationSeconds ?? DEFAULT_OTP_SECONDS) * 1000),
@@ -581,25 +624,34 @@ export class WalletsService implements OnModuleInit {
         'UNAUTHORIZED',
         'No unexpired one-time password is pending for this credential: request one with POST /auth/credentials/{id}/challenge',
       );
+    await this.limits.guard(m, otpSubjects(row));
     if (otp.attempts >= MAX_OTP_ATTEMPTS)
-      throw new ApiError('RATE_LIMITED', 'Too many wrong one-time passwords: request a new one (challenge)');
+      throw new ApiError('RATE_LIMITED', 'Too many wrong one-time passwords: request a new one (challenge)', {
+        retryAfterSeconds: 1,
+      });
     const attempt = this.decryptAttempt(encryptedOtpBundle, this.box.open(otp.target_private_key_enc));
     const magic = this.appConfig.SANDBOX && sameSecret(attempt.code, SANDBOX_MAGIC_OTP);
-    if (!magic && !sameSecret(otpHash(otp.id, attempt.code), otp.code_hash)) {
+    if (!magic && !oneTimeCodeMatches(await this.codeKey.current(), attempt.code, otp.id, otp.code_hash)) {
       const attempts = otp.attempts + 1;
       await m.query(`UPDATE wallet_otps SET attempts = $2 WHERE id = $1`, [otp.id, attempts]);
-      noteAuditRefusal(); // the count commits; the request is answered as the failure it is
+      const locked = await this.limits.failure(m, otpSubjects(row));
+      noteAuditRefusal(); // the counts commit; the request is answered as the failure it is
+      if (locked) return new Refusal(locked);
       return new Refusal(
         new ApiError(
           attempts >= MAX_OTP_ATTEMPTS ? 'RATE_LIMITED' : 'UNAUTHORIZED',
           attempts >= MAX_OTP_ATTEMPTS
             ? 'Wrong one-time password; too many wrong attempts: request a new one (challenge)'
             : 'Wrong one-time password',
-          { details: { remainingAttempts: Math.max(0, MAX_OTP_ATTEMPTS - attempts) } },
+          {
+            details: { remainingAttempts: Math.max(0, MAX_OTP_ATTEMPTS - attempts) },
+            ...(attempts >= MAX_OTP_ATTEMPTS ? { retryAfterSeconds: 1 } : {}),
+          },
         ),
       );
     }
     await m.query(`UPDATE wallet_otps SET used_at = $2 WHERE id = $1`, [otp.id, now]);
+    await this.limits.success(m, otpSubjects(row));
     const token = await this.enclave.verificationToken({
       id: newUuid(),
       verification_type: row.type === 'SMS_OTP' ? 'OTP_TYPE_SMS' : 'OTP_TYPE_EMAIL',
@@ -661,9 +713,9 @@ export class WalletsService implements OnModuleInit {
   }
 
   /**
-   * POST /auth/credentials. The first credential of a wallet is created at once (201); adding one
-   * to a wallet that has any needs the signed retry (202, then 201), stamped by a live session of
-   * the wallet. EMAIL_OTP / SMS_OTP are tied to the customer's email / phone number and get a code
+   * POST /auth/credentials. Adding a credential always needs the signed retry (202, then 201),
+   * stamped by a live session of the wallet (a verified credential's); the first credential is
+   * made only at provisioning. EMAIL_OTP / SMS_OTP are tied to the customer's email / phone number and get a code
    * at once (`otpEncryptionTargetBundle`); activate them with verify.
    */
   async createCredential(
@@ -677,10 +729,6 @@ export class WalletsService implements OnModuleInit {
       // The account row, locked: two creations on one wallet queue (the one-per-account rules).
       await m.query(`SELECT id FROM internal_accounts WHERE id = $1 FOR UPDATE`, [accountId]);
       const planned = await this.plannedCredential(m, platformId, accountId, body);
-      const [existing] = await m.query<Array<{ n: string }>>(
-        `SELECT count(*)::text AS n FROM wallet_credentials WHERE account_id = $1 AND deleted_at IS NULL`,
-        [accountId],
-      );
       const action: WalletAction = {
         platformId,
         accountId,
@@ -688,18 +736,19 @@ export class WalletsService implements OnModuleInit {
         target: formatId('InternalAccount', accountId),
         body: rawBody,
       };
-      if (Number(existing.n) > 0) {
-        if (!isRetry(headers)) {
-          const challenge = await this.signatures.challenge(m, action, {
-            payloadToSign: this.signatures.payload(platformId, planned.activity, {
-              ...planned.parameters,
-              userId: formatId('InternalAccount', accountId),
-            }),
-          });
-          return { status: 202, body: { type: body.type, ...challenge } };
-        }
-        await this.signatures.consume(m, headers, action);
+      // Every credential is added by the wallet's holder: the signed retry of a live session of the
+      // wallet (sessions come only from a verified credential). A wallet's first credential is made
+      // at provisioning, so there is no unsigned path.
+      if (!isRetry(headers)) {
+        const challenge = await this.signatures.challenge(m, action, {
+          payloadToSign: this.signatures.payload(platformId, planned.activity, {
+            ...planned.parameters,
+            userId: formatId('InternalAccount', accountId),
+          }),
+        });
+        return { status: 202, body: { type: body.type, ...challenge } };
       }
+      await this.signatures.consume(m, headers, action);
       const row = await this.insertCredential(m, {
         platformId,
         accountId,
@@ -867,11 +916,12 @@ export class WalletsService implements OnModuleInit {
     return this.tx.run(async (m) => {
       const row = await this.findCredential(m, platformId, credentialId);
       await m.query(`SELECT id FROM internal_accounts WHERE id = $1 FOR UPDATE`, [row.account_id]);
-      const [count] = await m.query<Array<{ n: string }>>(
-        `SELECT count(*)::text AS n FROM wallet_credentials WHERE account_id = $1 AND deleted_at IS NULL`,
-        [row.account_id],
+      // Exactly: another live credential of the wallet than this one (its signer must be a session of it).
+      const [other] = await m.query<Array<{ n: string }>>(
+        `SELECT count(*)::text AS n FROM wallet_credentials WHERE account_id = $1 AND id <> $2 AND deleted_at IS NULL`,
+        [row.account_id, row.id],
       );
-      if (Number(count.n) <= 1)
+      if (Number(other.n) === 0)
         throw new ApiError('INVALID_INPUT', 'A wallet keeps at least one authentication credential: add another first');
       const action: WalletAction = {
         platformId,
@@ -919,10 +969,27 @@ export class WalletsService implements OnModuleInit {
 
   // ---- sessions ----------------------------------------------------------------------------
 
-  /** Opens a session of `credential` bound to the client's compressed public key (no key material is returned). */
+  /**
+   * Opens a session of `credential` bound to the client's compressed public key (no key material is
+   * returned). A client key is bound to one live session: a new session on a key replaces (revokes)
+   * the wallet's live sessions on the same key, and a key that is live on another wallet's session
+   * is refused (400). The key's rows are serialized by a transaction-scoped advisory lock.
+   */
   async openSession(m: EntityManager, credential: CredentialRow, publicKey: string): Promise<AuthSession> {
     const id = newUuid();
     const now = this.clock.now();
+    const key = publicKey.toLowerCase();
+    await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 47))`, [`wallet-session-key:${key}`]);
+    const live = await m.query<Array<SessionRow & { platform_id: string }>>(
+      `${SESSION_SELECT.replace('SELECT s.id,', 'SELECT s.platform_id, s.id,')}
+        WHERE s.public_key = $1 AND s.revoked_at IS NULL AND s.expires_at > $2 FOR UPDATE OF s`,
+      [key, now],
+    );
+    if (live.some((r) => r.account_id !== credential.account_id || r.platform_id !== credential.platform_id))
+      throw invalidInput([
+        fieldError('clientPublicKey', 'this key is bound to a live session of another wallet: use a fresh key pair'),
+      ]);
+    await this.revokeSessions(m, credential.platform_id, live);
     const expiresAt = later(now, SESSION_TTL_MS);
     await m.query(
       `INSERT INTO wallet_sessions (id, platform_id, account_id, credential_id, public_key, expires_at, created_at, updated_at)

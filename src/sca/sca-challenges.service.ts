@@ -1,5 +1,5 @@
 import { noteAuditRefusal, noteAuditResource } from '../audit/audit-trail.js';
-import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { Clock, later } from '../common/clock.js';
@@ -20,6 +20,9 @@ import {
 } from './factor-proofs.js';
 import { CHALLENGE_TTL_MS, MAX_FAILED_ATTEMPTS, MAX_RESENDS, RESEND_INTERVAL_MS, ScaSettings } from './sca-settings.js';
 import { SmsSender } from '../messaging/senders.js';
+import { newOneTimeCode, oneTimeCodeDigest, oneTimeCodeMatches } from '../secrets/one-time-code.js';
+import { OneTimeCodeKey } from '../secrets/one-time-code-key.js';
+import { type CodeLimitSubject, OneTimeCodeLimits } from '../common/one-time-code-limits.js';
 
 /** The purposes of challenges. */
 export const LOGIN = 'LOGIN';
@@ -70,7 +73,10 @@ interface ChallengeRow {
   binding: string;
   factor: ScaFactor;
   available_factors: ScaFactor[];
+  /** A challenge issued before the codes were MACed: its code sealed (read until it expires). */
   sms_code: string | null;
+  /** The SMS code as HMAC-SHA256 under the one-time-code key (src/secrets/one-time-code.ts). */
+  sms_code_mac?: string | null;
   enrollment_secret: string | null;
   webauthn_challenge: string | null;
   failed_attempts: number;
@@ -96,6 +102,9 @@ interface FactorRow {
 export const SANDBOX_SMS_CODE = '123456';
 
 const digest = (text: string) => createHash('sha256').update(text).digest('hex');
+
+/** What SMS codes' cross-challenge limits count against (OneTimeCodeLimits): the customer. */
+const smsSubjects = (customerId: string): CodeLimitSubject[] => [{ scope: 'sca-sms-customer', subject: customerId }];
 
 /** What a proof is checked against (ScaChallengesService.authorize), found in its transaction. */
 export interface ChallengeLookup {
@@ -126,6 +135,8 @@ export class ScaChallengesService {
     private readonly settings: ScaSettings,
     private readonly sms: SmsSender,
     private readonly config: AppConfig,
+    private readonly codeKey: OneTimeCodeKey,
+    private readonly limits: OneTimeCodeLimits,
   ) {}
 
   /** The customer's enrolled TOTP and passkey factors (rows), locked when `lock`. */
@@ -163,7 +174,7 @@ export class ScaChallengesService {
     const id = newUuid();
     const now = this.clock.now();
     const expiresAt = later(now, extra.ttlMs ?? CHALLENGE_TTL_MS);
-    let smsCode: string | null = null;
+    let smsCodeMac: string | null = null;
     let webauthnChallenge = extra.webauthnChallenge ?? null;
     let passkeyOptions: Record<string, unknown> | undefined;
     if (factor === 'SMS_OTP') {
@@ -172,8 +183,9 @@ export class ScaChallengesService {
           'SCA_FACTOR_NOT_ENROLLED',
           "SMS_OTP needs the customer's phone number: the customer has none",
         );
-      const code = this.config.SANDBOX ? SANDBOX_SMS_CODE : String(randomInt(0, 1_000_000)).padStart(6, '0');
-      smsCode = this.box.seal(code);
+      await this.limits.issue(m, smsSubjects(customer.id));
+      const code = this.config.SANDBOX ? SANDBOX_SMS_CODE : newOneTimeCode(6);
+      smsCodeMac = oneTimeCodeDigest(await this.codeKey.current(), code, id);
       await this.sms.send({ to: customer.phoneNumber, purpose: target.purpose, code });
     } else if (factor === 'PASSKEY' && !webauthnChallenge) {
       const passkey = this.passkeyOf(await this.factors(m, customer.id));
@@ -190,7 +202,7 @@ export class ScaChallengesService {
     }
     await m.query(
       `INSERT INTO sca_challenges (id, platform_id, customer_id, purpose, subject, binding, factor, available_factors,
-         sms_code, enrollment_secret, webauthn_challenge, failed_attempts, status, expires_at, created_at, code_sent_at)
+         sms_code_mac, enrollment_secret, webauthn_challenge, failed_attempts, status, expires_at, created_at, code_sent_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 0, 'PENDING', $12, $13, $14)`,
       [
         id,
@@ -201,12 +213,12 @@ export class ScaChallengesService {
         digest(target.binding),
         factor,
         [factor],
-        smsCode,
+        smsCodeMac,
         extra.enrollmentSecret ? this.box.seal(extra.enrollmentSecret) : null,
         webauthnChallenge,
         expiresAt,
         now,
-        smsCode ? now : null,
+        smsCodeMac ? now : null,
       ],
     );
     noteAuditResource(formatId('ScaChallenge', id));
@@ -232,12 +244,12 @@ export class ScaChallengesService {
    */
   async resend(m: EntityManager, customer: CustomerEntity, challengeId: string): Promise<void> {
     const rows = await m.query<ChallengeRow[]>(
-      `SELECT id, purpose, factor, sms_code, status, expires_at, code_sent_at, resend_count
+      `SELECT id, purpose, factor, sms_code, sms_code_mac, status, expires_at, code_sent_at, resend_count
        FROM sca_challenges WHERE id = $1 AND customer_id = $2 FOR UPDATE`,
       [challengeId, customer.id],
     );
     const row = rows[0];
-    if (!row || row.factor !== 'SMS_OTP' || !row.sms_code || !customer.phoneNumber)
+    if (!row || row.factor !== 'SMS_OTP' || (!row.sms_code && !row.sms_code_mac) || !customer.phoneNumber)
       throw new ApiError('CONFLICT', 'There is no pending SMS_OTP challenge to re-send: only SMS codes can be re-sent');
     const now = this.clock.now();
     if (row.status !== 'PENDING' || row.expires_at.getTime() <= now.getTime())
@@ -269,11 +281,22 @@ export class ScaChallengesService {
           details: { resendCount: resent, maxResends: MAX_RESENDS },
         },
       );
+    // Only the code's MAC is kept: a re-send draws a new code (the earlier one stops working) and
+    // counts as a code issued (OneTimeCodeLimits). A challenge from before keeps its sealed code.
+    let code: string;
+    if (row.sms_code_mac) {
+      await this.limits.issue(m, smsSubjects(customer.id));
+      code = this.config.SANDBOX ? SANDBOX_SMS_CODE : newOneTimeCode(6);
+      await m.query(`UPDATE sca_challenges SET sms_code_mac = $2 WHERE id = $1`, [
+        row.id,
+        oneTimeCodeDigest(await this.codeKey.current(), code, row.id),
+      ]);
+    } else code = this.box.open(row.sms_code!);
     await m.query(`UPDATE sca_challenges SET code_sent_at = $2, resend_count = resend_count + 1 WHERE id = $1`, [
       row.id,
       now,
     ]);
-    await this.sms.send({ to: customer.phoneNumber, purpose: row.purpose, code: this.box.open(row.sms_code) });
+    await this.sms.send({ to: customer.phoneNumber, purpose: row.purpose, code });
   }
 
   /**
@@ -305,6 +328,8 @@ export class ScaChallengesService {
       const now = this.clock.now();
       if (row.expires_at.getTime() <= now.getTime())
         throw new ApiError('SCA_CHALLENGE_EXPIRED', `This challenge expired at ${row.expires_at.toISOString()}`);
+      const sms = row.factor === 'SMS_OTP' && !proof.passkeyAssertion && row.purpose !== ENROLL_PASSKEY;
+      if (sms) await this.limits.guard(m, smsSubjects(customer.id));
       const checked = await this.check(m, customer, row, proof, now);
       const problem = typeof checked === 'string' ? checked : null;
       if (problem) {
@@ -314,7 +339,9 @@ export class ScaChallengesService {
           failed,
           failed >= MAX_FAILED_ATTEMPTS ? 'LOCKED' : 'PENDING',
         ]);
+        const locked = sms ? await this.limits.failure(m, smsSubjects(customer.id)) : null;
         noteAuditRefusal(); // the count commits, the request is a failure (its 400 is recorded)
+        if (locked) return new Refusal(locked);
         return new Refusal(
           new ApiError(
             failed >= MAX_FAILED_ATTEMPTS ? 'SCA_CHALLENGE_LOCKED' : 'SCA_PROOF_INVALID',
@@ -326,6 +353,7 @@ export class ScaChallengesService {
         );
       }
       await m.query(`UPDATE sca_challenges SET status = 'USED', used_at = $2 WHERE id = $1`, [row.id, now]);
+      if (sms) await this.limits.success(m, smsSubjects(customer.id));
       return {
         value: await onSuccess(m, {
           id: row.id,
@@ -346,7 +374,7 @@ export class ScaChallengesService {
     factor?: ScaFactor,
   ): Promise<ChallengeRow> {
     const columns = `id, customer_id, purpose, subject, binding, factor, available_factors, sms_code, enrollment_secret,
-      webauthn_challenge, failed_attempts, status, expires_at`;
+      webauthn_challenge, failed_attempts, status, expires_at, sms_code_mac`;
     const rows = challengeId
       ? await m.query<ChallengeRow[]>(
           `SELECT ${columns} FROM sca_challenges
@@ -416,6 +444,10 @@ export class ScaChallengesService {
     }
     const code = proof.code ?? '';
     if (row.factor === 'SMS_OTP') {
+      if (row.sms_code_mac)
+        return oneTimeCodeMatches(await this.codeKey.current(), code, row.id, row.sms_code_mac)
+          ? null
+          : 'The code is not the one sent by SMS';
       if (!row.sms_code) return 'This challenge has no code';
       return sameSecret(this.box.open(row.sms_code), code) ? null : 'The code is not the one sent by SMS';
     }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { OneTimeCodeLimits } from '../common/one-time-code-limits.js';
 import { ExternalAccountsModule } from '../external-accounts/external-accounts.module.js';
 import { MessagingModule } from '../messaging/messaging.module.js';
 import { SecretsModule } from '../secrets/secrets.module.js';
@@ -17,7 +18,7 @@ import { ScaService } from './sca.service.js';
 @Module({
   imports: [SecretsModule, ExternalAccountsModule, MessagingModule],
   controllers: [ScaController, BeneficiaryTrustController],
-  providers: [ScaSettings, ScaCustomers, ScaChallengesService, ScaService, BeneficiaryTrustService],
+  providers: [OneTimeCodeLimits, ScaSettings, ScaCustomers, ScaChallengesService, ScaService, BeneficiaryTrustService],
   exports: [ScaService, ScaCustomers, ScaChallengesService],
 })
 export class ScaModule {}

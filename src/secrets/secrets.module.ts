@@ -4,6 +4,7 @@ import { loadKeyRing } from './key-encryption-key.js';
 import { KeyRing } from './key-ring.js';
 import { SealedColumns } from './sealed-columns.js';
 import { SecretBox } from './secret-box.js';
+import { OneTimeCodeKey } from './one-time-code-key.js';
 
 /**
  * Secrets at rest: the key-encryption key (loaded when the application is built, so after the
@@ -15,7 +16,8 @@ import { SecretBox } from './secret-box.js';
     { provide: KeyRing, useFactory: (config: AppConfig) => loadKeyRing(config), inject: [AppConfig] },
     SecretBox,
     SealedColumns,
+    OneTimeCodeKey,
   ],
-  exports: [SecretBox, SealedColumns],
+  exports: [SecretBox, SealedColumns, OneTimeCodeKey],
 })
 export class SecretsModule {}

@@ -323,6 +323,13 @@ export class UmaSettlementService extends SettlementLayer implements OnModuleIni
     return { reference: message.reference, transactionId: result.transactionId, status: result.status };
   }
 
+  /**
+   * The account an incoming UMA payment credits (docs/uma.md, "Which account is credited"): the
+   * receiver's internal account in the payment's currency that is not an embedded wallet (its
+   * INTERNAL_FIAT account), the oldest if several; only when it has none in that currency, its
+   * EMBEDDED_WALLET. Money reaches a wallet over UMA only when the wallet is the customer's one
+   * account in the currency.
+   */
   private async receiverAccount(message: PaymentMessage, domain: string): Promise<{ platform_id: string; id: string }> {
     if (message.receiver.split('@')[1]?.toLowerCase() !== domain) {
       throw new ApiError('INVALID_RECEIVER', `${message.receiver} is not an address of ${domain}`);
@@ -331,7 +338,7 @@ export class UmaSettlementService extends SettlementLayer implements OnModuleIni
       `SELECT c.platform_id, a.id
          FROM customers c JOIN internal_accounts a ON a.customer_id = c.id AND a.currency = $2
         WHERE lower(c.uma_address) = lower($1) AND NOT c.is_deleted
-        ORDER BY c.created_at, c.id, a.created_at, a.id LIMIT 1`,
+        ORDER BY c.created_at, c.id, (a.type = 'EMBEDDED_WALLET'), a.created_at, a.id LIMIT 1`,
       [message.receiver, message.currency],
     );
     if (!account) {

@@ -527,27 +527,51 @@ describe('credentials', () => {
     const p = await walletPlatform();
     const shared = email();
     const number = phone();
-    const a = await newCustomer(p, individual({ email: shared, phoneNumber: number }));
+    const a = await newCustomer(p, individual({ email: shared }));
     const b = await newCustomer(p, individual({ email: shared, phoneNumber: number }));
     const walletA = await walletOf(p, a.id);
-    const walletB = await walletOf(p, b.id);
     expect(walletA.credentials).toHaveLength(1);
-    expect(walletB.credentials).toEqual([]); // provisioned without: the email is taken
-    // B has no credential: its first one needs no signature, but the email is another wallet's.
-    expectError(
-      await p.post('/auth/credentials', { type: 'EMAIL_OTP', accountId: walletB.accountId }),
+    // No wallet without a credential (issue #47): B's email is A's wallet's, so B has none, and
+    // its other account says why.
+    expect((await p.get(`/customers/internal-accounts?customerId=${b.id}&type=EMBEDDED_WALLET`)).body.data).toEqual([]);
+    const fiatB = await p.get(`/customers/internal-accounts?customerId=${b.id}&type=INTERNAL_FIAT`);
+    const refused = expectError(
+      await p.post('/auth/credentials', { type: 'SMS_OTP', accountId: fiatB.body.data[0].id }),
       409,
-      'EMAIL_OTP_EMAIL_ALREADY_EXISTS',
+      'WALLET_NOT_PROVISIONED',
     );
-    const smsB = await p.post('/auth/credentials', { type: 'SMS_OTP', accountId: walletB.accountId });
-    expect(smsB.status).toBe(201); // the first credential: created at once
+    expect(refused.reason).toContain("tied to another wallet's EMAIL_OTP credential");
+    // A's session adds SMS_OTP with B's number... B has no wallet, so the number is free.
     const sessionA = await otpLogin(p, walletA.credentials[0].id as string, magic);
+    await p.patch(`/customers/${a.id}`, { customerType: 'INDIVIDUAL', phoneNumber: number });
+    const smsA = await p.post('/auth/credentials', { type: 'SMS_OTP', accountId: walletA.accountId });
+    expect(smsA.status).toBe(202);
+    expect(
+      (
+        await signedRetry(
+          p,
+          'post',
+          '/auth/credentials',
+          { type: 'SMS_OTP', accountId: walletA.accountId },
+          sessionA.key,
+          smsA,
+        )
+      ).status,
+    ).toBe(201);
+    // B gets its own email: now it is provisioned (with its EMAIL_OTP credential), and the number is A's.
+    expect((await p.patch(`/customers/${b.id}`, { customerType: 'INDIVIDUAL', email: email() })).status).toBe(200);
+    const walletB = await walletOf(p, b.id);
+    expect(walletB.credentials).toEqual([expect.objectContaining({ type: 'EMAIL_OTP' })]);
     expectError(
-      await p.post('/auth/credentials', { type: 'SMS_OTP', accountId: walletA.accountId }),
+      await p.post('/auth/credentials', { type: 'SMS_OTP', accountId: walletB.accountId }),
       409,
       'SMS_OTP_PHONE_NUMBER_ALREADY_EXISTS',
     );
-    void sessionA;
+    expectError(
+      await p.post('/auth/credentials', { type: 'EMAIL_OTP', accountId: walletB.accountId }),
+      400,
+      'EMAIL_OTP_CREDENTIAL_ALREADY_EXISTS',
+    );
 
     const fiat = await p.get(`/customers/internal-accounts?customerId=${a.id}&type=INTERNAL_FIAT`);
     expectError(
@@ -807,7 +831,7 @@ describe('OAUTH (the sandbox OIDC issuer)', () => {
 });
 
 describe('races', () => {
-  it('one signed retry sent five times at once is honoured once; five first credentials at once make one', async () => {
+  it('one signed retry sent five times at once is honoured once; five provisioning PATCHes at once make one wallet', async () => {
     const p = await walletPlatform();
     const w = await newWallet(p);
     const key = newWalletKey();
@@ -824,19 +848,16 @@ describe('races', () => {
     expect(answers.map((a) => a.status).sort()).toEqual([200, 401, 401, 401, 401]);
     expect(await sessionsOf(p, w.accountId)).toHaveLength(1);
 
-    // A wallet without credentials (its email is another wallet's): five SMS_OTP creations at once.
+    // A customer with no wallet (its email is another wallet's): five PATCHes of its email at once make one wallet.
     const shared = email();
-    const number = `+1206555${String(1000 + (++seq % 9000))}`;
     await newCustomer(p, individual({ email: shared }));
-    const bare = await newCustomer(p, individual({ email: shared, phoneNumber: number }));
-    const { accountId } = await walletOf(p, bare.id);
-    const creations = await Promise.all(
-      Array.from({ length: 5 }, () => p.post('/auth/credentials', { type: 'SMS_OTP', accountId })),
+    const bare = await newCustomer(p, individual({ email: shared }));
+    const fresh = email();
+    const patches = await Promise.all(
+      Array.from({ length: 5 }, () => p.patch(`/customers/${bare.id}`, { customerType: 'INDIVIDUAL', email: fresh })),
     );
-    // one is created (the wallet had none: no signature); the others, queued on the account's lock, see it
-    expect(creations.map((c) => c.status).sort()).toEqual([201, 400, 400, 400, 400]);
-    for (const c of creations.filter((c) => c.status === 400))
-      expect(c.body.code).toBe('SMS_OTP_CREDENTIAL_ALREADY_EXISTS');
-    expect((await p.get(`/auth/credentials?accountId=${accountId}`)).body.data).toHaveLength(1);
+    expect(patches.map((r) => r.status)).toEqual([200, 200, 200, 200, 200]);
+    const { credentials } = await walletOf(p, bare.id);
+    expect(credentials).toEqual([expect.objectContaining({ type: 'EMAIL_OTP', nickname: fresh })]);
   });
 });

@@ -344,6 +344,39 @@ describe('UMA payments between deployments', () => {
     expect(await verifyLedger(b.app.get(DataSource), uuidOf(pb))).toMatchObject({ ok: true });
   }, 60_000);
 
+  it("a wallet customer's incoming payment credits its non-wallet account in the currency (docs/uma.md), even when its wallet is older", async () => {
+    // A platform of B that supported only EUR when the customer was created: its USD wallet is
+    // older than the USD account opened when USD was added.
+    const pc = await platformWithEndpoint(b, dbB, hooksB.url);
+    await supportCurrencies(pc, ['EUR']);
+    expect((await pc.patch('/config', { embeddedWalletConfig: { appName: 'Carol wallet' } })).status).toBe(200);
+    const carol = await newCustomer(
+      pc,
+      individual({ umaAddress: `$carol@${domainOf(b)}`, email: `carol-${process.pid}@example.com` }),
+    );
+    await supportCurrencies(pc, ['EUR', 'USD']);
+    const accounts = (await pc.get(`/customers/internal-accounts?customerId=${carol.id}&currency=USD`)).body as Json;
+    const wallet = (accounts.data as Json[]).find((x) => x.type === 'EMBEDDED_WALLET')!;
+    const fiat = (accounts.data as Json[]).find((x) => x.type === 'INTERNAL_FIAT')!;
+    expect(Date.parse(wallet.createdAt as string)).toBeLessThan(Date.parse(fiat.createdAt as string));
+    hooksB.reset();
+    const payment = {
+      reference: `Transaction:${'2'.repeat(8)}-2222-7222-8222-${'2'.repeat(12)}`,
+      sender: `$zed@${fake.domain}`,
+      receiver: `$carol@${domainOf(b)}`,
+      currency: 'USD',
+      amount: '900',
+      payerData: { identifier: `$zed@${fake.domain}` },
+    };
+    const post = (body: unknown) => b.http.post('/.well-known/uma-settlement').send(body as object);
+    expect((await post(await fake.settlementCallback('PAYMENT', payment))).status).toBe(200);
+    const after = (await pc.get(`/customers/internal-accounts?customerId=${carol.id}&currency=USD`)).body as Json;
+    const balances = Object.fromEntries(
+      (after.data as Json[]).map((x) => [x.type as string, (x.balance as Json).amount as number]),
+    );
+    expect(balances).toEqual({ INTERNAL_FIAT: 900, EMBEDDED_WALLET: 0 });
+  }, 60_000);
+
   it('B refuses a sender whose customer is not KYC-verified: 400 SENDER_NOT_ACCEPTED, nothing quoted', async () => {
     const unverified = await newCustomer(pa, individual({ umaAddress: `$carl@${domainOf(a)}` }));
     const account = await customerAccount(pa, unverified.id, 'USD');

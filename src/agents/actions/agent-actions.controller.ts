@@ -1,5 +1,15 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
-import { ApiBasicAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import type { IncomingHttpHeaders } from 'node:http';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { retryHeaders } from '../../embedded-wallets/wallet-signatures.service.js';
+import {
+  ApiBasicAuth,
+  ApiCreatedResponse,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiResponse,
+  ApiTags,
+} from '@nestjs/swagger';
 import { CurrentAgent, CurrentPlatform, RequirePermission } from '../../auth/auth.decorators.js';
 import type { AgentPrincipal, PlatformPrincipal } from '../../auth/auth.decorators.js';
 import { IdPipe } from '../../common/id.pipe.js';
@@ -109,11 +119,22 @@ export class AgentOperationsController {
   })
   @ApiResponse({ status: 404, description: 'QUOTE_NOT_FOUND' })
   @ApiResponse({ status: 409, description: 'CONFLICT: already executed' })
+  @ApiResponse({
+    status: 401,
+    description: 'An EMBEDDED_WALLET source: Grid-Wallet-Signature missing, malformed or not over its payloadToSign',
+  })
+  @ApiHeader({
+    name: 'Grid-Wallet-Signature',
+    required: false,
+    description:
+      "An EMBEDDED_WALLET source: the wallet holder's stamp over the quote's payloadToSign (also Service-Wallet-Signature)",
+  })
   execute(
     @CurrentAgent() agent: AgentPrincipal,
     @Param('quoteId', new IdPipe('Quote')) quoteId: string,
+    @Headers() headers: IncomingHttpHeaders,
   ): Promise<AgentActionView> {
-    return this.actions.execute(agent, quoteId);
+    return this.actions.execute(agent, quoteId, retryHeaders(headers));
   }
 
   @Get('actions')

@@ -32,6 +32,8 @@ import { evaluatePolicy, PolicyDecision, PolicyDenial } from '../policy-evaluato
 import { agentActionPendingApproval } from './agent-action-events.js';
 import type { AgentActionsQuery, AgentApprovalsQuery, AgentTransactionsQuery } from './agent-action.dto.js';
 import { noteAuditResource } from '../../audit/audit-trail.js';
+import type { RetryHeaders } from '../../embedded-wallets/wallet-signatures.service.js';
+import { walletSignatureRequired } from '../../payments/quotes/wallet-quote.js';
 import {
   AgentActionEntity,
   type AgentActionStatus,
@@ -105,8 +107,13 @@ export class AgentActionsService {
     return row;
   }
 
-  /** `POST /agents/me/quotes/{quoteId}/execute`. */
-  execute(agent: AgentPrincipal, quoteId: string): Promise<AgentActionView> {
+  /**
+   * `POST /agents/me/quotes/{quoteId}/execute`. A quote paid from an EMBEDDED_WALLET needs the
+   * holder's stamp over its payloadToSign (`Grid-Wallet-Signature`, 401 otherwise, nothing kept),
+   * checked before the policy decides; an action held for approval was so signed, and its approval
+   * executes it.
+   */
+  execute(agent: AgentPrincipal, quoteId: string, headers: RetryHeaders = {}): Promise<AgentActionView> {
     return this.counted(
       this.tx.run(async (m) => {
         const row = await this.lockAgent(m, agent);
@@ -121,7 +128,8 @@ export class AgentActionsService {
             `Quote ${formatId('Quote', quote.id)} expired at ${quote.expiresAt.toISOString()}; request a new quote`,
           );
         }
-        return this.decideQuote(m, row, quote, now, 'EXECUTE_QUOTE', null);
+        const walletSigned = await this.quotes.verifyWalletStamp(m, quote, headers);
+        return this.decideQuote(m, row, quote, now, 'EXECUTE_QUOTE', null, walletSigned);
       }),
     );
   }
@@ -214,7 +222,10 @@ export class AgentActionsService {
     now: BusinessTime,
     type: 'EXECUTE_QUOTE' | 'TRANSFER_OUT',
     transfer: AgentTransferDetails | null,
+    walletSigned = false,
   ): Promise<AgentActionView> {
+    // Money leaves an embedded wallet only with its holder's stamp: nothing is kept without it.
+    if (quote.walletPayloadToSign !== null && !walletSigned) throw walletSignatureRequired(quote);
     const decision = this.evaluate(row, quote, now, false);
     switch (decision.outcome) {
       case 'DENIED':
@@ -226,7 +237,7 @@ export class AgentActionsService {
         return view;
       }
       case 'AUTO': {
-        const executed = await this.settle(m, row, quote, decision.usageAfter, now);
+        const executed = await this.settle(m, row, quote, decision.usageAfter, now, walletSigned);
         const action = await this.insertAction(m, row, type, quote, transfer, 'APPROVED', now);
         // Rendered from what the execution holds (no re-read: the race holds the agent row).
         return renderAgentAction(
@@ -265,7 +276,15 @@ export class AgentActionsService {
           const decision = this.evaluate(row, quote, now, true);
           if (decision.outcome === 'DENIED') failure = 'LIMIT_EXCEEDED';
           else if (decision.outcome === 'AUTO')
-            failure = await this.settleOrFail(m, row, quote, decision.usageAfter, now);
+            // An EXECUTE_QUOTE action of a wallet-funded quote exists only once its stamp verified.
+            failure = await this.settleOrFail(
+              m,
+              row,
+              quote,
+              decision.usageAfter,
+              now,
+              action.type === 'EXECUTE_QUOTE' && quote.walletPayloadToSign !== null,
+            );
         }
         if (failure) await this.recordFailure(m, quote, failure, now);
         action.status = failure ? 'FAILED' : 'APPROVED';
@@ -460,9 +479,11 @@ export class AgentActionsService {
     quote: QuoteEntity,
     usage: PolicyDecision['usage'],
     now: BusinessTime,
+    walletSigned = false,
   ): Promise<ExecutedPayment> {
     // The agent's usage is written in the execution's own statement (one write for all of it).
     return this.payments.execute(m, quote, now, undefined, {
+      walletSigned,
       also: (s) =>
         s.with(
           'agent_usage',
@@ -484,10 +505,11 @@ export class AgentActionsService {
     quote: QuoteEntity,
     usage: PolicyDecision['usage'],
     now: BusinessTime,
+    walletSigned: boolean,
   ): Promise<OutgoingFailureReason | null> {
     await m.query('SAVEPOINT agent_execution');
     try {
-      await this.settle(m, agent, quote, usage, now);
+      await this.settle(m, agent, quote, usage, now, walletSigned);
       await m.query('RELEASE SAVEPOINT agent_execution');
       return null;
     } catch (error) {

@@ -20,6 +20,8 @@ import { QuoteExecutionService } from './quote-execution.service.js';
 import type { QuoteView } from './quote.dto.js';
 import { QuoteEntity } from './quote.entity.js';
 import { renderQuote } from './quote.render.js';
+import { type RetryHeaders, WalletSignatures } from '../../embedded-wallets/wallet-signatures.service.js';
+import { verifyWalletPayment } from './wallet-quote.js';
 
 /** Finds the caller's quote (scoped to its platform/agent), locked when asked. */
 export type QuoteFinder = (m: EntityManager, lock?: 'update') => Promise<QuoteEntity>;
@@ -63,6 +65,7 @@ export class QuoteAuthorizationService {
     private readonly customers: ScaCustomers,
     private readonly challenges: ScaChallengesService,
     private readonly payments: QuoteExecutionService,
+    private readonly walletSignatures: WalletSignatures,
   ) {}
 
   /**
@@ -109,13 +112,25 @@ export class QuoteAuthorizationService {
    * the quote is PENDING (executable) or, when an execution was asked for, executed in the same
    * transaction as the challenge's use.
    */
-  async authorize(find: QuoteFinder, proof: ScaProof & { challengeId?: string | null }): Promise<QuoteView> {
+  async authorize(
+    find: QuoteFinder,
+    proof: ScaProof & { challengeId?: string | null },
+    headers: RetryHeaders = {},
+  ): Promise<QuoteView> {
     let quote!: QuoteEntity;
+    let stamped = false;
     return this.challenges.authorize(
       async (m) => {
         quote = await find(m, 'update');
         noteAuditResource(formatId('Quote', quote.id));
         const customer = await this.pendingCustomer(m, quote);
+        // A wallet-funded quote: a wallet signature sent with the authorization is checked first
+        // (401, nothing counted); a valid one is the holder's execution of the quote.
+        const sent = headers.signature !== undefined || headers.conflicting === true;
+        if (quote.walletPayloadToSign !== null && sent) {
+          await verifyWalletPayment(this.walletSignatures, m, headers, quote);
+          stamped = true;
+        }
         const challengeId = proof.challengeId ? parseId('ScaChallenge', proof.challengeId) : null;
         const ownChallenge = quote.scaChallenge ? parseId('ScaChallenge', quote.scaChallenge.id) : null;
         return { customer, target: paymentTarget(quote), challengeId: challengeId ?? ownChallenge };
@@ -128,7 +143,11 @@ export class QuoteAuthorizationService {
         quote.scaChallenge = null;
         quote.updatedAt = now;
         await m.update(QuoteEntity, { id: quote.id }, { status: 'PENDING', scaChallenge: null, updatedAt: now });
-        if (requested) await this.payments.execute(m, quote, now, requested);
+        // Only an execution the wallet signed is released: a wallet-funded quote's execution is
+        // recorded only after its stamp verified (QuotesService.execute), or is stamped here.
+        const walletSigned = quote.walletPayloadToSign !== null && (requested !== null || stamped);
+        if (requested) await this.payments.execute(m, quote, now, requested, { walletSigned });
+        else if (stamped) await this.payments.execute(m, quote, now, undefined, { walletSigned });
         return renderQuote(quote, now);
       },
     );

@@ -92,13 +92,25 @@ export class QuotesController {
   @ApiOperation({ summary: "Authorize a quote's SCA challenge", operationId: 'authorizeQuote' })
   @ApiBody({ type: QuoteAuthorizationRequest })
   @ApiOkResponse({ type: QuoteView, description: 'Authorized: PENDING, or executed when an execution was asked for' })
-  @ApiErrors(400, 403, 404, 409)
+  @ApiHeader({
+    name: 'Grid-Wallet-Signature',
+    required: false,
+    description:
+      "An EMBEDDED_WALLET source: the wallet holder's stamp over the quote's payloadToSign, executing it with the authorization (a stamped execute's recorded execution needs none)",
+  })
+  @ApiErrors(400, 401, 403, 404, 409)
   authorize(
     @CurrentPlatform() p: PlatformPrincipal,
     @Param('quoteId', new IdPipe('Quote')) quoteId: string,
     @Body() body: unknown,
+    @Headers() headers: IncomingHttpHeaders,
   ): Promise<QuoteView> {
-    return this.quotes.authorize({ platformId: p.platformId }, quoteId, parseBody(QuoteAuthorizationRequest, body));
+    return this.quotes.authorize(
+      { platformId: p.platformId },
+      quoteId,
+      parseBody(QuoteAuthorizationRequest, body),
+      retryHeaders(headers),
+    );
   }
 
   @Post(':quoteId/authorize/resend')

@@ -130,8 +130,23 @@ export class QuotesService {
   }
 
   /** `POST /quotes/{quoteId}/authorize`: the quote's SCA challenge satisfied (then executed when asked for). */
-  authorize(scope: QuoteScope, quoteId: string, proof: ScaProof & { challengeId?: string | null }): Promise<QuoteView> {
-    return this.authorization.authorize((m, lock) => this.scopedQuote(m, scope, quoteId, lock), proof);
+  authorize(
+    scope: QuoteScope,
+    quoteId: string,
+    proof: ScaProof & { challengeId?: string | null },
+    headers: RetryHeaders = {},
+  ): Promise<QuoteView> {
+    return this.authorization.authorize((m, lock) => this.scopedQuote(m, scope, quoteId, lock), proof, headers);
+  }
+
+  /**
+   * The wallet holder's stamp over a wallet-funded quote's payloadToSign (401 otherwise), for the
+   * callers that execute one elsewhere (an agent's execute). Nothing to check for other quotes.
+   */
+  async verifyWalletStamp(m: EntityManager, quote: QuoteEntity, headers: RetryHeaders): Promise<boolean> {
+    if (quote.walletPayloadToSign === null) return false;
+    await verifyWalletPayment(this.walletSignatures, m, headers, quote);
+    return true;
   }
 
   /** `POST /quotes/{quoteId}/authorize/resend`: the SMS code of the quote's challenge, again. */
@@ -336,8 +351,11 @@ export class QuotesService {
       if (!found) throw quoteNotFound(quoteId);
       const { quote, locked } = found;
       if (quote.sourceType === 'REALTIME_FUNDING') throw awaitingFunds(quote);
-      // An EMBEDDED_WALLET source: the holder's stamp over the quote's payloadToSign, before anything moves.
-      const walletSigned = quote.walletPayloadToSign !== null && quote.status === 'PENDING';
+      // An EMBEDDED_WALLET source: the holder's stamp over the quote's payloadToSign at the first
+      // execute, whatever its SCA state, before anything is recorded (no stamp: 401, nothing written).
+      // A PENDING_AUTHORIZATION execution is recorded only so signed; the authorization releases it.
+      const walletSigned =
+        quote.walletPayloadToSign !== null && (quote.status === 'PENDING' || quote.status === 'PENDING_AUTHORIZATION');
       if (walletSigned) await verifyWalletPayment(this.walletSignatures, m, headers, quote);
       const now = this.clock.now();
       if (quote.status === 'PENDING_AUTHORIZATION') await this.authorization.requestExecution(m, quote, now);

@@ -781,8 +781,7 @@ export class AppConfig {
   )
   @IsOptional()
   @Matches(/^(\+[1-9]\d{6,14}|[A-Za-z0-9 ]{1,11})$/, {
-    message:
-      'must be an E.164 number or an alphanumeric sender ID',
+    message: 'must be an E.164 number or an alphanumeric sender ID',
   })
   TWILIO_FROM?: string;
 

@@ -46,7 +46,8 @@ export function smsSenderFor(config: AppConfig): ChannelSender {
   }
 }
 
-type Setting = 'SMTP_URL' | 'EMAIL_FROM' | 'TWILIO_ACCOUNT_SID' | 'TWILIO_AUTH_TOKEN' | 'TWILIO_FROM' | 'MESSAGE_HOOK_URL';
+type Setting =
+  'SMTP_URL' | 'EMAIL_FROM' | 'TWILIO_ACCOUNT_SID' | 'TWILIO_AUTH_TOKEN' | 'TWILIO_FROM' | 'MESSAGE_HOOK_URL';
 
 /** Boot stops (a configuration error naming each variable) when the chosen adapter lacks a setting. */
 function requireSettings(config: AppConfig, chosen: string, names: readonly Setting[]): void {

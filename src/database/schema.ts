@@ -17,6 +17,8 @@ import { OutboxAggregateEntity, OutboxAttemptEntity, OutboxEventEntity } from '.
 import { PlatformConfigEntity, WebhookSigningKeysEntity } from '../platform-config/platform-config.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
 import { OutgoingTransactionEntity } from '../payments/transactions/outgoing-transaction.entity.js';
+import { RailEventEntity } from '../payments/rail/rail-event.entity.js';
+import { SandboxRailPaymentEntity } from '../payments/rail/sandbox-rail-payment.entity.js';
 import { QuoteEntity } from '../payments/quotes/quote.entity.js';
 import {
   IncomingTransactionEntity,
@@ -67,6 +69,7 @@ import { EmbeddedWallets1767230100000 } from './migrations/1767230100000-Embedde
 import { WalletMoney1767230600000 } from './migrations/1767230600000-WalletMoney.js';
 import { WalletSeeds1767230610000 } from './migrations/1767230610000-WalletSeeds.js';
 import { DelegatedKeys1767230620000 } from './migrations/1767230620000-DelegatedKeys.js';
+import { RailPort1767230900000 } from './migrations/1767230900000-RailPort.js';
 import {
   StablecoinEntity,
   StablecoinOperationEntity,
@@ -98,6 +101,8 @@ export const ENTITIES = [
   QuoteEntity,
   AgentActionEntity,
   OutgoingTransactionEntity,
+  RailEventEntity,
+  SandboxRailPaymentEntity,
   IncomingTransactionEntity,
   PaymentTransactionIndexEntity,
   SandboxClockAdvanceEntity,
@@ -154,4 +159,5 @@ export const MIGRATIONS = [
   WalletMoney1767230600000,
   WalletSeeds1767230610000,
   DelegatedKeys1767230620000,
+  RailPort1767230900000,
 ];

@@ -20,4 +20,8 @@ export const PAYMENTS_ERRORS = {
   INVALID_CURRENCY: 400,
   /** The transaction is past the point where it can be cancelled. */
   TRANSACTION_NOT_CANCELLABLE: 409,
+  /** No payout rail is configured (`PAYOUT_RAIL=none`): a payout to an external account cannot be sent. */
+  PAYOUT_RAIL_NOT_CONFIGURED: 503,
+  /** A rail provider's webhook whose signature does not verify (forged, tampered with or malformed): nothing changed. */
+  RAIL_WEBHOOK_REJECTED: 401,
 } as const;

@@ -9,6 +9,7 @@ import {
   IsString,
   Matches,
   ValidateBy,
+  ValidateIf,
   Max,
   Min,
   validateSync,
@@ -737,6 +738,41 @@ export class AppConfig {
   @IsIn(Object.keys(PORTS.DOCUMENT_STORE.adapters))
   DOCUMENT_STORE?: AdapterOf<'DOCUMENT_STORE'>;
 
+  @Doc(
+    'Modern Treasury API key (PAYOUT_RAIL=modern-treasury; Developers > API Keys, a key allowed to create counterparties and payment orders). Required with that adapter. See [Production](production.md#payout-rail).',
+  )
+  @ValidateIf((c: AppConfig) => c.PAYOUT_RAIL === 'modern-treasury' || c.MODERN_TREASURY_API_KEY !== undefined)
+  @IsString()
+  MODERN_TREASURY_API_KEY?: string;
+
+  @Doc('Modern Treasury organization id (PAYOUT_RAIL=modern-treasury; sent with the API key). Required with that adapter.')
+  @ValidateIf((c: AppConfig) => c.PAYOUT_RAIL === 'modern-treasury' || c.MODERN_TREASURY_ORGANIZATION_ID !== undefined)
+  @IsString()
+  MODERN_TREASURY_ORGANIZATION_ID?: string;
+
+  @Doc(
+    'The Modern Treasury internal account every payout is paid from (`originating_account_id` of each payment order; PAYOUT_RAIL=modern-treasury). Required with that adapter.',
+  )
+  @ValidateIf(
+    (c: AppConfig) => c.PAYOUT_RAIL === 'modern-treasury' || c.MODERN_TREASURY_ORIGINATING_ACCOUNT_ID !== undefined,
+  )
+  @IsString()
+  MODERN_TREASURY_ORIGINATING_ACCOUNT_ID?: string;
+
+  @Doc(
+    "Modern Treasury webhook key (the webhook endpoint's key, `https://<host>/webhooks/rails/modern-treasury`): every webhook's `X-Signature` is checked against it; an unsigned or forged one is 401. Required with PAYOUT_RAIL=modern-treasury.",
+  )
+  @ValidateIf((c: AppConfig) => c.PAYOUT_RAIL === 'modern-treasury' || c.MODERN_TREASURY_WEBHOOK_KEY !== undefined)
+  @IsString()
+  MODERN_TREASURY_WEBHOOK_KEY?: string;
+
+  @Doc(
+    "Modern Treasury API base URL (PAYOUT_RAIL=modern-treasury). Unset: Modern Treasury's own (`https://app.moderntreasury.com`); tests point it at their stand-in.",
+  )
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s]+$/, { message: 'must be an http(s) URL' })
+  MODERN_TREASURY_BASE_URL?: string;
+
   get embedded(): boolean {
     return !this.DATABASE_URL;
   }
@@ -790,10 +826,17 @@ const OPTIONAL_VARIABLES = [
   'SMS_TRANSPORT',
   'RATE_SOURCE',
   'DOCUMENT_STORE',
+  'MODERN_TREASURY_API_KEY',
+  'MODERN_TREASURY_ORGANIZATION_ID',
+  'MODERN_TREASURY_ORIGINATING_ACCOUNT_ID',
+  'MODERN_TREASURY_WEBHOOK_KEY',
+  'MODERN_TREASURY_BASE_URL',
 ];
 
 /** Never echoed in a configuration error. */
 const SECRET_VARIABLES = new Set([
+  'MODERN_TREASURY_API_KEY',
+  'MODERN_TREASURY_WEBHOOK_KEY',
   'KEY_ENCRYPTION_KEYS',
   'WEBHOOK_KEY_ENCRYPTION_KEY',
   'UMA_SIGNING_PRIVATE_KEY',

@@ -11,7 +11,7 @@ import { platformTimeSql } from '../../sandbox-clock/platform-time-sql.js';
 import { OutgoingTransactionEntity } from '../transactions/outgoing-transaction.entity.js';
 import { QuoteEntity } from '../quotes/quote.entity.js';
 import { QuoteExecutionService } from '../quotes/quote-execution.service.js';
-import { RailAdapter, type RailNews, type RailPayment, RailRejected } from './rail.js';
+import { RailAdapter, type RailNews, type RailPayment, RailPaymentRefused } from './rail.js';
 import { RailNewsApplier } from './rail-news.service.js';
 import { SandboxRailAdapter } from './sandbox-rail.js';
 
@@ -41,7 +41,7 @@ interface Claimed {
  *    key), and records the provider's payment id and news in a new transaction. A crash between
  *    the call and the record leaves the lease to expire: the next pass sends again with the same
  *    key and the provider answers the payment it already has. A retryable failure backs off
- *    (doubling), a refusal (RailRejected) fails the payout and refunds it;
+ *    (doubling), a refusal (RailPaymentRefused) fails the payout and refunds it;
  * 3. reconciliation: payouts handed off and still without final news when their
  *    `rail_settles_business_at` came (the rail's expected settlement, on the platform's clock)
  *    are asked about (`RailAdapter.fetch`) and the answer goes through the same applier;
@@ -179,7 +179,7 @@ export class RailWorker extends PollingWorker {
     failure: unknown,
   ): Promise<number> {
     if (row.status !== 'PENDING' || row.railProviderRef !== null) return 0;
-    if (failure instanceof RailRejected) {
+    if (failure instanceof RailPaymentRefused) {
       this.logger.warn({ transactionId: formatId('Transaction', row.id), reason: failure.message }, 'rail refused a payout');
       const now = await this.businessNow(m, row.platformId);
       await this.payments.railUpdate(m, row, 'FAILED', now, { reason: failure.message });

@@ -68,7 +68,7 @@ export abstract class RailAdapter {
    * Hands one payment to the provider. Called by a worker AFTER the execute committed, outside any
    * DB transaction. Idempotent on payment.transactionId (sent as the provider's idempotency key):
    * calling it twice creates one payment at the provider. Throws RailUnavailable on a retryable
-   * failure, RailRejected when the provider refuses the payment for good.
+   * failure, RailPaymentRefused when the provider refuses the payment for good.
    */
   abstract send(payment: RailPayment): Promise<{ providerRef: string; news: RailNews[] }>;
   /** Reconciliation: the provider's current view of one payment, as news. */
@@ -91,8 +91,8 @@ export class RailUnavailable extends Error {
  * The provider refused the payment for good (e.g. it rejects the destination): the transaction
  * FAILS and its source is refunded. `reason` is noted on the timeline.
  */
-export class RailRejected extends Error {
-  override readonly name = 'RailRejected';
+export class RailPaymentRefused extends Error {
+  override readonly name = 'RailPaymentRefused';
 }
 
 /** An inbound webhook that is forged, tampered with or malformed: refused (401), nothing changes. */

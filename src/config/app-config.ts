@@ -745,7 +745,9 @@ export class AppConfig {
   @IsString()
   MODERN_TREASURY_API_KEY?: string;
 
-  @Doc('Modern Treasury organization id (PAYOUT_RAIL=modern-treasury; sent with the API key). Required with that adapter.')
+  @Doc(
+    'Modern Treasury organization id (PAYOUT_RAIL=modern-treasury; sent with the API key). Required with that adapter.',
+  )
   @ValidateIf((c: AppConfig) => c.PAYOUT_RAIL === 'modern-treasury' || c.MODERN_TREASURY_ORGANIZATION_ID !== undefined)
   @IsString()
   MODERN_TREASURY_ORGANIZATION_ID?: string;

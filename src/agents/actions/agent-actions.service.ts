@@ -215,6 +215,8 @@ export class AgentActionsService {
     type: 'EXECUTE_QUOTE' | 'TRANSFER_OUT',
     transfer: AgentTransferDetails | null,
   ): Promise<AgentActionView> {
+    // No payout rail (PAYOUT_RAIL=none): 503 before an action is recorded, as for the platform's execute.
+    this.payments.assertRailConfigured(quote);
     const decision = this.evaluate(row, quote, now, false);
     switch (decision.outcome) {
       case 'DENIED':

@@ -55,7 +55,8 @@ export class RailNewsApplier {
    */
   async apply(m: EntityManager, news: RailNews[]): Promise<number> {
     const ordered = [...news].sort(
-      (a, b) => RAIL_STATUS_RANK[a.status] - RAIL_STATUS_RANK[b.status] || a.occurredAt.getTime() - b.occurredAt.getTime(),
+      (a, b) =>
+        RAIL_STATUS_RANK[a.status] - RAIL_STATUS_RANK[b.status] || a.occurredAt.getTime() - b.occurredAt.getTime(),
     );
     let steps = 0;
     for (const piece of ordered) steps += await this.applyOne(m, piece);
@@ -97,10 +98,10 @@ export class RailNewsApplier {
         { railProvider: news.provider, railProviderRef: news.providerRef, railDueRealAt: null },
       );
     }
-    const pollAt = later(
+    const pollAt = later<BusinessTime>(
       (news.expectedSettlementAt ?? now) as BusinessTime,
       this.rail.expectedSettlementMs(row.paymentRail),
-    ) as BusinessTime;
+    );
     let steps = 0;
     for (const status of stepsTo(row.status, news.status)) {
       const before = row.status;

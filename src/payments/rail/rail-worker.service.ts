@@ -180,7 +180,10 @@ export class RailWorker extends PollingWorker {
   ): Promise<number> {
     if (row.status !== 'PENDING' || row.railProviderRef !== null) return 0;
     if (failure instanceof RailPaymentRefused) {
-      this.logger.warn({ transactionId: formatId('Transaction', row.id), reason: failure.message }, 'rail refused a payout');
+      this.logger.warn(
+        { transactionId: formatId('Transaction', row.id), reason: failure.message },
+        'rail refused a payout',
+      );
       const now = await this.businessNow(m, row.platformId);
       await this.payments.railUpdate(m, row, 'FAILED', now, { reason: failure.message });
       return 1;
@@ -190,11 +193,7 @@ export class RailWorker extends PollingWorker {
       { transactionId: formatId('Transaction', row.id), attempts: claimed.attempts, err: failure },
       'rail hand-off failed; retrying with the same idempotency key',
     );
-    await m.update(
-      OutgoingTransactionEntity,
-      { id: row.id },
-      { railDueRealAt: later(this.realClock.now(), backoff) },
-    );
+    await m.update(OutgoingTransactionEntity, { id: row.id }, { railDueRealAt: later(this.realClock.now(), backoff) });
     return 0;
   }
 
@@ -278,7 +277,7 @@ export class RailWorker extends PollingWorker {
       let expired = 0;
       for (const { transaction_id: id, business_now: now } of due) {
         const row = await m.findOne(OutgoingTransactionEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
-        if (row && (await this.payments.expireAwaiting(m, row, new Date(now) as BusinessTime))) expired += 1;
+        if (row && (await this.payments.expireAwaiting(m, row, new Date(now)))) expired += 1;
       }
       return expired;
     });
@@ -290,7 +289,8 @@ export function railPayment(row: OutgoingTransactionEntity, account: ExternalAcc
   const info = (account?.accountInfo ?? {}) as Record<string, unknown>;
   const { beneficiary, ...fields } = info as { beneficiary?: Record<string, unknown> };
   const business = beneficiary?.beneficiaryType === 'BUSINESS';
-  const name = (business ? beneficiary?.legalName : beneficiary?.fullName) ?? account?.beneficiaryVerifiedData?.fullName;
+  const name =
+    (business ? beneficiary?.legalName : beneficiary?.fullName) ?? account?.beneficiaryVerifiedData?.fullName;
   return {
     transactionId: formatId('Transaction', row.id),
     platformId: formatId('Platform', row.platformId),
@@ -301,7 +301,7 @@ export function railPayment(row: OutgoingTransactionEntity, account: ExternalAcc
     ...(row.description ? { description: row.description } : {}),
     destination: {
       externalAccountId: formatId('ExternalAccount', row.destinationAccountId),
-      accountType: account?.accountType ?? String(info.accountType ?? ''),
+      accountType: account?.accountType ?? (typeof info.accountType === 'string' ? info.accountType : ''),
       beneficiaryName: typeof name === 'string' ? name : '',
       beneficiaryKind: business ? 'BUSINESS' : 'INDIVIDUAL',
       currency: account?.currency ?? row.receivingCurrency,

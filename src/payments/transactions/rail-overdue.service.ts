@@ -36,7 +36,6 @@ interface Row {
   overdue_ms: string | number;
 }
 
-
 /**
  * What the rail has not settled in time: outgoing transactions (not UMA payments, which the
  * settlement layer reconciles) still PROCESSING longer than their rail declares

@@ -6,6 +6,7 @@ import { SetMetadata } from '@nestjs/common';
 import express, { NextFunction, Request, Response } from 'express';
 import type { Level, Logger } from 'pino';
 import { clientAddress } from './common/client-address.js';
+import { RAW_BODY } from './common/raw-body.js';
 import { ApiError } from './errors/api-error.js';
 import { sendApiError } from './errors/error-response.js';
 import { ContextRequest, requestBindings, requestContext } from './logging/logger.js';
@@ -253,32 +254,6 @@ export const MULTIPART_BODY = 'http:multipart-body';
  * handler parses it with `readMultipart` / `streamMultipart` (src/common/multipart.ts).
  */
 export const MultipartBody = (): MethodDecorator => SetMetadata(MULTIPART_BODY, true);
-
-export const RAW_BODY = 'http:raw-body';
-
-/**
- * Marks a route that verifies a signature over its body's exact bytes (a provider's webhook): the
- * JSON body guard leaves it unread and the handler reads it with `readRawBody`.
- */
-export const RawBody = (): MethodDecorator => SetMetadata(RAW_BODY, true);
-
-const rawParser = express.raw({ limit: MAX_BODY_BYTES, type: () => true });
-
-/** The request body's bytes (at most MAX_BODY_BYTES: 413 beyond), for a `RawBody` route. */
-export function readRawBody(req: Request, res: Response): Promise<Buffer> {
-  if (!hasBody(req)) return Promise.resolve(Buffer.alloc(0));
-  return new Promise((resolve, reject) =>
-    rawParser(req, res, (err?: unknown) => {
-      if (!err) return resolve(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
-      const type = (err as { type?: string }).type;
-      if (type === 'entity.too.large')
-        return reject(new ApiError('PAYLOAD_TOO_LARGE', `Request body exceeds ${MAX_BODY_BYTES} bytes`));
-      if (type === 'encoding.unsupported' || type === 'charset.unsupported')
-        return reject(new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported body encoding'));
-      return reject(new ApiError('INVALID_REQUEST_FORMAT', 'The request body could not be read'));
-    }),
-  );
-}
 
 /** What a Node HTTP parser error answers (Node's own defaults: 431, 413, 408, else 400). */
 function parserErrorAnswer(code = ''): ApiError {

@@ -9,7 +9,6 @@ import {
   IsString,
   Matches,
   ValidateBy,
-  ValidateIf,
   Max,
   Min,
   validateSync,
@@ -739,32 +738,30 @@ export class AppConfig {
   DOCUMENT_STORE?: AdapterOf<'DOCUMENT_STORE'>;
 
   @Doc(
-    'Modern Treasury API key (PAYOUT_RAIL=modern-treasury; Developers > API Keys, a key allowed to create counterparties and payment orders). Required with that adapter. See [Production](production.md#payout-rail).',
+    'Modern Treasury API key (PAYOUT_RAIL=modern-treasury; Developers > API Keys, a key allowed to create counterparties and payment orders). Required with that adapter (boot stops, naming it). See [Production](production.md#payout-rail).',
   )
-  @ValidateIf((c: AppConfig) => c.PAYOUT_RAIL === 'modern-treasury' || c.MODERN_TREASURY_API_KEY !== undefined)
+  @IsOptional()
   @IsString()
   MODERN_TREASURY_API_KEY?: string;
 
   @Doc(
-    'Modern Treasury organization id (PAYOUT_RAIL=modern-treasury; sent with the API key). Required with that adapter.',
+    'Modern Treasury organization id (PAYOUT_RAIL=modern-treasury; sent with the API key). Required with that adapter (boot stops, naming it).',
   )
-  @ValidateIf((c: AppConfig) => c.PAYOUT_RAIL === 'modern-treasury' || c.MODERN_TREASURY_ORGANIZATION_ID !== undefined)
+  @IsOptional()
   @IsString()
   MODERN_TREASURY_ORGANIZATION_ID?: string;
 
   @Doc(
-    'The Modern Treasury internal account every payout is paid from (`originating_account_id` of each payment order; PAYOUT_RAIL=modern-treasury). Required with that adapter.',
+    'The Modern Treasury internal account every payout is paid from (`originating_account_id` of each payment order; PAYOUT_RAIL=modern-treasury). Required with that adapter (boot stops, naming it).',
   )
-  @ValidateIf(
-    (c: AppConfig) => c.PAYOUT_RAIL === 'modern-treasury' || c.MODERN_TREASURY_ORIGINATING_ACCOUNT_ID !== undefined,
-  )
+  @IsOptional()
   @IsString()
   MODERN_TREASURY_ORIGINATING_ACCOUNT_ID?: string;
 
   @Doc(
-    "Modern Treasury webhook key (the webhook endpoint's key, `https://<host>/webhooks/rails/modern-treasury`): every webhook's `X-Signature` is checked against it; an unsigned or forged one is 401. Required with PAYOUT_RAIL=modern-treasury.",
+    "Modern Treasury webhook key (the webhook endpoint's key, `https://<host>/webhooks/rails/modern-treasury`): every webhook's `X-Signature` is checked against it; an unsigned or forged one is 401. Required with PAYOUT_RAIL=modern-treasury (boot stops, naming it).",
   )
-  @ValidateIf((c: AppConfig) => c.PAYOUT_RAIL === 'modern-treasury' || c.MODERN_TREASURY_WEBHOOK_KEY !== undefined)
+  @IsOptional()
   @IsString()
   MODERN_TREASURY_WEBHOOK_KEY?: string;
 

@@ -218,6 +218,7 @@ export class QuoteExecutionService {
     throw new ApiError(
       'PAYOUT_RAIL_NOT_CONFIGURED',
       'No payout rail is configured (PAYOUT_RAIL=none): payouts to external accounts cannot be sent',
+      { retryable: false },
     );
   }
 

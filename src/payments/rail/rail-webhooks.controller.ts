@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { Public } from '../../auth/auth.decorators.js';
 import { TransactionService } from '../../database/transaction.service.js';
 import { ApiError } from '../../errors/api-error.js';
-import { RawBody, readRawBody } from '../../http-pipeline.js';
+import { RawBody, readRawBody } from '../../common/raw-body.js';
 import { RailAdapter, type RailNews, RailWebhookRejected } from './rail.js';
 import { RailNewsApplier } from './rail-news.service.js';
 

@@ -5,7 +5,7 @@ import {
   RailPaymentRefused,
   RailUnavailable,
   RailWebhookRejected,
-} from '../../src/payments/rail/modern-treasury/port-types.js';
+} from '../../src/payments/rail/rail.js';
 import { ModernTreasuryStandIn, type SignedWebhook } from '../support/modern-treasury-stand-in.js';
 
 /**

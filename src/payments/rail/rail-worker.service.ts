@@ -287,7 +287,7 @@ export class RailWorker extends PollingWorker {
 /** A payout as the rail needs it: our ids formatted, the destination from our external account. */
 export function railPayment(row: OutgoingTransactionEntity, account: ExternalAccountEntity | undefined): RailPayment {
   const info = (account?.accountInfo ?? {}) as Record<string, unknown>;
-  const { beneficiary, ...fields } = info as { beneficiary?: Record<string, unknown> };
+  const beneficiary = info.beneficiary as Record<string, unknown> | undefined;
   const business = beneficiary?.beneficiaryType === 'BUSINESS';
   const name =
     (business ? beneficiary?.legalName : beneficiary?.fullName) ?? account?.beneficiaryVerifiedData?.fullName;
@@ -305,7 +305,7 @@ export function railPayment(row: OutgoingTransactionEntity, account: ExternalAcc
       beneficiaryName: typeof name === 'string' ? name : '',
       beneficiaryKind: business ? 'BUSINESS' : 'INDIVIDUAL',
       currency: account?.currency ?? row.receivingCurrency,
-      accountInfo: fields,
+      accountInfo: info,
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { RailDestination } from './port-types.js';
+import type { RailDestination } from '../rail.js';
 
 /**
  * Our external account as Modern Treasury's counterparty account (`counterparty_create_request`

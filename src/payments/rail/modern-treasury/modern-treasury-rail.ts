@@ -19,7 +19,7 @@ import {
   type RailStatus,
   RailUnavailable,
   RailWebhookRejected,
-} from './port-types.js';
+} from '../rail.js';
 
 /** What the adapter needs (from AppConfig: MODERN_TREASURY_*; see docs/production-modern-treasury.md). */
 export interface ModernTreasuryRailOptions {

@@ -206,6 +206,8 @@ it('a payout with no news past its rail’s expected settlement is reconciled by
 });
 
 it('kill -9 of a worker process between the provider call and recording its answer: one payment order, sent again with the same key, a ledger that verifies', async () => {
+  // The worker process runs on real time: this test's clock is set back to it (the database's).
+  clock.set(((await db.query('SELECT now() AS now')).rows as Array<{ now: Date }>)[0].now);
   const { p, payout, transaction } = await production();
   const id = await payout(9_000);
   // Modern Treasury creates the order but its answer never arrives (the SDK would retry it): the
@@ -217,7 +219,12 @@ it('kill -9 of a worker process between the provider call and recording its answ
     ROLE: 'worker',
   });
   try {
-    await until(() => mt.ordersCreatedFor(id) === 1, 'the payment order at Modern Treasury');
+    await Promise.race([
+      until(() => mt.ordersCreatedFor(id) === 1, 'the payment order at Modern Treasury'),
+      child.exited.then(({ code }) => {
+        throw new Error(`the worker exited (${code}): ${child.output.slice(-20).join('\n')}`);
+      }),
+    ]);
   } finally {
     child.child.kill('SIGKILL');
     await child.exited;

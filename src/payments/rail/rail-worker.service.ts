@@ -246,7 +246,7 @@ export class RailWorker extends PollingWorker {
   /** The platform's business time now (its test-clock offset in sandbox). */
   private async businessNow(m: EntityManager, platformId: string): Promise<BusinessTime> {
     const business = platformTimeSql(this.config.SANDBOX, '$2', '$1');
-    const [{ now }] = await m.query<Array<{ now: Date | string }>>(`SELECT ${business} AS now`, [
+    const [{ now }] = await m.query<Array<{ now: Date | string }>>(`SELECT ${business} AS now, $2::uuid AS platform`, [
       this.realClock.now(),
       platformId,
     ]);

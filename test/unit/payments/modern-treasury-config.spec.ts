@@ -59,3 +59,10 @@ it('other rails need none of them', () => {
   expect(problems({ PAYOUT_RAIL: 'none' })).toEqual([]);
   expect(problems({})).toEqual([]);
 });
+
+it('ModernTreasuryRail.fromConfig builds the adapter from the loaded variables', async () => {
+  const { ModernTreasuryRail } = await import('../../../src/payments/rail/modern-treasury/modern-treasury-rail.js');
+  const rail = ModernTreasuryRail.fromConfig(loadConfig(complete));
+  expect(rail.name).toBe('modern-treasury');
+  expect(() => ModernTreasuryRail.fromConfig(loadConfig({}))).toThrow(/MODERN_TREASURY_/);
+});

@@ -22,6 +22,18 @@ import type { IHttpRequest, IHttpResponse } from '@stoplight/prism-http';
  * key, `X-Webhook-ID` unique per webhook (the same on a redelivery), `X-Topic`, body
  * `{event, data}`. Failures on demand (`failNext`): a 5xx/429 answer, a hang (no answer until
  * stop), or a dropped answer after the work was done (the crash between the call and its answer).
+ *
+ * Use (a payout through the service):
+ *
+ *   const mt = await ModernTreasuryStandIn.start();
+ *   // app env: PAYOUT_RAIL=modern-treasury, MODERN_TREASURY_BASE_URL=mt.url,
+ *   //   MODERN_TREASURY_API_KEY=mt.apiKey, MODERN_TREASURY_ORGANIZATION_ID=mt.organizationId,
+ *   //   MODERN_TREASURY_WEBHOOK_KEY=mt.webhookKey, MODERN_TREASURY_ORIGINATING_ACCOUNT_ID=<any UUID>
+ *   mt.webhookUrl = `${appUrl}/webhooks/rails/modern-treasury`;
+ *   ... execute a payout, await mt.orderFor(transactionId) ...
+ *   await mt.advance(order.id, 'completed');        // signed webhook POSTed to the app
+ *   expect(mt.violations).toEqual([]); expect(mt.ordersCreatedFor(transactionId)).toBe(1);
+ *   await mt.stop();
  */
 // Prism's own modules, loaded from where @stoplight/prism-http resolves them. Not its index: that
 // also loads its mocker and the Postman importer, which pull in faker (ESM only, which Jest's

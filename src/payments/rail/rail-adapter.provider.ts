@@ -1,6 +1,6 @@
 import type { Provider } from '@nestjs/common';
 import { RealClock } from '../../common/clock.js';
-import { AppConfig, ConfigError } from '../../config/app-config.js';
+import { AppConfig } from '../../config/app-config.js';
 import { portAdapter } from '../../config/ports.js';
 import { TransactionService } from '../../database/transaction.service.js';
 import { ModernTreasuryRail } from './modern-treasury/modern-treasury-rail.js';
@@ -17,29 +17,9 @@ export const railAdapterProvider: Provider = {
       case 'sandbox':
         return new SandboxRailAdapter(tx, realClock, config);
       case 'modern-treasury':
-        return modernTreasury(config);
+        return ModernTreasuryRail.fromConfig(config); // its variables are required by AppConfig
       case 'none':
         return new NoRailAdapter();
     }
   },
 };
-
-/** The Modern Treasury adapter from its variables; boot stops naming each one missing. */
-function modernTreasury(config: AppConfig): ModernTreasuryRail {
-  const required = {
-    MODERN_TREASURY_API_KEY: config.MODERN_TREASURY_API_KEY,
-    MODERN_TREASURY_ORGANIZATION_ID: config.MODERN_TREASURY_ORGANIZATION_ID,
-    MODERN_TREASURY_ORIGINATING_ACCOUNT_ID: config.MODERN_TREASURY_ORIGINATING_ACCOUNT_ID,
-    MODERN_TREASURY_WEBHOOK_KEY: config.MODERN_TREASURY_WEBHOOK_KEY,
-  };
-  const missing = Object.entries(required).filter(([, value]) => !value);
-  if (missing.length > 0)
-    throw new ConfigError(missing.map(([name]) => `${name}: required with PAYOUT_RAIL=modern-treasury`));
-  return new ModernTreasuryRail({
-    apiKey: required.MODERN_TREASURY_API_KEY!,
-    organizationId: required.MODERN_TREASURY_ORGANIZATION_ID!,
-    originatingAccountId: required.MODERN_TREASURY_ORIGINATING_ACCOUNT_ID!,
-    webhookKey: required.MODERN_TREASURY_WEBHOOK_KEY!,
-    ...(config.MODERN_TREASURY_BASE_URL ? { baseURL: config.MODERN_TREASURY_BASE_URL } : {}),
-  });
-}

@@ -10,6 +10,7 @@ import ModernTreasury, {
 } from 'modern-treasury';
 import type { Counterparty } from 'modern-treasury/resources/counterparties';
 import type { PaymentOrder } from 'modern-treasury/resources/payment-orders/payment-orders';
+import type { AppConfig } from '../../../config/app-config.js';
 import { mapDestination, paymentTypeFor, UnsupportedDestination } from './destination.js';
 import {
   RailAdapter,
@@ -142,6 +143,29 @@ export class ModernTreasuryRail extends RailAdapter {
       timeout: options.timeoutMs ?? 30_000,
       maxRetries: options.maxRetries ?? 2,
       logLevel: 'off',
+    });
+  }
+
+  /** The adapter for PAYOUT_RAIL=modern-treasury (loadConfig has checked the variables are there). */
+  static fromConfig(config: AppConfig): ModernTreasuryRail {
+    const { MODERN_TREASURY_API_KEY, MODERN_TREASURY_ORGANIZATION_ID, MODERN_TREASURY_WEBHOOK_KEY } = config;
+    const originatingAccountId = config.MODERN_TREASURY_ORIGINATING_ACCOUNT_ID;
+    if (
+      !MODERN_TREASURY_API_KEY ||
+      !MODERN_TREASURY_ORGANIZATION_ID ||
+      !MODERN_TREASURY_WEBHOOK_KEY ||
+      !originatingAccountId
+    ) {
+      throw new Error(
+        'PAYOUT_RAIL=modern-treasury needs the MODERN_TREASURY_* variables (docs/production-modern-treasury.md)',
+      );
+    }
+    return new ModernTreasuryRail({
+      apiKey: MODERN_TREASURY_API_KEY,
+      organizationId: MODERN_TREASURY_ORGANIZATION_ID,
+      webhookKey: MODERN_TREASURY_WEBHOOK_KEY,
+      originatingAccountId,
+      ...(config.MODERN_TREASURY_BASE_URL ? { baseURL: config.MODERN_TREASURY_BASE_URL } : {}),
     });
   }
 

@@ -80,6 +80,8 @@ export async function createApp(
       '.well-known/lnurlpubkey',
       '.well-known/lnurlp/{*path}',
       '.well-known/uma-settlement',
+      // Payout rail providers' webhooks (src/payments/rail/rail-webhooks.controller.ts).
+      'webhooks/rails/{*path}',
       // The console's own routes (src/console/): sign-in, and its reads the REST API does not answer.
       ...(config.CONSOLE ? ['console/api/{*path}'] : []),
     ],

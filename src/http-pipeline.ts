@@ -6,6 +6,7 @@ import { SetMetadata } from '@nestjs/common';
 import express, { NextFunction, Request, Response } from 'express';
 import type { Level, Logger } from 'pino';
 import { clientAddress } from './common/client-address.js';
+import { RAW_BODY } from './common/raw-body.js';
 import { ApiError } from './errors/api-error.js';
 import { sendApiError } from './errors/error-response.js';
 import { ContextRequest, requestBindings, requestContext } from './logging/logger.js';
@@ -240,6 +241,8 @@ export class JsonBodyGuard implements CanActivate {
     if (!hasBody(req)) return true;
     // A multipart route reads its own body, with its own limits (src/common/multipart.ts).
     if (Reflect.getMetadata(MULTIPART_BODY, context.getHandler()) === true) return true;
+    // A signed webhook reads its exact bytes (the signature is over them): readRawBody.
+    if (Reflect.getMetadata(RAW_BODY, context.getHandler()) === true) return true;
     return parseJsonBody(req, http.getResponse<Response>()).then(() => true);
   }
 }

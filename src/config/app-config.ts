@@ -2,6 +2,7 @@ import { plainToInstance, Transform } from 'class-transformer';
 import { parseKeyList } from '../secrets/key-list.js';
 import {
   IsBoolean,
+  IsDefined,
   IsIn,
   IsInt,
   IsNumber,
@@ -9,6 +10,7 @@ import {
   IsString,
   Matches,
   ValidateBy,
+  ValidateIf,
   Max,
   Min,
   validateSync,
@@ -824,6 +826,49 @@ export class AppConfig {
   @Max(30 * 86_400)
   RATE_MAX_AGE_SECONDS = 4 * 86_400;
 
+  @Doc(
+    "Modern Treasury API key (Developer settings; with `PAYOUT_RAIL=modern-treasury`, required). Payouts are paid by payment orders created through Modern Treasury's SDK (see [Production, Modern Treasury](production-modern-treasury.md)).",
+  )
+  @ValidateIf((o: AppConfig) => o.PAYOUT_RAIL === 'modern-treasury' || o.MODERN_TREASURY_API_KEY !== undefined)
+  @IsDefined({ message: 'is required with PAYOUT_RAIL=modern-treasury' })
+  @IsString()
+  MODERN_TREASURY_API_KEY?: string;
+
+  @Doc('Modern Treasury organization ID, sent with the API key (with `PAYOUT_RAIL=modern-treasury`, required).')
+  @ValidateIf((o: AppConfig) => o.PAYOUT_RAIL === 'modern-treasury' || o.MODERN_TREASURY_ORGANIZATION_ID !== undefined)
+  @IsDefined({ message: 'is required with PAYOUT_RAIL=modern-treasury' })
+  @Matches(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, {
+    message: 'must be a Modern Treasury organization ID (a UUID)',
+  })
+  MODERN_TREASURY_ORGANIZATION_ID?: string;
+
+  @Doc(
+    "Modern Treasury's API base URL; unset: `https://app.moderntreasury.com` (the SDK's default). Tests point it at a local stand-in.",
+  )
+  @IsOptional()
+  @Matches(/^https?:\/\/[^\s]+$/, { message: 'must be an http(s) URL' })
+  MODERN_TREASURY_BASE_URL?: string;
+
+  @Doc(
+    'Modern Treasury webhook key (Developer settings, webhooks): inbound webhooks at `POST /webhooks/rails/modern-treasury` are refused unless their `X-Signature` is the HMAC-SHA256 of the body with it (with `PAYOUT_RAIL=modern-treasury`, required).',
+  )
+  @ValidateIf((o: AppConfig) => o.PAYOUT_RAIL === 'modern-treasury' || o.MODERN_TREASURY_WEBHOOK_KEY !== undefined)
+  @IsDefined({ message: 'is required with PAYOUT_RAIL=modern-treasury' })
+  @IsString()
+  MODERN_TREASURY_WEBHOOK_KEY?: string;
+
+  @Doc(
+    'The Modern Treasury internal account every payout is paid from (`originating_account_id` of each payment order; with `PAYOUT_RAIL=modern-treasury`, required).',
+  )
+  @ValidateIf(
+    (o: AppConfig) => o.PAYOUT_RAIL === 'modern-treasury' || o.MODERN_TREASURY_ORIGINATING_ACCOUNT_ID !== undefined,
+  )
+  @IsDefined({ message: 'is required with PAYOUT_RAIL=modern-treasury' })
+  @Matches(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, {
+    message: 'must be a Modern Treasury internal account ID (a UUID)',
+  })
+  MODERN_TREASURY_ORIGINATING_ACCOUNT_ID?: string;
+
   get embedded(): boolean {
     return !this.DATABASE_URL;
   }
@@ -890,6 +935,11 @@ const OPTIONAL_VARIABLES = [
   'TWILIO_FROM',
   'TWILIO_MESSAGING_SERVICE_SID',
   'TWILIO_API_BASE_URL',
+  'MODERN_TREASURY_API_KEY',
+  'MODERN_TREASURY_ORGANIZATION_ID',
+  'MODERN_TREASURY_BASE_URL',
+  'MODERN_TREASURY_WEBHOOK_KEY',
+  'MODERN_TREASURY_ORIGINATING_ACCOUNT_ID',
 ];
 
 /** Never echoed in a configuration error. */
@@ -900,6 +950,8 @@ const SECRET_VARIABLES = new Set([
   'UMA_ENCRYPTION_PRIVATE_KEY',
   'SMTP_URL',
   'TWILIO_AUTH_TOKEN',
+  'MODERN_TREASURY_API_KEY',
+  'MODERN_TREASURY_WEBHOOK_KEY',
 ]);
 
 /** Every environment variable the service reads (deploy manifests are checked against it). */

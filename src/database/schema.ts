@@ -17,6 +17,8 @@ import { OutboxAggregateEntity, OutboxAttemptEntity, OutboxEventEntity } from '.
 import { PlatformConfigEntity, WebhookSigningKeysEntity } from '../platform-config/platform-config.entity.js';
 import { PlatformEntity } from '../platforms/platform.entity.js';
 import { OutgoingTransactionEntity } from '../payments/transactions/outgoing-transaction.entity.js';
+import { RailEventEntity } from '../payments/rail/rail-event.entity.js';
+import { SandboxRailPaymentEntity } from '../payments/rail/sandbox-rail-payment.entity.js';
 import { QuoteEntity } from '../payments/quotes/quote.entity.js';
 import {
   IncomingTransactionEntity,
@@ -68,6 +70,7 @@ import { WalletMoney1767230600000 } from './migrations/1767230600000-WalletMoney
 import { WalletSeeds1767230610000 } from './migrations/1767230610000-WalletSeeds.js';
 import { DelegatedKeys1767230620000 } from './migrations/1767230620000-DelegatedKeys.js';
 import { OneTimeCodeHardening1767230700000 } from './migrations/1767230700000-OneTimeCodeHardening.js';
+import { RailPort1767230900000 } from './migrations/1767230900000-RailPort.js';
 import { ExchangeRateSets1767231100000 } from './migrations/1767231100000-ExchangeRateSets.js';
 import {
   StablecoinEntity,
@@ -100,6 +103,8 @@ export const ENTITIES = [
   QuoteEntity,
   AgentActionEntity,
   OutgoingTransactionEntity,
+  RailEventEntity,
+  SandboxRailPaymentEntity,
   IncomingTransactionEntity,
   PaymentTransactionIndexEntity,
   SandboxClockAdvanceEntity,
@@ -157,5 +162,6 @@ export const MIGRATIONS = [
   WalletSeeds1767230610000,
   DelegatedKeys1767230620000,
   OneTimeCodeHardening1767230700000,
+  RailPort1767230900000,
   ExchangeRateSets1767231100000,
 ];

@@ -24,4 +24,8 @@ export const PAYMENTS_ERRORS = {
   RATE_SOURCE_NOT_CONFIGURED: 503,
   /** The rate feed's newest rates are older than RATE_MAX_AGE_SECONDS (the feed is down or late): retry later. */
   EXCHANGE_RATES_STALE: 503,
+  /** No payout rail is configured (`PAYOUT_RAIL=none`): a payout to an external account cannot be sent. */
+  PAYOUT_RAIL_NOT_CONFIGURED: 503,
+  /** A rail provider's webhook whose signature does not verify (forged, tampered with or malformed): nothing changed. */
+  RAIL_WEBHOOK_REJECTED: 401,
 } as const;

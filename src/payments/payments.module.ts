@@ -23,9 +23,10 @@ import { QuoteExecutionService } from './quotes/quote-execution.service.js';
 import { QuotesController } from './quotes/quotes.controller.js';
 import { QuotesService } from './quotes/quotes.service.js';
 import { UmaDestinations } from './quotes/uma-destination.js';
-import { Rail } from './rail/rail.js';
+import { railAdapterProvider } from './rail/rail-adapter.provider.js';
+import { RailNewsApplier } from './rail/rail-news.service.js';
+import { RailWebhooksController } from './rail/rail-webhooks.controller.js';
 import { RailWorker } from './rail/rail-worker.service.js';
-import { SandboxRail } from './rail/sandbox-rail.js';
 import { RailOverdue } from './transactions/rail-overdue.service.js';
 import { TransactionsController } from './transactions/transactions.controller.js';
 import { TransactionsService } from './transactions/transactions.service.js';
@@ -36,7 +37,7 @@ import { TransfersService } from './transfers/transfers.service.js';
  * Money movement: quotes and their execution (quotes/), transactions of both directions
  * (transactions/), the deprecated same-currency transfers (transfers/), incoming payments with the
  * platform's approval and its window's worker (incoming/: IncomingPaymentsService is the contract
- * the UMA area calls), the rail and its worker (rail/), exchange rates and pricing
+ * the UMA area calls), the payout rail port, its adapter (PAYOUT_RAIL), worker, news applier and webhook route (rail/), exchange rates and pricing
  * (exchange-rates/). Imports no agent, UMA or card code: agents call QuotesService and
  * QuoteExecutionService with their policy check beside them; UMA fills UmaDestinations and the
  * incoming settlement hook (docs/architecture.md, the import direction test).
@@ -58,11 +59,13 @@ import { TransfersService } from './transfers/transfers.service.js';
     IncomingPaymentsController,
     TransfersController,
     ExchangeRatesController,
+    RailWebhooksController,
   ],
   providers: [
     ...RATE_SOURCE_PROVIDERS,
     FxRatesService,
-    { provide: Rail, useClass: SandboxRail },
+    railAdapterProvider,
+    RailNewsApplier,
     QuoteExecutionService,
     QuoteAuthorizationService,
     QuotesService,

@@ -226,6 +226,8 @@ export class AgentActionsService {
   ): Promise<AgentActionView> {
     // Money leaves an embedded wallet only with its holder's stamp: nothing is kept without it.
     if (quote.walletPayloadToSign !== null && !walletSigned) throw walletSignatureRequired(quote);
+    // No payout rail (PAYOUT_RAIL=none): 503 before an action is recorded, as for the platform's execute.
+    this.payments.assertRailConfigured(quote);
     const decision = this.evaluate(row, quote, now, false);
     switch (decision.outcome) {
       case 'DENIED':

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
-import { type BusinessTime, Clock, later, RealClock } from '../../common/clock.js';
+import { type BusinessTime, Clock, RealClock } from '../../common/clock.js';
 import { formatId } from '../../common/ids.js';
 import { noteAuditResource } from '../../audit/audit-trail.js';
 import { CustomerEntity } from '../../customers/customer.entity.js';
@@ -23,7 +23,7 @@ import {
 } from '../transactions/transaction.render.js';
 import { OutgoingPaymentEvent, outgoingPayment } from '../payment-events.js';
 import { QuoteEntity } from './quote.entity.js';
-import { Rail, RailStatus } from '../rail/rail.js';
+import { RailAdapter, type RailStatus } from '../rail/rail.js';
 import { UmaDestinations } from './uma-destination.js';
 import { walletSignatureRequired } from './wallet-quote.js';
 
@@ -87,11 +87,12 @@ export function movementOf(quote: QuoteEntity): LedgerTransfer {
  * Executes quotes and carries their outgoing transactions through the rail's lifecycle, for
  * platforms and agents alike (an agent's policy check runs beside it, in the agent's area).
  *
- * An internal destination settles at once (COMPLETED). An external one is PENDING, handed to the
- * Rail, then PROCESSING and COMPLETED or FAILED as the rail reports (`railUpdate`, the status
- * callback); a failure, or a return after completion, refunds the source exactly (the movement
- * reversed) with OUTGOING_PAYMENT.REFUND_* events. Every change writes its OUTGOING_PAYMENT.* event
- * in the same transaction.
+ * An internal destination settles at once (COMPLETED). An external one is PENDING and marked to
+ * send (`rail_due_real_at`): the RailWorker hands it to the payout rail after this commits; then
+ * PROCESSING and COMPLETED or FAILED as the rail's news says (`railUpdate`, applied by
+ * RailNewsApplier); a failure, or a return after completion, refunds the source exactly (the
+ * movement reversed) with OUTGOING_PAYMENT.REFUND_* events. Every change writes its
+ * OUTGOING_PAYMENT.* event in the same transaction.
  */
 @Injectable()
 export class QuoteExecutionService {
@@ -100,7 +101,7 @@ export class QuoteExecutionService {
     private readonly realClock: RealClock,
     private readonly ledger: LedgerService,
     private readonly outbox: OutboxService,
-    private readonly rail: Rail,
+    private readonly rail: RailAdapter,
     private readonly uma: UmaDestinations,
   ) {}
 
@@ -149,6 +150,7 @@ export class QuoteExecutionService {
     options: ExecuteOptions = {},
   ): Promise<ExecutedPayment> {
     if (quote.status !== 'PENDING') throw quoteAlreadyExecuted(quote);
+    this.assertRailConfigured(quote);
     // Money leaves an embedded wallet only with its holder's stamp (checked by the caller that has it).
     if (quote.walletPayloadToSign !== null && options.walletSigned !== true) throw walletSignatureRequired(quote);
     if (now >= quote.expiresAt) {
@@ -178,22 +180,8 @@ export class QuoteExecutionService {
         now,
       );
     } else if (!internal) {
-      const plan = this.rail.submit(
-        {
-          transactionId: row.id,
-          platformId: row.platformId,
-          amount: BigInt(row.receivedAmount),
-          currency: row.receivingCurrency,
-          paymentRail: row.paymentRail,
-          destinationAccountId: row.destinationAccountId,
-          sendingAmount: BigInt(row.sentAmount),
-        },
-        { real: this.realClock.now(), business: now },
-      );
-      row.railOutcome = plan.outcome;
-      row.railDueRealAt = plan.processingDueRealAt;
-      row.railSettlesBusinessAt = plan.settlesBusinessAt;
-      row.expectedSettlementAt = plan.settlesBusinessAt;
+      // The RailWorker hands it to the payout rail once this commits (nothing is sent before).
+      row.railDueRealAt = this.realClock.now();
     }
     const s = new Statement();
     if (awaiting) {
@@ -204,10 +192,7 @@ export class QuoteExecutionService {
         updateSql(m, s, OutgoingTransactionEntity, row.id, {
           status: row.status,
           timeline: row.timeline,
-          railOutcome: row.railOutcome,
           railDueRealAt: row.railDueRealAt,
-          railSettlesBusinessAt: row.railSettlesBusinessAt,
-          expectedSettlementAt: row.expectedSettlementAt,
           settledAt: row.settledAt,
           updatedAt: now,
         }),
@@ -222,6 +207,19 @@ export class QuoteExecutionService {
     const event = this.outbox.prepare(outgoingPayment(row.platformId, internal ? 'COMPLETED' : 'PENDING', view));
     await this.ledger.write(m, work, { statement: s, events: [event], last: options.last });
     return { row, view };
+  }
+
+  /**
+   * 503 PAYOUT_RAIL_NOT_CONFIGURED for a payout to an external account when no payout rail is
+   * bound (PAYOUT_RAIL=none): checked before anything is written.
+   */
+  assertRailConfigured(quote: Pick<QuoteEntity, 'destinationKind'>): void {
+    if (quote.destinationKind !== 'ExternalAccount' || this.rail.name !== 'none') return;
+    throw new ApiError(
+      'PAYOUT_RAIL_NOT_CONFIGURED',
+      'No payout rail is configured (PAYOUT_RAIL=none): payouts to external accounts cannot be sent',
+      { retryable: false },
+    );
   }
 
   /** The accounts of a movement locked, with the customer's platformCustomerId: one statement. */
@@ -287,41 +285,47 @@ export class QuoteExecutionService {
   }
 
   /**
-   * The rail's status callback for a transaction locked FOR UPDATE by the caller. `now` is the
-   * platform's business time. Answers the transaction after the change (unchanged when the status
-   * does not apply to its current state).
+   * One status step of the payout rail's news (RailNewsApplier) for a transaction locked FOR
+   * UPDATE by the caller. `now` is the platform's business time; `news` carries the provider's
+   * reason (noted on the timeline), its expected settlement and when the reconciliation poll is
+   * next due. Answers the transaction after the change (unchanged when the status does not apply to
+   * its current state: a late or repeated status changes nothing).
    */
   async railUpdate(
     m: EntityManager,
     row: OutgoingTransactionEntity,
     status: RailStatus,
     now: Date,
+    news: { reason?: string; expectedSettlementAt?: Date; pollAt?: BusinessTime | null } = {},
   ): Promise<OutgoingTransactionEntity> {
-    const real = this.realClock.now();
-    row.updatedAt = now;
     switch (status) {
       case 'PROCESSING':
         if (row.status !== 'PENDING') return row;
+        row.updatedAt = now;
         row.status = 'PROCESSING';
-        row.railDueRealAt = row.railOutcome === 'SLOW' ? null : later(real, 1000);
+        row.railDueRealAt = null;
+        if (news.expectedSettlementAt) row.expectedSettlementAt = news.expectedSettlementAt;
+        if (news.pollAt !== undefined) row.railSettlesBusinessAt = news.pollAt;
         row.timeline = [...row.timeline, step('PROCESSING', now)];
         await this.commit(m, row, { events: ['PROCESSING'] });
         return row;
       case 'COMPLETED':
         if (row.status !== 'PROCESSING') return row;
+        row.updatedAt = now;
         row.status = 'COMPLETED';
         row.settledAt = now;
         row.railSettlesBusinessAt = null;
-        row.railDueRealAt = row.railOutcome === 'RETURN' ? later(real, 1000) : null;
         row.timeline = [...row.timeline, step('COMPLETED', now)];
         await this.commit(m, row, { quote: { status: 'COMPLETED', updatedAt: now }, events: ['COMPLETED'] });
         return row;
       case 'FAILED':
         if (row.status !== 'PROCESSING' && row.status !== 'PENDING') return row;
-        return this.failAndRefund(m, row, 'ACCOUNT_CANNOT_RECEIVE', now);
+        row.updatedAt = now;
+        return this.failAndRefund(m, row, 'ACCOUNT_CANNOT_RECEIVE', now, undefined, news.reason);
       case 'RETURNED':
         if (row.status !== 'COMPLETED' || row.refund) return row;
-        return this.failAndRefund(m, row, 'PAYOUT_RETURNED', now);
+        row.updatedAt = now;
+        return this.failAndRefund(m, row, 'PAYOUT_RETURNED', now, undefined, news.reason);
     }
   }
 
@@ -357,7 +361,8 @@ export class QuoteExecutionService {
    */
   async cancel(m: EntityManager, row: OutgoingTransactionEntity, now: Date): Promise<OutgoingTransactionEntity> {
     // An UMA payment is in the settlement layer's hands from execution on (the receiver decides).
-    if (row.status !== 'PENDING' || row.destinationKind === 'UmaAddress') {
+    // Once the payout rail was handed the payment (a hand-off started), the provider may hold it.
+    if (row.status !== 'PENDING' || row.destinationKind === 'UmaAddress' || row.railSendAttempts > 0) {
       throw new ApiError(
         'TRANSACTION_NOT_CANCELLABLE',
         `Transaction ${formatId('Transaction', row.id)} is ${row.status}: past the point where it can be cancelled`,
@@ -471,6 +476,9 @@ export class QuoteExecutionService {
             timeline: row.timeline,
             railDueRealAt: row.railDueRealAt,
             railSettlesBusinessAt: row.railSettlesBusinessAt,
+            railProvider: row.railProvider,
+            railProviderRef: row.railProviderRef,
+            expectedSettlementAt: row.expectedSettlementAt,
             settledAt: row.settledAt,
             updatedAt: row.updatedAt,
           }),
@@ -514,9 +522,12 @@ export class QuoteExecutionService {
       description: quote.description,
       refund: null,
       timeline: [step(status, now, failureReason ?? undefined)],
-      railOutcome: null,
       railDueRealAt: null,
       railSettlesBusinessAt: null,
+      railProvider: null,
+      railProviderRef: null,
+      railSendAttempts: 0,
+      railSentAt: null,
       expectedSettlementAt: null,
       receiptDeliveryConfirmedAt: null,
       settledAt: status === 'COMPLETED' ? now : null,

@@ -1,12 +1,21 @@
 import { Injectable } from '@nestjs/common';
-import { type BusinessTime, later, type RealTime } from '../../common/clock.js';
-import type { RailOutcome } from '../transactions/outgoing-transaction.entity.js';
-import { Rail, RailPayment, RailPlan, RailStatus } from './rail.js';
+import type { EntityManager } from 'typeorm';
+import { later, RealClock } from '../../common/clock.js';
+import { newUuid } from '../../common/ids.js';
+import { AppConfig } from '../../config/app-config.js';
+import { TransactionService } from '../../database/transaction.service.js';
+import { platformTimeSql } from '../../sandbox-clock/platform-time-sql.js';
+import { RailAdapter, type RailNews, type RailPayment, type RailStatus, RailWebhookRejected } from './rail.js';
+import { type SandboxRailOutcome, SandboxRailPaymentEntity } from './sandbox-rail-payment.entity.js';
+import { railUuid } from './rail-ids.js';
 
-/** Real-time seconds between a sandbox payment's steps (PENDING -> PROCESSING -> final). */
+/** Real-time seconds between a sandbox payment's steps (PROCESSING -> final; COMPLETED -> RETURNED). */
 export const SANDBOX_RAIL_STEP_MS = 1000;
 /** Business days a slow sandbox rail takes to settle (on the platform's clock). */
 export const SANDBOX_SLOW_RAIL_DAYS = 3;
+/** Beyond the rail's own steps, how long before a PROCESSING payment counts as overdue. */
+export const SANDBOX_RAIL_GRACE_MS = 10 * 60_000;
+const BATCH = 50;
 
 /**
  * The sandbox's magic values (docs/payments.md): the last three digits of the quote's sending
@@ -15,7 +24,7 @@ export const SANDBOX_SLOW_RAIL_DAYS = 3;
  * returned (refunded), `...004` is a slow rail that settles SANDBOX_SLOW_RAIL_DAYS later on the
  * platform's clock (a test clock reaches it); anything else completes within seconds.
  */
-export function sandboxOutcome(sendingAmount: bigint): RailOutcome {
+export function sandboxOutcome(sendingAmount: bigint): SandboxRailOutcome {
   switch (Number(sendingAmount % 1000n)) {
     case 2:
       return 'FAIL';
@@ -28,33 +37,130 @@ export function sandboxOutcome(sendingAmount: bigint): RailOutcome {
   }
 }
 
-/** Beyond the rail's own steps, how long before a PROCESSING payment counts as overdue. */
-export const SANDBOX_RAIL_GRACE_MS = 10 * 60_000;
-
+/**
+ * The sandbox payout rail (PAYOUT_RAIL=sandbox; never bound with SANDBOX=false): one adapter of
+ * the rail port, playing the provider. `send` accepts the payment (its own record in
+ * `sandbox_rail_payments`, idempotent on our transaction id) and answers PROCESSING; its later
+ * news (COMPLETED a second later, FAILED for ...002, COMPLETED then RETURNED for ...003, COMPLETED
+ * SANDBOX_SLOW_RAIL_DAYS later on the platform's clock for ...004) is taken by the RailWorker
+ * (`takeDue`) and applied through the same RailNewsApplier as a provider's verified webhooks.
+ */
 @Injectable()
-export class SandboxRail extends Rail {
-  /** A fast payment settles within seconds, a slow one SANDBOX_SLOW_RAIL_DAYS later; then some grace. */
-  expectedSettlementMs(outcome: RailOutcome | null): number {
-    return (outcome === 'SLOW' ? SANDBOX_SLOW_RAIL_DAYS * 86_400_000 : SANDBOX_RAIL_STEP_MS) + SANDBOX_RAIL_GRACE_MS;
+export class SandboxRailAdapter extends RailAdapter {
+  readonly name = 'sandbox';
+
+  constructor(
+    private readonly tx: TransactionService,
+    private readonly realClock: RealClock,
+    private readonly config: AppConfig,
+  ) {
+    super();
   }
 
-  submit(payment: RailPayment, now: { real: RealTime; business: BusinessTime }): RailPlan {
+  /** A payment settles within seconds (a slow one says when it expects to); then some grace. */
+  expectedSettlementMs(_paymentRail: string | null): number {
+    return SANDBOX_RAIL_STEP_MS + SANDBOX_RAIL_GRACE_MS;
+  }
+
+  async send(payment: RailPayment): Promise<{ providerRef: string; news: RailNews[] }> {
     const outcome = sandboxOutcome(payment.sendingAmount);
-    return {
-      outcome,
-      processingDueRealAt: later(now.real, SANDBOX_RAIL_STEP_MS),
-      settlesBusinessAt: outcome === 'SLOW' ? later(now.business, SANDBOX_SLOW_RAIL_DAYS * 86_400_000) : null,
-    };
+    const transactionId = railUuid(payment.transactionId)!;
+    const platformId = railUuid(payment.platformId)!;
+    const real = this.realClock.now();
+    const slow = outcome === 'SLOW';
+    // A slow payment settles on the platform's business time (its Clock: platformTimeSql).
+    const business = platformTimeSql(this.config.SANDBOX, '$3', '$8');
+    const row = await this.tx.runDetached(async (m) => {
+      await m.query(
+        `INSERT INTO sandbox_rail_payments
+           (id, transaction_id, platform_id, outcome, reported, next_status, due_real_at, settles_business_at, created_at)
+         VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7,
+                 CASE WHEN $4 = 'SLOW' THEN ${business} + interval '${SANDBOX_SLOW_RAIL_DAYS} days' END, $8)
+         ON CONFLICT (transaction_id) DO NOTHING`,
+        [
+          newUuid(),
+          transactionId,
+          platformId,
+          outcome,
+          JSON.stringify([{ status: 'PROCESSING', at: real.toISOString() }]),
+          outcome === 'FAIL' ? 'FAILED' : 'COMPLETED',
+          slow ? null : later(real, SANDBOX_RAIL_STEP_MS),
+          real,
+        ],
+      );
+      return m.findOneByOrFail(SandboxRailPaymentEntity, { transactionId });
+    });
+    return { providerRef: row.id, news: this.reportedNews(row) };
   }
 
-  nextStatus(current: string, outcome: RailOutcome, settled: boolean): RailStatus | null {
-    if (current === 'PENDING') return 'PROCESSING';
-    if (current === 'PROCESSING') {
-      if (outcome === 'FAIL') return 'FAILED';
-      if (outcome === 'SLOW') return settled ? 'COMPLETED' : null;
-      return 'COMPLETED';
+  async fetch(providerRef: string): Promise<RailNews[]> {
+    const row = await this.tx.runDetached((m) => m.findOneBy(SandboxRailPaymentEntity, { id: providerRef }));
+    return row ? this.reportedNews(row) : [];
+  }
+
+  /** The sandbox reports its news itself (`takeDue`): it takes no webhooks. */
+  parseWebhook(): RailNews[] {
+    throw new RailWebhookRejected('The sandbox rail delivers its news itself; it takes no webhooks');
+  }
+
+  /**
+   * The sandbox's news now due, in the caller's transaction (the RailWorker applies it there):
+   * claims its due payments with FOR UPDATE SKIP LOCKED (a fast step on real time, a slow
+   * settlement on the platform's business time with `platformTimeSql`), reports each one's next
+   * status and schedules the one after (a return a second after completion).
+   */
+  async takeDue(m: EntityManager, options: { platformId?: string } = {}): Promise<RailNews[]> {
+    const real = this.realClock.now();
+    const business = platformTimeSql(this.config.SANDBOX, 's.platform_id', ':real');
+    const due = await m
+      .createQueryBuilder(SandboxRailPaymentEntity, 's')
+      .setLock('pessimistic_write')
+      .setOnLocked('skip_locked')
+      .where(`s.next_status IS NOT NULL AND (s.due_real_at <= :real OR s.settles_business_at <= ${business})`, {
+        real,
+      })
+      .andWhere(options.platformId ? 's.platform_id = :platformId' : 'true', { platformId: options.platformId })
+      .orderBy('s.id')
+      .limit(BATCH)
+      .getMany();
+    const news: RailNews[] = [];
+    for (const row of due) {
+      const status = row.nextStatus!;
+      row.reported = [...row.reported, { status, at: real.toISOString() }];
+      const returns = status === 'COMPLETED' && row.outcome === 'RETURN';
+      row.nextStatus = returns ? 'RETURNED' : null;
+      row.dueRealAt = returns ? later(real, SANDBOX_RAIL_STEP_MS) : null;
+      row.settlesBusinessAt = null;
+      await m.update(
+        SandboxRailPaymentEntity,
+        { id: row.id },
+        {
+          reported: row.reported,
+          nextStatus: row.nextStatus,
+          dueRealAt: row.dueRealAt,
+          settlesBusinessAt: row.settlesBusinessAt,
+        },
+      );
+      news.push(this.newsOf(row, status, real));
     }
-    if (current === 'COMPLETED' && outcome === 'RETURN') return 'RETURNED';
-    return null;
+    return news;
+  }
+
+  private reportedNews(row: SandboxRailPaymentEntity): RailNews[] {
+    return row.reported.map((r) => this.newsOf(row, r.status, new Date(r.at)));
+  }
+
+  private newsOf(row: SandboxRailPaymentEntity, status: RailStatus, at: Date): RailNews {
+    return {
+      provider: this.name,
+      eventId: `${row.id}:${status}`,
+      providerRef: row.id,
+      transactionId: row.transactionId,
+      status,
+      occurredAt: at,
+      ...(status === 'FAILED' ? { failureReason: 'sandbox: ...002 cannot receive' } : {}),
+      ...(status === 'RETURNED' ? { failureReason: 'sandbox: ...003 returned' } : {}),
+      ...(status === 'PROCESSING' && row.settlesBusinessAt ? { expectedSettlementAt: row.settlesBusinessAt } : {}),
+    };
   }
 }

@@ -37,9 +37,6 @@ export interface TimelineStep {
   note?: string;
 }
 
-/** What the sandbox rail was told to do with a payment (chosen by magic amounts, docs/payments.md). */
-export type RailOutcome = 'COMPLETE' | 'SLOW' | 'FAIL' | 'RETURN';
-
 /** Money sent out of an internal account by executing a quote (id = the quote's transactionId). */
 @Entity('outgoing_transactions')
 export class OutgoingTransactionEntity {
@@ -114,16 +111,31 @@ export class OutgoingTransactionEntity {
   @Column('jsonb', { default: () => `'[]'` })
   timeline: TimelineStep[];
 
-  @Column('text', { name: 'rail_outcome', nullable: true })
-  railOutcome: RailOutcome | null;
-
-  /** INFRASTRUCTURE due time (RealClock): when the rail worker takes the next step of a fast payment. */
+  /**
+   * INFRASTRUCTURE due time (RealClock): when the RailWorker hands the payout to the rail (set by
+   * the execute; the worker's claim lease and retry backoff move it; null once the rail answered).
+   */
   @Column('timestamptz', { name: 'rail_due_real_at', nullable: true })
   railDueRealAt: RealTime | null;
 
-  /** BUSINESS due time (the platform's Clock, moved by test clocks): when a slow rail settles. */
+  /** BUSINESS due time (the platform's Clock): when the reconciliation poll asks the rail about a payout with no final news. */
   @Column('timestamptz', { name: 'rail_settles_business_at', nullable: true })
   railSettlesBusinessAt: BusinessTime | null;
+
+  /** The rail adapter the payout was handed to (PAYOUT_RAIL's value then). */
+  @Column('text', { name: 'rail_provider', nullable: true })
+  railProvider: string | null;
+
+  /** The provider's payment id (recorded when the hand-off answered, or from the provider's news). */
+  @Column('text', { name: 'rail_provider_ref', nullable: true })
+  railProviderRef: string | null;
+
+  /** Hand-offs started (a claim): past 0 the payout may exist at the provider, so it is no longer cancellable. */
+  @Column('integer', { name: 'rail_send_attempts', default: 0 })
+  railSendAttempts: number;
+
+  @Column('timestamptz', { name: 'rail_sent_at', nullable: true })
+  railSentAt: Date | null;
 
   @Column('timestamptz', { name: 'expected_settlement_at', nullable: true })
   expectedSettlementAt: Date | null;

@@ -5,8 +5,8 @@ import { AppConfig } from '../../config/app-config.js';
 import { TransactionService } from '../../database/transaction.service.js';
 import { MetricsService } from '../../metrics/metrics.service.js';
 import { platformTimeSql } from '../../sandbox-clock/platform-time-sql.js';
-import type { RailOutcome } from './outgoing-transaction.entity.js';
-import { Rail } from '../rail/rail.js';
+import { PAYMENT_RAILS } from '../quotes/quote.dto.js';
+import { RailAdapter } from '../rail/rail.js';
 
 /** An outgoing rail transaction still PROCESSING past its rail's expected settlement time. */
 export interface OverdueRailTransaction {
@@ -33,16 +33,15 @@ interface Row {
   destination_kind: string;
   updated_at: Date | string;
   age_ms: string | number;
-  expected_ms: string | number;
+  overdue_ms: string | number;
 }
-
-const OUTCOMES: readonly RailOutcome[] = ['COMPLETE', 'SLOW', 'FAIL', 'RETURN'];
 
 /**
  * What the rail has not settled in time: outgoing transactions (not UMA payments, which the
  * settlement layer reconciles) still PROCESSING longer than their rail declares
- * (`Rail.expectedSettlementMs`), counted on the platform's clock (`updated_at` is set from it when
- * the rail reports PROCESSING; a worker compares with `platformTimeSql`). Listed for operators
+ * (`RailAdapter.expectedSettlementMs` of their payment rail, counted from the provider's own
+ * expected settlement when it gave one, else from when it reported PROCESSING), on the platform's
+ * clock (`updated_at` and `expected_settlement_at` are set from it; compared with `platformTimeSql`). Listed for operators
  * (the console's Needs attention page, `settlements:list`) and counted by the gauge
  * `rail_transactions_overdue` at scrape time.
  */
@@ -50,7 +49,7 @@ const OUTCOMES: readonly RailOutcome[] = ['COMPLETE', 'SLOW', 'FAIL', 'RETURN'];
 export class RailOverdue implements OnModuleInit {
   constructor(
     private readonly tx: TransactionService,
-    private readonly rail: Rail,
+    private readonly rail: RailAdapter,
     private readonly config: AppConfig,
     private readonly realClock: RealClock,
     private readonly metrics: MetricsService,
@@ -65,22 +64,24 @@ export class RailOverdue implements OnModuleInit {
   /** The platform's overdue rail transactions (all platforms' with null), oldest first. */
   async list(platformId: string | null, limit = 100): Promise<OverdueRailTransaction[]> {
     const business = platformTimeSql(this.config.SANDBOX, 'o.platform_id', '$1');
-    const expected = `CASE o.rail_outcome ${OUTCOMES.map((o, i) => `WHEN '${o}' THEN $${i + 4}::bigint`).join(' ')} ELSE $${OUTCOMES.length + 4}::bigint END`;
+    const rails = PAYMENT_RAILS as readonly string[];
+    const expected = `CASE o.payment_rail ${rails.map((r, i) => `WHEN '${r}' THEN $${i + 4}::bigint`).join(' ')} ELSE $${rails.length + 4}::bigint END`;
+    const from = 'COALESCE(o.expected_settlement_at, o.updated_at)';
     const rows = await this.tx.query<Row[]>(
       `SELECT o.id, o.platform_id, o.sent_amount, o.sending_currency, o.payment_rail, o.destination_account_id,
               o.destination_kind, o.updated_at,
               (extract(epoch FROM (${business} - o.updated_at)) * 1000)::bigint AS age_ms,
-              ${expected} AS expected_ms
+              (extract(epoch FROM (${business} - ${from})) * 1000)::bigint - (${expected}) AS overdue_ms
          FROM outgoing_transactions o
         WHERE o.status = 'PROCESSING' AND o.destination_kind <> 'UmaAddress'
           AND ($2::uuid IS NULL OR o.platform_id = $2)
-          AND o.updated_at <= ${business} - (${expected}) * interval '1 millisecond'
+          AND ${from} <= ${business} - (${expected}) * interval '1 millisecond'
         ORDER BY o.updated_at, o.id LIMIT $3`,
       [
         this.realClock.now(),
         platformId,
         limit,
-        ...OUTCOMES.map((o) => this.rail.expectedSettlementMs(o)),
+        ...rails.map((r) => this.rail.expectedSettlementMs(r)),
         this.rail.expectedSettlementMs(null),
       ],
     );
@@ -94,7 +95,7 @@ export class RailOverdue implements OnModuleInit {
         destination: r.destination_account_id ? formatId(r.destination_kind, r.destination_account_id) : null,
         processingSince: new Date(r.updated_at).toISOString(),
         ageSeconds: Math.floor(age / 1000),
-        overdueSeconds: Math.max(0, Math.floor((age - Number(r.expected_ms)) / 1000)),
+        overdueSeconds: Math.max(0, Math.floor(Number(r.overdue_ms) / 1000)),
       };
     });
   }

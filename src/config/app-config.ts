@@ -16,7 +16,7 @@ import {
   validateSync,
 } from 'class-validator';
 import { Doc } from './variable-doc.js';
-import { DEFAULT_FX_RATES, ECB_DAILY_URL } from './message-rate-adapters.js';
+import { DEFAULT_FX_RATES, ECB_DAILY_URL } from './rate-defaults.js';
 import { type AdapterOf, PORTS, portProblems } from './ports.js';
 import {
   CUSTOMER_INFO_FIELDS,
@@ -673,7 +673,7 @@ export class AppConfig {
   UMA_INVITATION_URL?: string;
 
   @Doc(
-    'Where one-time codes go (SCA, contact verification, wallet OTPs): each email or SMS is POSTed here as JSON `{channel: "EMAIL" | "SMS", to, purpose, code}`, the bridge to a real provider (a 2xx takes it). Unset: a log line with the address masked and never the code; the sandbox\'s magic codes still work.',
+    'Where one-time codes go (SCA, contact verification, wallet OTPs): each email or SMS is POSTed here as JSON `{channel: "EMAIL" | "SMS", to, purpose, code}`, the bridge to a real provider (a 2xx takes it). Set, it is the `hook` adapter of `EMAIL_TRANSPORT` and `SMS_TRANSPORT` unless those choose another (see [Production](production.md#email-and-sms)).',
   )
   @IsOptional()
   @Matches(/^https?:\/\/[^\s]+$/, { message: 'must be an http(s) URL' })
@@ -713,7 +713,7 @@ export class AppConfig {
 
   @Doc(
     'How email one-time codes leave: `smtp`, `hook` (`MESSAGE_HOOK_URL`), `sandbox` (a log line, never the code) or `none` (503 `EMAIL_NOT_CONFIGURED`). `sandbox` is refused with `SANDBOX=false`.',
-    { default: '`sandbox` with `SANDBOX=true`, else `none`' },
+    { default: '`hook` when `MESSAGE_HOOK_URL` is set; else `sandbox` with `SANDBOX=true`, else `none`' },
   )
   @IsOptional()
   @IsIn(Object.keys(PORTS.EMAIL_TRANSPORT.adapters))
@@ -721,7 +721,7 @@ export class AppConfig {
 
   @Doc(
     'How SMS one-time codes leave: `twilio`, `hook` (`MESSAGE_HOOK_URL`), `sandbox` (a log line, never the code) or `none` (503 `SMS_NOT_CONFIGURED`). `sandbox` is refused with `SANDBOX=false`.',
-    { default: '`sandbox` with `SANDBOX=true`, else `none`' },
+    { default: '`hook` when `MESSAGE_HOOK_URL` is set; else `sandbox` with `SANDBOX=true`, else `none`' },
   )
   @IsOptional()
   @IsIn(Object.keys(PORTS.SMS_TRANSPORT.adapters))
@@ -729,7 +729,10 @@ export class AppConfig {
 
   @Doc(
     "Where exchange rates come from: `ecb` (the European Central Bank's daily reference rates), `static` (`FX_RATES`, set by the operator), `sandbox` (`FX_RATES` defaults) or `none` (503 `RATE_SOURCE_NOT_CONFIGURED`). `sandbox` is refused with `SANDBOX=false`.",
-    { default: '`sandbox` with `SANDBOX=true`, else `none`' },
+    {
+      default:
+        "`sandbox` with `SANDBOX=true`; else `static` when `FX_RATES` is set to the operator's own table, else `none`",
+    },
   )
   @IsOptional()
   @IsIn(Object.keys(PORTS.RATE_SOURCE.adapters))
@@ -745,7 +748,7 @@ export class AppConfig {
   @IsIn(Object.keys(PORTS.DOCUMENT_STORE.adapters))
   DOCUMENT_STORE?: AdapterOf<'DOCUMENT_STORE'>;
 
-  // Email, SMS and exchange-rate adapters (docs/production.md, src/config/message-rate-adapters.ts).
+  // Email, SMS and exchange-rate adapters (docs/production.md, src/config/ports.ts).
   @Doc(
     'The SMTP relay `EMAIL_TRANSPORT=smtp` sends through: `smtps://user:password@host:465` (TLS from the start) or `smtp://user:password@host:587` (STARTTLS when the server offers it); user and password URL-encoded. Required with `EMAIL_TRANSPORT=smtp`. Secret: never logged or echoed.',
   )

@@ -9,12 +9,15 @@
  * variable and boot stops). Unset, a port's variable defaults to `sandbox` with `SANDBOX=true` and
  * to `none` (or the port's real default, e.g. `database` documents) with `SANDBOX=false`.
  */
+import { DEFAULT_FX_RATES } from './rate-defaults.js';
+
 export type AdapterKind = 'real' | 'sandbox' | 'none';
 
 /** The settings a port's default may depend on besides its own variable. */
 export interface PortSettings {
   readonly SANDBOX: boolean;
   readonly MESSAGE_HOOK_URL?: string;
+  readonly FX_RATES?: string;
 }
 
 /** What `portAdapter` reads: the mode, those settings and every port variable (an `AppConfig` is one). */
@@ -37,6 +40,9 @@ export interface PortSpec {
 }
 
 const hookWhenConfigured = (config: PortSettings): string | undefined => (config.MESSAGE_HOOK_URL ? 'hook' : undefined);
+/** With SANDBOX=false, an operator's own FX_RATES table (anything but the sandbox's) is the `static` source. */
+const staticWhenOperatorRates = (config: PortSettings): string | undefined =>
+  !config.SANDBOX && config.FX_RATES && config.FX_RATES !== DEFAULT_FX_RATES ? 'static' : undefined;
 
 /** Every port, keyed by the variable that chooses its adapter. */
 export const PORTS = {
@@ -89,6 +95,7 @@ export const PORTS = {
     adapters: { sandbox: 'sandbox', none: 'none', static: 'real', ecb: 'real' },
     productionDefault: 'none',
     notConfiguredCode: 'RATE_SOURCE_NOT_CONFIGURED',
+    defaultFor: staticWhenOperatorRates,
   },
   DOCUMENT_STORE: {
     title: 'document storage',

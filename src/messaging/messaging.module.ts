@@ -1,14 +1,14 @@
 import { Module } from '@nestjs/common';
 import { AppConfig, ConfigError } from '../config/app-config.js';
-import { emailTransport, smsTransport } from '../config/message-rate-adapters.js';
+import { portAdapter } from '../config/ports.js';
 import { type ChannelSender, HookSender, NotConfiguredSender, SandboxSender } from './basic-senders.js';
 import { EmailSender, SmsSender } from './senders.js';
 import { SmtpEmailSender } from './smtp-email-sender.js';
 import { TwilioSmsSender } from './twilio-sms-sender.js';
 
-/** The email adapter EMAIL_TRANSPORT chooses (src/config/message-rate-adapters.ts has the default). */
+/** The email adapter EMAIL_TRANSPORT chooses (src/config/ports.ts has the default). */
 export function emailSenderFor(config: AppConfig): ChannelSender {
-  switch (emailTransport(config)) {
+  switch (portAdapter(config, 'EMAIL_TRANSPORT')) {
     case 'smtp':
       requireSettings(config, 'EMAIL_TRANSPORT=smtp', ['SMTP_URL', 'EMAIL_FROM']);
       return new SmtpEmailSender(config.SMTP_URL!, config.EMAIL_FROM!);
@@ -23,7 +23,7 @@ export function emailSenderFor(config: AppConfig): ChannelSender {
 
 /** The SMS adapter SMS_TRANSPORT chooses. */
 export function smsSenderFor(config: AppConfig): ChannelSender {
-  switch (smsTransport(config)) {
+  switch (portAdapter(config, 'SMS_TRANSPORT')) {
     case 'twilio':
       requireSettings(config, 'SMS_TRANSPORT=twilio', [
         'TWILIO_ACCOUNT_SID',

@@ -3,7 +3,7 @@ import { RealClock } from '../../common/clock.js';
 import { PollingWorker } from '../../common/polling-worker.js';
 import { AppConfig } from '../../config/app-config.js';
 import { Runtime } from '../../config/config.module.js';
-import { rateSource } from '../../config/message-rate-adapters.js';
+import { portAdapter } from '../../config/ports.js';
 import { TransactionService } from '../../database/transaction.service.js';
 import { ApiError } from '../../errors/api-error.js';
 import { parseEcbDocument, type EcbRateSet } from './ecb-document.js';
@@ -54,7 +54,7 @@ export class EcbRateProvider extends RateProvider implements OnApplicationBootst
   }
 
   get active(): boolean {
-    return rateSource(this.config) === ECB;
+    return portAdapter(this.config, 'RATE_SOURCE') === ECB;
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -184,7 +184,7 @@ export class EcbRatesWorker extends PollingWorker {
 
 /**
  * The RATE_SOURCE port's bindings (payments.module.ts): RateProvider is the adapter
- * `rateSource(config)` chooses; the ECB provider and its worker are always registered and stay idle
+ * `portAdapter(config, 'RATE_SOURCE')` chooses; the ECB provider and its worker are always registered and stay idle
  * unless it is `ecb`.
  */
 export const RATE_SOURCE_PROVIDERS: Provider[] = [
@@ -194,7 +194,7 @@ export const RATE_SOURCE_PROVIDERS: Provider[] = [
     provide: RateProvider,
     inject: [AppConfig, EcbRateProvider],
     useFactory: (config: AppConfig, ecb: EcbRateProvider): RateProvider => {
-      switch (rateSource(config)) {
+      switch (portAdapter(config, 'RATE_SOURCE')) {
         case 'ecb':
           return ecb;
         case 'static':

@@ -1,7 +1,7 @@
 import { loadConfig } from '../../../src/config/app-config.js';
-import { emailTransport, rateSource, smsTransport } from '../../../src/config/message-rate-adapters.js';
+import { portAdapter } from '../../../src/config/ports.js';
 
-/** The email, SMS and rate-source defaults (docs/production-messaging-rates.md). */
+/** The email, SMS and rate-source defaults (docs/production.md). */
 const config = (env: Record<string, string>) => loadConfig({ DATABASE_URL: 'postgres://db/x', ...env });
 
 describe('email and SMS transports', () => {
@@ -14,7 +14,7 @@ describe('email and SMS transports', () => {
     [{ SANDBOX: 'false', SMS_TRANSPORT: 'twilio', EMAIL_TRANSPORT: 'none' }, 'none', 'twilio'],
   ])('%j: email %s, SMS %s', (env, email, sms) => {
     const c = config(env);
-    expect({ email: emailTransport(c), sms: smsTransport(c) }).toEqual({ email, sms });
+    expect({ email: portAdapter(c, 'EMAIL_TRANSPORT'), sms: portAdapter(c, 'SMS_TRANSPORT') }).toEqual({ email, sms });
   });
 });
 
@@ -27,6 +27,6 @@ describe('rate source', () => {
     [{ SANDBOX: 'false', RATE_SOURCE: 'ecb' }, 'ecb'],
     [{ SANDBOX: 'false', FX_RATES: 'EUR=0.9', RATE_SOURCE: 'none' }, 'none'],
   ])('%j: %s', (env, adapter) => {
-    expect(rateSource(config(env))).toBe(adapter);
+    expect(portAdapter(config(env), 'RATE_SOURCE')).toBe(adapter);
   });
 });

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { portNotConfigured } from '../config/requires-port.js';
+import { portNotConfigured } from '../common/requires-port.js';
 
 /**
  * Where documents' bytes live. Every call takes the transaction of the change that writes or

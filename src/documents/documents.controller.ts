@@ -1,4 +1,4 @@
-import { RequiresPort } from '../config/requires-port.js';
+import { RequiresPort } from '../common/requires-port.js';
 import { Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Req, Res, StreamableFile } from '@nestjs/common';
 import {
   ApiBasicAuth,

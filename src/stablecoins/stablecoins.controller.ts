@@ -15,7 +15,7 @@ import { CurrentPlatform, RequirePermission } from '../auth/auth.decorators.js';
 import type { PlatformPrincipal } from '../auth/auth.decorators.js';
 import { IdPipe } from '../common/id.pipe.js';
 import { PageOf } from '../common/pagination.js';
-import { RequiresPort } from '../config/requires-port.js';
+import { RequiresPort } from '../common/requires-port.js';
 import { Idempotent } from '../idempotency/idempotent.decorator.js';
 import {
   ListOperationsQuery,

@@ -1,4 +1,4 @@
-import { RequiresPort } from '../config/requires-port.js';
+import { RequiresPort } from '../common/requires-port.js';
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiBasicAuth, ApiBody, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';

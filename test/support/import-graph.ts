@@ -54,7 +54,7 @@ export function documentedGraph(markdown: string, heading: string): Map<string, 
   const section = markdown.slice(start, end < 0 ? undefined : end);
   const graph = new Map<string, string[]>();
   for (const line of section.split('\n')) {
-    const row = /^\| `([^`]+)` \| (.*) \|$/.exec(line);
+    const row = /^\|\s*`([^`]+)`\s*\|(.*)\|$/.exec(line);
     if (!row) continue;
     graph.set(row[1], [...row[2].matchAll(/`([^`]+)`/g)].map((m) => m[1]).sort());
   }

@@ -3,7 +3,7 @@ import { ApiBasicAuth, ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags 
 import type { Request } from 'express';
 import { CurrentPlatform, RequirePermission } from '../../auth/auth.decorators.js';
 import type { PlatformPrincipal } from '../../auth/auth.decorators.js';
-import { RequiresPort } from '../../config/requires-port.js';
+import { RequiresPort } from '../../common/requires-port.js';
 import { ExternalAccount } from '../external-account.dto.js';
 import {
   PlaidCreateLinkTokenRequest,

@@ -1,4 +1,4 @@
-import { portNotConfigured } from '../../config/requires-port.js';
+import { portNotConfigured } from '../../common/requires-port.js';
 import { PlaidClient, type PlaidBankAccount } from './plaid-client.js';
 
 /**

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { portNotConfigured } from '../../config/requires-port.js';
+import { portNotConfigured } from '../../common/requires-port.js';
 import { StablecoinProvider, type ProviderOperationPlan, type ProviderToken } from './stablecoin-provider.js';
 
 /**

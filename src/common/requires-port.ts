@@ -3,8 +3,8 @@ import { Reflector } from '@nestjs/core';
 import { ApiError, type ErrorCode } from '../errors/api-error.js';
 import { ApiResponse } from '@nestjs/swagger';
 import { ERROR_DESCRIPTIONS, errorSchemaName } from '../openapi/api-errors.js';
-import { AppConfig } from './app-config.js';
-import { PORTS, portAdapter, type PortVariable } from './ports.js';
+import { AppConfig } from '../config/app-config.js';
+import { PORTS, portAdapter, type PortVariable } from '../config/ports.js';
 
 const REQUIRED_PORTS = Symbol('requiredPorts');
 

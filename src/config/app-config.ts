@@ -830,7 +830,7 @@ export class AppConfig {
   RATE_MAX_AGE_SECONDS = 4 * 86_400;
 
   @Doc(
-    "Modern Treasury API key (Developer settings; with `PAYOUT_RAIL=modern-treasury`, required). Payouts are paid by payment orders created through Modern Treasury's SDK (see [Production, Modern Treasury](production-modern-treasury.md)).",
+    "Modern Treasury API key (Developer settings; with `PAYOUT_RAIL=modern-treasury`, required). Payouts are paid by payment orders created through Modern Treasury's SDK (see [Production, Modern Treasury](modern-treasury.md)).",
   )
   @ValidateIf((o: AppConfig) => o.PAYOUT_RAIL === 'modern-treasury' || o.MODERN_TREASURY_API_KEY !== undefined)
   @IsDefined({ message: 'is required with PAYOUT_RAIL=modern-treasury' })

@@ -22,7 +22,7 @@ import {
   RailWebhookRejected,
 } from '../rail.js';
 
-/** What the adapter needs (from AppConfig: MODERN_TREASURY_*; see docs/production-modern-treasury.md). */
+/** What the adapter needs (from AppConfig: MODERN_TREASURY_*; see docs/modern-treasury.md). */
 export interface ModernTreasuryRailOptions {
   apiKey: string;
   organizationId: string;
@@ -42,7 +42,7 @@ export interface ModernTreasuryRailOptions {
 }
 
 /**
- * Modern Treasury's payment order statuses as ours (the one table; docs/production-modern-treasury.md):
+ * Modern Treasury's payment order statuses as ours (the one table; docs/modern-treasury.md):
  *
  * | Modern Treasury                                              | ours       |
  * |--------------------------------------------------------------|------------|
@@ -157,7 +157,7 @@ export class ModernTreasuryRail extends RailAdapter {
       !originatingAccountId
     ) {
       throw new Error(
-        'PAYOUT_RAIL=modern-treasury needs the MODERN_TREASURY_* variables (docs/production-modern-treasury.md)',
+        'PAYOUT_RAIL=modern-treasury needs the MODERN_TREASURY_* variables (docs/modern-treasury.md)',
       );
     }
     return new ModernTreasuryRail({

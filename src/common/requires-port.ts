@@ -1,6 +1,6 @@
 import { applyDecorators, CanActivate, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiError, type ErrorCode } from '../errors/api-error.js';
+import { ApiError } from '../errors/api-error.js';
 import { ApiResponse } from '@nestjs/swagger';
 import { ERROR_DESCRIPTIONS, errorSchemaName } from '../openapi/api-errors.js';
 import { AppConfig } from '../config/app-config.js';
@@ -12,7 +12,7 @@ const REQUIRED_PORTS = Symbol('requiredPorts');
 export function portNotConfigured(variable: PortVariable): ApiError {
   const { title, notConfiguredCode } = PORTS[variable];
   return new ApiError(
-    notConfiguredCode as ErrorCode,
+    notConfiguredCode,
     `No ${title} is configured in this environment (${variable}=none, see docs/production.md)`,
     { retryable: false },
   );

@@ -114,7 +114,11 @@ describe('SANDBOX and the outside world (docs/production.md)', () => {
 
   it('fails closed: SANDBOX=false with any sandbox adapter refuses, naming each variable', () => {
     for (const variable of PORT_VARIABLES.filter((v) => 'sandbox' in PORTS[v].adapters)) {
-      const envs: Record<string, string>[] = [{ DATABASE_URL: pg }, { SANDBOX: 'false' }, { DATABASE_URL: pg, SANDBOX: 'false' }];
+      const envs: Record<string, string>[] = [
+        { DATABASE_URL: pg },
+        { SANDBOX: 'false' },
+        { DATABASE_URL: pg, SANDBOX: 'false' },
+      ];
       for (const env of envs) {
         const problems = problemsOf({ ...env, [variable]: 'sandbox' });
         expect(problems).toEqual([expect.stringMatching(new RegExp(`^${variable}=sandbox: .*SANDBOX=false`))]);

@@ -156,9 +156,7 @@ export class ModernTreasuryRail extends RailAdapter {
       !MODERN_TREASURY_WEBHOOK_KEY ||
       !originatingAccountId
     ) {
-      throw new Error(
-        'PAYOUT_RAIL=modern-treasury needs the MODERN_TREASURY_* variables (docs/modern-treasury.md)',
-      );
+      throw new Error('PAYOUT_RAIL=modern-treasury needs the MODERN_TREASURY_* variables (docs/modern-treasury.md)');
     }
     return new ModernTreasuryRail({
       apiKey: MODERN_TREASURY_API_KEY,

@@ -16,6 +16,12 @@ const common = {
 export default {
   rootDir: root,
   testTimeout: 120000,
+  // Each test file loads the whole AppModule (and the providers' SDKs) into a fresh module registry,
+  // and a long in-band run kept every one of them: a shard's process grew past 3 GB and crawled in
+  // garbage collection near V8's heap limit (CI timed out). One worker process per shard instead,
+  // replaced by a fresh one whenever it sits above this much memory between files.
+  maxWorkers: 1,
+  workerIdleMemoryLimit: '1200MB',
   // `npm test` runs two shards side by side (test/run.js); this splits them by measured weight.
   testSequencer: '<rootDir>/test/support/sequencer.js',
   projects: [

@@ -3,15 +3,17 @@ import { AppConfig, ConfigError } from '../config/app-config.js';
 import { portAdapter } from '../config/ports.js';
 import { type ChannelSender, HookSender, NotConfiguredSender, SandboxSender } from './basic-senders.js';
 import { EmailSender, SmsSender } from './senders.js';
-import { SmtpEmailSender } from './smtp-email-sender.js';
-import { TwilioSmsSender } from './twilio-sms-sender.js';
 
-/** The email adapter EMAIL_TRANSPORT chooses (src/config/ports.ts has the default). */
-export function emailSenderFor(config: AppConfig): ChannelSender {
+/**
+ * The email adapter EMAIL_TRANSPORT chooses (src/config/ports.ts has the default). A provider's SDK
+ * is loaded only when its adapter is chosen: a process that never sends through Twilio never
+ * evaluates it.
+ */
+export async function emailSenderFor(config: AppConfig): Promise<ChannelSender> {
   switch (portAdapter(config, 'EMAIL_TRANSPORT')) {
     case 'smtp':
       requireSettings(config, 'EMAIL_TRANSPORT=smtp', ['SMTP_URL', 'EMAIL_FROM']);
-      return new SmtpEmailSender(config.SMTP_URL!, config.EMAIL_FROM!);
+      return new (await import('./smtp-email-sender.js')).SmtpEmailSender(config.SMTP_URL!, config.EMAIL_FROM!);
     case 'hook':
       return new HookSender('EMAIL', requireHook(config));
     case 'sandbox':
@@ -22,7 +24,7 @@ export function emailSenderFor(config: AppConfig): ChannelSender {
 }
 
 /** The SMS adapter SMS_TRANSPORT chooses. */
-export function smsSenderFor(config: AppConfig): ChannelSender {
+export async function smsSenderFor(config: AppConfig): Promise<ChannelSender> {
   switch (portAdapter(config, 'SMS_TRANSPORT')) {
     case 'twilio':
       requireSettings(config, 'SMS_TRANSPORT=twilio', [
@@ -30,7 +32,7 @@ export function smsSenderFor(config: AppConfig): ChannelSender {
         'TWILIO_AUTH_TOKEN',
         ...(config.TWILIO_MESSAGING_SERVICE_SID ? [] : (['TWILIO_FROM'] as const)),
       ]);
-      return new TwilioSmsSender({
+      return new (await import('./twilio-sms-sender.js')).TwilioSmsSender({
         accountSid: config.TWILIO_ACCOUNT_SID!,
         authToken: config.TWILIO_AUTH_TOKEN!,
         from: config.TWILIO_FROM,

@@ -3,7 +3,6 @@ import { RealClock } from '../../common/clock.js';
 import { AppConfig } from '../../config/app-config.js';
 import { portAdapter } from '../../config/ports.js';
 import { TransactionService } from '../../database/transaction.service.js';
-import { ModernTreasuryRail } from './modern-treasury/modern-treasury-rail.js';
 import { NoRailAdapter } from './no-rail.js';
 import { RailAdapter } from './rail.js';
 import { SandboxRailAdapter } from './sandbox-rail.js';
@@ -12,12 +11,13 @@ import { SandboxRailAdapter } from './sandbox-rail.js';
 export const railAdapterProvider: Provider = {
   provide: RailAdapter,
   inject: [AppConfig, TransactionService, RealClock],
-  useFactory: (config: AppConfig, tx: TransactionService, realClock: RealClock): RailAdapter => {
+  useFactory: async (config: AppConfig, tx: TransactionService, realClock: RealClock): Promise<RailAdapter> => {
     switch (portAdapter(config, 'PAYOUT_RAIL')) {
       case 'sandbox':
         return new SandboxRailAdapter(tx, realClock, config);
       case 'modern-treasury':
-        return ModernTreasuryRail.fromConfig(config); // its variables are required by AppConfig
+        // Its SDK is loaded only when it is the chosen rail; its variables are required by AppConfig.
+        return (await import('./modern-treasury/modern-treasury-rail.js')).ModernTreasuryRail.fromConfig(config);
       case 'none':
         return new NoRailAdapter();
     }

@@ -73,7 +73,7 @@ describe('OUTGOING_PAYMENT.*', () => {
       'OUTGOING_PAYMENT.REFUND_COMPLETED:FAILED',
     ]);
     const refunds = got.filter((w) => w.body.data.id === q.transactionId).slice(3);
-    expect(refunds.map((w) => (w.body.data.refund as Json).status)).toEqual(['PENDING', 'COMPLETED']);
+    expect(refunds.map((w) => (w.body.data.refund as { status: string }).status)).toEqual(['PENDING', 'COMPLETED']);
     expect(await a.balance()).toBe(50_000);
   });
 
@@ -261,7 +261,10 @@ describe('CARD_TRANSACTION.PARTIALLY_SETTLED and CARD_TRANSACTION.EXCEPTION', ()
       'CARD_TRANSACTION.AUTHORIZED:AUTHORIZED',
       'CARD_TRANSACTION.PARTIALLY_SETTLED:PARTIALLY_SETTLED',
     ]);
-    expect(about(got, failing.id)).toEqual(['CARD_TRANSACTION.AUTHORIZED:AUTHORIZED', 'CARD_TRANSACTION.EXCEPTION:EXCEPTION']);
+    expect(about(got, failing.id)).toEqual([
+      'CARD_TRANSACTION.AUTHORIZED:AUTHORIZED',
+      'CARD_TRANSACTION.EXCEPTION:EXCEPTION',
+    ]);
     const data = (type: string) => got.find((w) => w.body.type === type)!.body.data;
     expect(data('CARD_TRANSACTION.PARTIALLY_SETTLED')).toEqual(part);
     expect(data('CARD_TRANSACTION.EXCEPTION')).toEqual(exception);

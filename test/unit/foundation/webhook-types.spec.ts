@@ -100,7 +100,8 @@ if (referenceDir) {
     expect(serialize(webhookTypesOf(path.resolve(referenceDir)))).toBe(text);
   });
 } else {
-  const reason = 'REFERENCE_DIR is unset, so the committed webhook types are not compared with the reference (CI sets it)';
+  const reason =
+    'REFERENCE_DIR is unset, so the committed webhook types are not compared with the reference (CI sets it)';
   process.stderr.write(`[webhook-types] drift check skipped: ${reason}\n`);
   it.skip(`the committed webhook types match the reference (drift check): skipped, ${reason}`, () => {});
 }

@@ -16,8 +16,8 @@ import {
  * (test/fixtures/reference/webhook-types.json, cut by extract.mjs's listWebhookTypes); with
  * REFERENCE_DIR set it must be exactly what the reference says today. docs/webhooks.md's section
  * "Reference webhook types: trigger and test" has one row per type: the type, what triggers it
- * here, and the e2e files that receive it (each must exist and name the type) or
- * "cannot occur here: <why>".
+ * here, and the e2e files that receive it (each must exist, name the type and run a real receiver)
+ * or, with the trigger "none", "cannot occur here: <why>".
  */
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const DOC = path.join(ROOT, 'docs', 'webhooks.md');
@@ -53,6 +53,9 @@ function tableRows(): Row[] {
     .map(([type, trigger, test]) => ({ type: type.replace(/^`|`$/g, ''), trigger: trigger ?? '', test: test ?? '' }));
 }
 
+/** How a test receives webhooks at a real receiver: directly, or through test/support/events.ts. */
+const RECEIVES = /\b(WebhookReceiver|WebhookCapture|signedSubscriber)\b/;
+
 /** The e2e files a test cell names (backticked repository paths). */
 const testFiles = (cell: string) => [...cell.matchAll(/`(test\/e2e\/[^`]+\.e2e-spec\.ts)`/g)].map((m) => m[1]);
 
@@ -78,14 +81,20 @@ describe('docs/webhooks.md: a row for every reference webhook type', () => {
     const row = rows.find((r) => r.type === type);
     expect(row).toBeDefined();
     const { trigger, test } = row!;
-    if (/^cannot occur here: \S/.test(test)) return;
+    if (/^cannot occur here: \S/.test(test)) {
+      expect(trigger).toBe('none');
+      return;
+    }
     expect(trigger.length).toBeGreaterThan(10);
     const files = testFiles(test);
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) {
       const at = path.join(ROOT, file);
       expect([file, existsSync(at)]).toEqual([file, true]);
-      expect([file, readFileSync(at, 'utf8').includes(type)]).toEqual([file, true]);
+      const source = readFileSync(at, 'utf8');
+      expect([file, source.includes(type)]).toEqual([file, true]);
+      // It receives webhooks at a real receiver (test/support/webhook-receiver.ts), not only the outbox's record.
+      expect([file, RECEIVES.test(source)]).toEqual([file, true]);
     }
   });
 });

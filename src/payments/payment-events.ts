@@ -28,10 +28,10 @@ export function outgoingPayment(
   };
 }
 
-/** `INCOMING_PAYMENT.<event>` (reference IncomingPaymentWebhook). */
+/** `INCOMING_PAYMENT.<event>` (reference IncomingPaymentWebhook; PROCESSING: the newer WebhookType). */
 export function incomingPayment(
   platformId: string,
-  event: 'PENDING' | 'COMPLETED' | 'FAILED',
+  event: 'PENDING' | 'PROCESSING' | 'COMPLETED' | 'FAILED',
   transaction: IncomingTransactionView,
 ): OutboxWrite {
   return {

@@ -46,7 +46,7 @@ export class PaymentsSandboxController {
   @ApiOperation({
     summary: 'Simulate payment send to test receiving an UMA payment',
     description:
-      "A sandbox sender pays one of the platform's customers: the platform's INCOMING_PAYMENT.PENDING webhook decides as for any incoming payment. Senders: `$success.<currency>@sandbox.grid.uma.money` settles on approval, `$fail.<currency>@…` fails after approval (QUOTE_EXECUTION_FAILED), `$slow.<currency>@…` is PROCESSING until an hour of the platform's time after approval.",
+      "A sandbox sender pays one of the platform's customers: the platform's INCOMING_PAYMENT.PENDING webhook decides as for any incoming payment. Senders: `$success.<currency>@sandbox.grid.uma.money` settles on approval, `$fail.<currency>@…` fails after approval (QUOTE_EXECUTION_FAILED), `$slow.<currency>@…` is PROCESSING (INCOMING_PAYMENT.PROCESSING) until an hour of the platform's time after approval.",
     operationId: 'sandboxReceive',
   })
   @ApiOkResponse({ type: IncomingTransactionView })

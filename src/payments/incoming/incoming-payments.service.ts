@@ -398,6 +398,8 @@ export class IncomingPaymentsService {
       row.timeline = [...row.timeline, step('PROCESSING', now)];
       row.updatedAt = now;
       await this.save(m, row);
+      // Approved, settling later: INCOMING_PAYMENT.PROCESSING with the state change.
+      await this.outbox.write(m, incomingPayment(row.platformId, 'PROCESSING', await this.view(m, row)));
       return;
     }
     return this.complete(m, row, now);

@@ -137,11 +137,7 @@ describe('provisioning', () => {
     const w = await newWallet(p);
     expect((await other.get(`/auth/credentials?accountId=${w.accountId}`)).body).toEqual({ data: [] });
     expect((await other.get(`/auth/sessions?accountId=${w.accountId}`)).body).toEqual({ data: [] });
-    expectError(
-      await other.post(`/auth/credentials/${w.credentialId}/challenge`, {}),
-      404,
-      'AUTH_CREDENTIAL_NOT_FOUND',
-    );
+    expectError(await other.post(`/auth/credentials/${w.credentialId}/challenge`, {}), 404, 'AUTH_METHOD_NOT_FOUND');
     expect(invalidFields(await p.get('/auth/credentials?accountId=nope'))).toEqual(['accountId']);
   });
 });
@@ -622,7 +618,7 @@ describe('credentials', () => {
       expect.objectContaining({ id: sms.body.id }),
     ]);
     expect(await sessionsOf(p, accountId)).toEqual([smsSession.id]);
-    expectError(await p.post(`/auth/credentials/${emailId}/challenge`, {}), 404, 'AUTH_CREDENTIAL_NOT_FOUND');
+    expectError(await p.post(`/auth/credentials/${emailId}/challenge`, {}), 404, 'AUTH_METHOD_NOT_FOUND');
     const last = await send(p, 'delete', `/auth/credentials/${sms.body.id}`, undefined);
     expectError(last, 400, 'INVALID_INPUT');
     // EMAIL_OTP can be added back (signed by the SMS session).

@@ -539,15 +539,11 @@ describe('tenancy', () => {
 });
 
 describe('no provider configured (STABLECOIN_PROVIDER=none, docs/production.md)', () => {
-  it('503 STABLECOIN_PROVIDER_NOT_CONFIGURED before anything is written', async () => {
+  it('503 SERVICE_UNAVAILABLE before anything is written', async () => {
     const none = await startTestApp({ STABLECOIN_PROVIDER: 'none' }, { clock });
     try {
       const p = (await platform()).on(none);
-      expectCode(
-        await keyed(p, '/stablecoin-provider-accounts', credentials('acme_x')),
-        503,
-        'STABLECOIN_PROVIDER_NOT_CONFIGURED',
-      );
+      expectCode(await keyed(p, '/stablecoin-provider-accounts', credentials('acme_x')), 503, 'SERVICE_UNAVAILABLE');
       expect((await p.get('/stablecoin-provider-accounts')).body).toMatchObject({ totalCount: 0 });
     } finally {
       await none.close();

@@ -21,6 +21,7 @@ import {
   stamp,
   type WalletKey,
 } from '../support/wallet-client.js';
+import { wantOwnEvents } from '../support/own-events.js';
 
 /**
  * Embedded wallets (docs/embedded-wallets.md): provisioning with `embeddedWalletConfig`, the
@@ -684,7 +685,7 @@ describe('webhooks, audit and secrecy', () => {
     const { recordedEvents } = await import('../support/events.js');
     const logged = await startLoggedTestApp({ MESSAGE_HOOK_URL: hook.url });
     try {
-      const p = (await TestPlatform.create(t)).on(logged);
+      const p = (await wantOwnEvents(await TestPlatform.create(t))).on(logged);
       expect((await p.patch('/config', { embeddedWalletConfig: { otpLength: 12, alphanumeric: true } })).status).toBe(
         200,
       );

@@ -31,6 +31,7 @@ import {
   TestApp,
   TestPlatform,
 } from '../support/test-app.js';
+import { wantOwnEvents } from '../support/own-events.js';
 
 /**
  * Every stablecoin code of the spec (and the reference's 404s), each produced by a request; the
@@ -43,7 +44,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const platform = () => TestPlatform.create(t);
+// Stablecoin events are this service's own types: opt-in (docs/webhooks.md#own-event-types).
+const platform = async () => wantOwnEvents(await TestPlatform.create(t));
 const uuidOf = (p: TestPlatform) => parseId('Platform', p.platformId)!;
 const db = () => t.app.get(DataSource);
 const produced = new Set<string>();

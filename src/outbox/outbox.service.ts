@@ -5,6 +5,7 @@ import { EntityManager } from 'typeorm';
 import { Clock, RealClock } from '../common/clock.js';
 import { formatId, newUuid } from '../common/ids.js';
 import type { Statement } from '../database/statement.js';
+import { wantsExtraWebhookTypeSql } from '../platform-config/extra-webhook-types.sql.js';
 import {
   isOwnWebhookType,
   type OwnWebhookType,
@@ -65,9 +66,7 @@ export const OUTBOX_INSERT_SQL = `WITH counter AS (
  * it returns no row.
  */
 export const OWN_OUTBOX_INSERT_SQL = `WITH wanted AS (
-     SELECT 1 FROM platform_configs
-      WHERE platform_id = $2
-        AND extra_webhook_types && ARRAY[$3::text, split_part($3::text, '.', 1) || '.*', '*']
+     SELECT 1 WHERE ${wantsExtraWebhookTypeSql('$2::uuid', '$3')}
    ),
    counter AS (
      ${counterUpsert(0, 'wanted')}
@@ -221,7 +220,8 @@ export class OutboxService {
    * types only: an own type is opt-in per platform, which only `write` checks.
    */
   prepare<T extends ReferenceWebhookType>(input: OutboxWrite<T>): PreparedEvent {
-    if (isOwnWebhookType(input.type)) throw new Error(`${input.type} is opt-in: write it with OutboxService.write`);
+    if (isOwnWebhookType(input.type))
+      throw new Error(`${String(input.type)} is opt-in: write it with OutboxService.write`);
     return this.build(input);
   }
 

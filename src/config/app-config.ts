@@ -821,7 +821,7 @@ export class AppConfig {
   ECB_POLL_SECONDS = 3_600;
 
   @Doc(
-    "How old a feed's rates may be (from their as-of date: for the ECB, 16:00 CET of the reference day) before quotes and `GET /exchange-rates` refuse them with 503 `SERVICE_UNAVAILABLE` (`details.ratesStale`). The default, 4 days, spans a weekend plus a public holiday (the ECB publishes nothing on weekends and TARGET holidays). Static and sandbox rates never go stale.",
+    "How old a feed's rates may be (from their as-of date: for the ECB, 16:00 CET of the reference day) before quotes and `GET /exchange-rates` refuse them with 503 `SERVICE_UNAVAILABLE` (`details.maxAgeSeconds`, `details.asOf`). The default, 4 days, spans a weekend plus a public holiday (the ECB publishes nothing on weekends and TARGET holidays). Static and sandbox rates never go stale.",
   )
   @Transform(toInt)
   @IsInt()

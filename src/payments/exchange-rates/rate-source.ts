@@ -39,7 +39,7 @@ export class NoRateProvider extends RateProvider {
  * is the newest row of `exchange_rate_sets` (written by EcbRatesWorker), read at boot and every
  * minute by every process, never fetched in the request path, so every replica prices from the
  * same publication. Older than RATE_MAX_AGE_SECONDS (from its as-of time, on the real clock), or
- * none fetched yet: 503 SERVICE_UNAVAILABLE (details.ratesStale).
+ * none fetched yet: 503 SERVICE_UNAVAILABLE (details.maxAgeSeconds, details.asOf).
  */
 @Injectable()
 export class EcbRateProvider extends RateProvider implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -105,13 +105,13 @@ export class EcbRateProvider extends RateProvider implements OnApplicationBootst
     const maxAgeSeconds = this.config.RATE_MAX_AGE_SECONDS;
     if (!this.set)
       throw new ApiError('SERVICE_UNAVAILABLE', 'No exchange rates have been fetched from the ECB yet; retry later', {
-        details: { ratesStale: true, source: ECB, asOf: null, maxAgeSeconds },
+        details: { source: ECB, asOf: null, maxAgeSeconds },
       });
     if (now.getTime() - this.set.asOf.getTime() > maxAgeSeconds * 1000)
       throw new ApiError(
         'SERVICE_UNAVAILABLE',
         `The newest exchange rates (ECB, ${this.set.asOf.toISOString()}) are older than ${maxAgeSeconds} seconds; retry later`,
-        { details: { ratesStale: true, source: ECB, asOf: this.set.asOf.toISOString(), maxAgeSeconds } },
+        { details: { source: ECB, asOf: this.set.asOf.toISOString(), maxAgeSeconds } },
       );
   }
 

@@ -2,12 +2,10 @@ import { AGENTS_ERRORS } from './agents/agents.errors.js';
 import { AUTH_ERRORS } from './auth/auth.errors.js';
 import { CARDS_ERRORS } from './cards/cards.errors.js';
 import { CUSTOMERS_ERRORS } from './customers/customers.errors.js';
-import { BENEFICIAL_OWNERS_ERRORS } from './beneficial-owners/beneficial-owners.errors.js';
 import { BULK_IMPORT_ERRORS } from './bulk-import/bulk-import.errors.js';
 import { DOCUMENTS_ERRORS } from './documents/documents.errors.js';
 import { EMBEDDED_WALLETS_ERRORS } from './embedded-wallets/embedded-wallets.errors.js';
 import { CORE_ERRORS, registerErrorCatalogue } from './errors/api-error.js';
-import { MESSAGING_ERRORS } from './messaging/messaging.errors.js';
 import { EXTERNAL_ACCOUNTS_ERRORS } from './external-accounts/external-accounts.errors.js';
 import { OUTBOX_ERRORS } from './outbox/outbox.errors.js';
 import { PAYMENT_DOCUMENTS_ERRORS } from './payment-documents/payment-documents.errors.js';
@@ -35,13 +33,11 @@ export const AREA_ERRORS = [
   SCA_ERRORS,
   UMA_ERRORS,
   DOCUMENTS_ERRORS,
-  BENEFICIAL_OWNERS_ERRORS,
   VERIFICATIONS_ERRORS,
   BULK_IMPORT_ERRORS,
   PAYMENT_DOCUMENTS_ERRORS,
   STABLECOINS_ERRORS,
   EMBEDDED_WALLETS_ERRORS,
-  MESSAGING_ERRORS,
 ] as const;
 
 /** Every code the API answers with, and its HTTP status. */
@@ -57,13 +53,11 @@ export const ERROR_STATUS = {
   ...SCA_ERRORS,
   ...UMA_ERRORS,
   ...DOCUMENTS_ERRORS,
-  ...BENEFICIAL_OWNERS_ERRORS,
   ...VERIFICATIONS_ERRORS,
   ...BULK_IMPORT_ERRORS,
   ...PAYMENT_DOCUMENTS_ERRORS,
   ...STABLECOINS_ERRORS,
   ...EMBEDDED_WALLETS_ERRORS,
-  ...MESSAGING_ERRORS,
 } as const;
 
 type Catalogue = typeof ERROR_STATUS;

@@ -201,22 +201,31 @@ function hasBody(req: Request): boolean {
 }
 
 /**
- * Parses a JSON body: another content type is 415, malformed JSON or nesting deeper than
- * MAX_BODY_DEPTH 400 INVALID_REQUEST_FORMAT, more than 1 MiB 413 (rejected ApiErrors).
+ * Parses a JSON body: another content type (`details.accepts`), malformed JSON, nesting deeper
+ * than MAX_BODY_DEPTH or more than 1 MiB (`details.maxBytes`) are 400 INVALID_REQUEST_FORMAT
+ * (rejected ApiErrors).
  */
 export function parseJsonBody(req: Request, res: Response): Promise<void> {
   if (!hasBody(req)) return Promise.resolve();
   if (!req.is('application/json') && !req.is('application/*+json')) {
-    return Promise.reject(new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Request bodies must be application/json'));
+    return Promise.reject(
+      new ApiError('INVALID_REQUEST_FORMAT', 'Request bodies must be application/json', {
+        details: { accepts: 'application/json' },
+      }),
+    );
   }
   return new Promise((resolve, reject) =>
     jsonParser(req, res, (err?: unknown) => {
       if (!err) return resolve();
       const type = (err as { type?: string }).type;
       if (type === 'entity.too.large')
-        return reject(new ApiError('PAYLOAD_TOO_LARGE', `Request body exceeds ${MAX_BODY_BYTES} bytes`));
+        return reject(
+          new ApiError('INVALID_REQUEST_FORMAT', `Request body exceeds ${MAX_BODY_BYTES} bytes`, {
+            details: { maxBytes: MAX_BODY_BYTES },
+          }),
+        );
       if (type === 'encoding.unsupported' || type === 'charset.unsupported')
-        return reject(new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported body encoding'));
+        return reject(new ApiError('INVALID_REQUEST_FORMAT', 'Unsupported body encoding'));
       if (type === 'entity.too.deep')
         return reject(
           new ApiError('INVALID_REQUEST_FORMAT', `Request body is nested deeper than ${MAX_BODY_DEPTH} levels`),
@@ -255,15 +264,24 @@ export const MULTIPART_BODY = 'http:multipart-body';
  */
 export const MultipartBody = (): MethodDecorator => SetMetadata(MULTIPART_BODY, true);
 
-/** What a Node HTTP parser error answers (Node's own defaults: 431, 413, 408, else 400). */
+/**
+ * What a Node HTTP parser error answers: always the reference's 400 INVALID_REQUEST_FORMAT (where
+ * Node alone would answer 431, 413 or 408), `details.limit` naming the limit a request broke.
+ */
 function parserErrorAnswer(code = ''): ApiError {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
-      return new ApiError('HEADERS_TOO_LARGE', 'Request headers are too large');
+      return new ApiError('INVALID_REQUEST_FORMAT', 'Request headers are too large', {
+        details: { limit: 'HEADER_SIZE' },
+      });
     case 'HPE_CHUNK_EXTENSIONS_OVERFLOW':
-      return new ApiError('PAYLOAD_TOO_LARGE', 'Chunk extensions are too large');
+      return new ApiError('INVALID_REQUEST_FORMAT', 'Chunk extensions are too large', {
+        details: { limit: 'CHUNK_EXTENSIONS_SIZE' },
+      });
     case 'ERR_HTTP_REQUEST_TIMEOUT':
-      return new ApiError('REQUEST_TIMEOUT', 'The request was not received in time');
+      return new ApiError('INVALID_REQUEST_FORMAT', 'The request was not received in time', {
+        details: { limit: 'REQUEST_TIMEOUT_MS' },
+      });
     default:
       return new ApiError('INVALID_REQUEST_FORMAT', 'Malformed HTTP request');
   }
@@ -283,7 +301,7 @@ export function answerParserErrors(server: Server, logger: Logger): void {
     }
     const error = parserErrorAnswer(err.code);
     const reqId = randomUUID();
-    const body = JSON.stringify({ code: error.code, reason: error.reason });
+    const body = JSON.stringify({ code: error.code, reason: error.reason, details: error.details });
     socket.end(
       [
         `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}`,

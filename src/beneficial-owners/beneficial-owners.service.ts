@@ -43,7 +43,7 @@ export function renderBeneficialOwner(row: BeneficialOwnerEntity, identifier: st
 }
 
 const notFound = (id: string) =>
-  new ApiError('BENEFICIAL_OWNER_NOT_FOUND', `Beneficial owner ${formatId('BeneficialOwner', id)} not found`);
+  new ApiError('NOT_FOUND', `Beneficial owner ${formatId('BeneficialOwner', id)} not found`);
 
 /**
  * Beneficial owners of BUSINESS customers (the reference's /beneficial-owners). The owner of the

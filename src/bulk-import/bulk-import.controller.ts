@@ -16,7 +16,6 @@ import type { PlatformPrincipal } from '../auth/auth.decorators.js';
 import { IdPipe } from '../common/id.pipe.js';
 import { streamMultipart } from '../common/multipart.js';
 import { MultipartBody } from '../http-pipeline.js';
-import { ApiErrors } from '../openapi/api-errors.js';
 import { BulkImportService, type BulkCustomerImportJob as JobView } from './bulk-import.service.js';
 
 /** The largest CSV accepted: 100 MB (a 100,000-row file is about 15 MB). */
@@ -63,7 +62,6 @@ export class BulkImportController {
     description:
       'multipart/form-data, the CSV in `file` (at most 100 MB), the reference columns. Parsed as it streams in; imported in the background (GET /customers/bulk/jobs/{jobId}, BULK_UPLOAD.COMPLETED).',
   })
-  @ApiErrors(413, 415)
   @Post('csv')
   @HttpCode(202)
   @MultipartBody()

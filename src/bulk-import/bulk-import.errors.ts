@@ -1,4 +1,4 @@
 /** Error codes of the bulk customer import and their HTTP status; merged into the one catalogue (src/error-catalogue.ts). */
 export const BULK_IMPORT_ERRORS = {
-  BULK_IMPORT_JOB_NOT_FOUND: 404,
+  BULK_UPLOAD_JOB_NOT_FOUND: 404,
 } as const;

@@ -49,7 +49,7 @@ interface JobRow {
   completed_at: Date | null;
 }
 
-const notFound = (id: string) => new ApiError('BULK_IMPORT_JOB_NOT_FOUND', `Job ${formatId('Job', id)} not found`);
+const notFound = (id: string) => new ApiError('BULK_UPLOAD_JOB_NOT_FOUND', `Job ${formatId('Job', id)} not found`);
 
 /**
  * The bulk customer import (reference POST /customers/bulk/csv): the CSV is parsed as it streams

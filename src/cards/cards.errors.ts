@@ -14,10 +14,4 @@ export const CARDS_ERRORS = {
   CARD_NOT_MUTABLE: 409,
   /** The platform holds `cardProgram.maxLiveCards` live cards, or the cardholder one where only one is allowed. */
   CARD_LIMIT_REACHED: 409,
-  /**
-   * No card issuer is configured (`CARD_ISSUER=none`, docs/production.md): the operation needs one.
-   * 503, not 501: the route is implemented, this deployment has not chosen a provider (like
-   * `UMA_NOT_CONFIGURED` and every other port's `*_NOT_CONFIGURED`).
-   */
-  CARD_ISSUER_NOT_CONFIGURED: 503,
 } as const;

@@ -18,7 +18,7 @@ import { CardRevealPageController } from './card-reveal-page.controller.js';
 /**
  * Cards: issuance, the PATCH state machine, status history, provisioning (worker). The card issuer
  * is the `CardIssuer` port, bound by `CARD_ISSUER` (docs/production.md): the sandbox issuer, or
- * none (503 `CARD_ISSUER_NOT_CONFIGURED`).
+ * none (503 `SERVICE_UNAVAILABLE` (`details.notConfigured`: `CARD_ISSUER`)).
  */
 @Module({
   imports: [PlatformConfigModule, OutboxModule, CustomersModule, ScaModule],

@@ -41,21 +41,28 @@ function isMultipart(req: Request): boolean {
 }
 
 /**
- * Refuses a request before reading its body: not multipart (415), or a declared length beyond what
- * the form may hold (413). The connection is closed after a refusal, so an unread body is never read.
+ * Refuses a request before reading its body (400 INVALID_REQUEST_FORMAT): not multipart
+ * (`details.accepts`), or a declared length beyond what the form may hold (`details.maxBytes`). The connection is closed after a refusal, so an unread body is never read.
  */
 function refuseEarly(req: Request, res: Response, maxBodyBytes: number): void {
-  if (!isMultipart(req)) throw new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Request bodies must be multipart/form-data');
+  if (!isMultipart(req))
+    throw new ApiError('INVALID_REQUEST_FORMAT', 'Request bodies must be multipart/form-data', {
+      details: { accepts: 'multipart/form-data' },
+    });
   const length = Number(req.headers['content-length'] ?? NaN);
   if (Number.isFinite(length) && length > maxBodyBytes) {
     res.setHeader('Connection', 'close');
-    throw new ApiError('PAYLOAD_TOO_LARGE', `Request body exceeds ${maxBodyBytes} bytes`);
+    throw new ApiError('INVALID_REQUEST_FORMAT', `Request body exceeds ${maxBodyBytes} bytes`, {
+      details: { maxBytes: maxBodyBytes },
+    });
   }
 }
 
 function tooLarge(res: Response, maxFileBytes: number): ApiError {
   res.setHeader('Connection', 'close');
-  return new ApiError('PAYLOAD_TOO_LARGE', `The file exceeds ${maxFileBytes} bytes`);
+  return new ApiError('INVALID_REQUEST_FORMAT', `The file exceeds ${maxFileBytes} bytes`, {
+    details: { field: 'file', maxBytes: maxFileBytes },
+  });
 }
 
 function malformed(res: Response, message: string): ApiError {

@@ -14,16 +14,20 @@ export const RawBody = (): MethodDecorator => SetMetadata(RAW_BODY, true);
 
 const rawParser = express.raw({ limit: RAW_BODY_MAX_BYTES, type: () => true });
 
-/** The request body's bytes (413 beyond RAW_BODY_MAX_BYTES), for a `RawBody` route. */
+/** The request body's bytes (400 INVALID_REQUEST_FORMAT beyond RAW_BODY_MAX_BYTES), for a `RawBody` route. */
 export function readRawBody(req: Request, res: Response): Promise<Buffer> {
   return new Promise((resolve, reject) =>
     rawParser(req, res, (err?: unknown) => {
       if (!err) return resolve(Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0));
       const type = (err as { type?: string }).type;
       if (type === 'entity.too.large')
-        return reject(new ApiError('PAYLOAD_TOO_LARGE', `Request body exceeds ${RAW_BODY_MAX_BYTES} bytes`));
+        return reject(
+          new ApiError('INVALID_REQUEST_FORMAT', `Request body exceeds ${RAW_BODY_MAX_BYTES} bytes`, {
+            details: { maxBytes: RAW_BODY_MAX_BYTES },
+          }),
+        );
       if (type === 'encoding.unsupported' || type === 'charset.unsupported')
-        return reject(new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported body encoding'));
+        return reject(new ApiError('INVALID_REQUEST_FORMAT', 'Unsupported body encoding'));
       return reject(new ApiError('INVALID_REQUEST_FORMAT', 'The request body could not be read'));
     }),
   );

@@ -8,17 +8,24 @@ import { PORTS, portAdapter, type PortVariable } from '../config/ports.js';
 
 const REQUIRED_PORTS = Symbol('requiredPorts');
 
+/**
+ * The 503 of something this deployment has not configured (a port running adapter `none`, UMA
+ * without keys): the reference's `SERVICE_UNAVAILABLE`, not retryable, `details.notConfigured`
+ * naming the setting that is missing (docs/production.md). `reason` says what cannot be done.
+ */
+export function notConfigured(setting: string, reason: string): ApiError {
+  return new ApiError('SERVICE_UNAVAILABLE', reason, { retryable: false, details: { notConfigured: setting } });
+}
+
 /** The 503 a route answers when the port it needs runs adapter `none` (docs/production.md). */
 export function portNotConfigured(variable: PortVariable): ApiError {
-  const { title, notConfiguredCode } = PORTS[variable];
-  return new ApiError(
-    notConfiguredCode,
-    `No ${title} is configured in this environment (${variable}=none, see docs/production.md)`,
-    { retryable: false },
+  return notConfigured(
+    variable,
+    `No ${PORTS[variable].title} is configured in this environment (${variable}=none, see docs/production.md)`,
   );
 }
 
-/** Throws the port's `*_NOT_CONFIGURED` 503 when it runs adapter `none`: for services that check inside. */
+/** Throws the port's 503 (`details.notConfigured`) when it runs adapter `none`: for services that check inside. */
 export function requirePort(config: AppConfig, variable: PortVariable): void {
   if (portAdapter(config, variable) === 'none') throw portNotConfigured(variable);
 }
@@ -39,7 +46,7 @@ export class PortConfiguredGuard implements CanActivate {
 }
 
 /**
- * The route needs this port: with its adapter `none` it answers the port's 503 `*_NOT_CONFIGURED`
+ * The route needs this port: with its adapter `none` it answers the port's 503 `SERVICE_UNAVAILABLE` (`details.notConfigured`)
  * before the handler runs (after authentication, before the idempotency record or anything else is
  * written). On a controller, every route of it.
  */
@@ -50,7 +57,7 @@ export const RequiresPort = (...variables: PortVariable[]) =>
     // JSON even on a route that produces something else (a document download).
     ApiResponse({
       status: 503,
-      description: `${ERROR_DESCRIPTIONS[503]}; or ${variables.map((v) => PORTS[v].notConfiguredCode).join(', ')} (docs/production.md)`,
+      description: `${ERROR_DESCRIPTIONS[503]}; or not configured here (\`details.notConfigured\`: ${variables.join(', ')}; docs/production.md)`,
       content: { 'application/json': { schema: { $ref: `#/components/schemas/${errorSchemaName(503)}` } } },
     }),
   );

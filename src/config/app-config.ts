@@ -289,7 +289,7 @@ export class AppConfig {
   RATE_LIMIT_WINDOW_MS = 1_000;
 
   @Doc(
-    'Longest a request may take to arrive (then 408 `REQUEST_TIMEOUT`) and to be handled (then 503 `SERVICE_UNAVAILABLE`, retryable; an idempotent retry is safe).',
+    'Longest a request may take to arrive (then 400 `INVALID_REQUEST_FORMAT`) and to be handled (then 503 `SERVICE_UNAVAILABLE`, retryable; an idempotent retry is safe).',
   )
   @Transform(toInt)
   @IsInt()
@@ -591,7 +591,7 @@ export class AppConfig {
   CONTACT_VERIFICATION_CHANNELS = 'EMAIL,PHONE';
 
   @Doc(
-    'The card issuer adapter (see [Production](production.md)): `sandbox` (this service invents card identities and serves the reveal page) or `none` (no issuer configured: card operations that need one, such as `POST /cards/{id}/reveal`, answer 503 `CARD_ISSUER_NOT_CONFIGURED`). `sandbox` is refused with `SANDBOX=false`.',
+    'The card issuer adapter (see [Production](production.md)): `sandbox` (this service invents card identities and serves the reveal page) or `none` (no issuer configured: card operations that need one, such as `POST /cards/{id}/reveal`, answer 503 `SERVICE_UNAVAILABLE` (`details.notConfigured`: `CARD_ISSUER`)). `sandbox` is refused with `SANDBOX=false`.',
     { default: '`sandbox` with `SANDBOX=true`, else `none`' },
   )
   @IsOptional()
@@ -617,7 +617,7 @@ export class AppConfig {
   UMA_DOMAIN?: string;
 
   @Doc(
-    'The UMA signing key (secp256k1, 32 bytes hex), with `UMA_SIGNING_CERT_CHAIN`. Unset with `SANDBOX=true`: a key pair and a self-signed certificate are generated on first use and stored sealed; unset with `SANDBOX=false`: UMA is off (503 UMA_NOT_CONFIGURED).',
+    'The UMA signing key (secp256k1, 32 bytes hex), with `UMA_SIGNING_CERT_CHAIN`. Unset with `SANDBOX=true`: a key pair and a self-signed certificate are generated on first use and stored sealed; unset with `SANDBOX=false`: UMA is off (503 SERVICE_UNAVAILABLE (details.notConfigured: UMA_SIGNING_PRIVATE_KEY)).',
   )
   @IsOptional()
   @Matches(/^[0-9a-fA-F]{64}$/, { message: 'must be 32 bytes as hex' })
@@ -680,7 +680,7 @@ export class AppConfig {
   MESSAGE_HOOK_URL?: string;
 
   @Doc(
-    'The payout rail adapter (see [Production](production.md)): `sandbox` (magic amounts, simulated settlement), `modern-treasury` or `none` (payouts answer 503 `PAYOUT_RAIL_NOT_CONFIGURED`). `sandbox` is refused with `SANDBOX=false`.',
+    'The payout rail adapter (see [Production](production.md)): `sandbox` (magic amounts, simulated settlement), `modern-treasury` or `none` (payouts answer 503 `SERVICE_UNAVAILABLE` (`details.notConfigured`: `PAYOUT_RAIL`)). `sandbox` is refused with `SANDBOX=false`.',
     { default: '`sandbox` with `SANDBOX=true`, else `none`' },
   )
   @IsOptional()
@@ -688,7 +688,7 @@ export class AppConfig {
   PAYOUT_RAIL?: AdapterOf<'PAYOUT_RAIL'>;
 
   @Doc(
-    'The stablecoin provider adapter: `sandbox` or `none` (503 `STABLECOIN_PROVIDER_NOT_CONFIGURED`). `sandbox` is refused with `SANDBOX=false`.',
+    'The stablecoin provider adapter: `sandbox` or `none` (503 `SERVICE_UNAVAILABLE` (`details.notConfigured`: `STABLECOIN_PROVIDER`)). `sandbox` is refused with `SANDBOX=false`.',
     { default: '`sandbox` with `SANDBOX=true`, else `none`' },
   )
   @IsOptional()
@@ -696,7 +696,7 @@ export class AppConfig {
   STABLECOIN_PROVIDER?: AdapterOf<'STABLECOIN_PROVIDER'>;
 
   @Doc(
-    'The bank account linking adapter (Plaid Link): `sandbox` or `none` (503 `BANK_LINK_PROVIDER_NOT_CONFIGURED`). `sandbox` is refused with `SANDBOX=false`.',
+    'The bank account linking adapter (Plaid Link): `sandbox` or `none` (503 `SERVICE_UNAVAILABLE` (`details.notConfigured`: `BANK_LINK_PROVIDER`)). `sandbox` is refused with `SANDBOX=false`.',
     { default: '`sandbox` with `SANDBOX=true`, else `none`' },
   )
   @IsOptional()
@@ -704,7 +704,7 @@ export class AppConfig {
   BANK_LINK_PROVIDER?: AdapterOf<'BANK_LINK_PROVIDER'>;
 
   @Doc(
-    'The KYC provider adapter (hosted identity checks): `sandbox` or `none` (503 `KYC_PROVIDER_NOT_CONFIGURED`). `sandbox` is refused with `SANDBOX=false`.',
+    'The KYC provider adapter (hosted identity checks): `sandbox` or `none` (503 `SERVICE_UNAVAILABLE` (`details.notConfigured`: `KYC_PROVIDER`)). `sandbox` is refused with `SANDBOX=false`.',
     { default: '`sandbox` with `SANDBOX=true`, else `none`' },
   )
   @IsOptional()
@@ -712,7 +712,7 @@ export class AppConfig {
   KYC_PROVIDER?: AdapterOf<'KYC_PROVIDER'>;
 
   @Doc(
-    'How email one-time codes leave: `smtp`, `hook` (`MESSAGE_HOOK_URL`), `sandbox` (a log line, never the code) or `none` (503 `EMAIL_NOT_CONFIGURED`). `sandbox` is refused with `SANDBOX=false`.',
+    'How email one-time codes leave: `smtp`, `hook` (`MESSAGE_HOOK_URL`), `sandbox` (a log line, never the code) or `none` (503 `SERVICE_UNAVAILABLE` (`details.notConfigured`: `EMAIL_TRANSPORT`)). `sandbox` is refused with `SANDBOX=false`.',
     { default: '`hook` when `MESSAGE_HOOK_URL` is set; else `sandbox` with `SANDBOX=true`, else `none`' },
   )
   @IsOptional()
@@ -720,7 +720,7 @@ export class AppConfig {
   EMAIL_TRANSPORT?: AdapterOf<'EMAIL_TRANSPORT'>;
 
   @Doc(
-    'How SMS one-time codes leave: `twilio`, `hook` (`MESSAGE_HOOK_URL`), `sandbox` (a log line, never the code) or `none` (503 `SMS_NOT_CONFIGURED`). `sandbox` is refused with `SANDBOX=false`.',
+    'How SMS one-time codes leave: `twilio`, `hook` (`MESSAGE_HOOK_URL`), `sandbox` (a log line, never the code) or `none` (503 `SERVICE_UNAVAILABLE` (`details.notConfigured`: `SMS_TRANSPORT`)). `sandbox` is refused with `SANDBOX=false`.',
     { default: '`hook` when `MESSAGE_HOOK_URL` is set; else `sandbox` with `SANDBOX=true`, else `none`' },
   )
   @IsOptional()
@@ -728,7 +728,7 @@ export class AppConfig {
   SMS_TRANSPORT?: AdapterOf<'SMS_TRANSPORT'>;
 
   @Doc(
-    "Where exchange rates come from: `ecb` (the European Central Bank's daily reference rates), `static` (`FX_RATES`, set by the operator), `sandbox` (`FX_RATES` defaults) or `none` (503 `RATE_SOURCE_NOT_CONFIGURED`). `sandbox` is refused with `SANDBOX=false`.",
+    "Where exchange rates come from: `ecb` (the European Central Bank's daily reference rates), `static` (`FX_RATES`, set by the operator), `sandbox` (`FX_RATES` defaults) or `none` (503 `SERVICE_UNAVAILABLE` (`details.notConfigured`: `RATE_SOURCE`)). `sandbox` is refused with `SANDBOX=false`.",
     {
       default:
         "`sandbox` with `SANDBOX=true`; else `static` when `FX_RATES` is set to the operator's own table, else `none`",
@@ -739,7 +739,7 @@ export class AppConfig {
   RATE_SOURCE?: AdapterOf<'RATE_SOURCE'>;
 
   @Doc(
-    "Where uploaded documents' bytes are kept: `database` (beside their row) or `none` (503 `DOCUMENT_STORE_NOT_CONFIGURED`).",
+    "Where uploaded documents' bytes are kept: `database` (beside their row) or `none` (503 `SERVICE_UNAVAILABLE` (`details.notConfigured`: `DOCUMENT_STORE`)).",
     {
       default: '`database`',
     },
@@ -821,7 +821,7 @@ export class AppConfig {
   ECB_POLL_SECONDS = 3_600;
 
   @Doc(
-    "How old a feed's rates may be (from their as-of date: for the ECB, 16:00 CET of the reference day) before quotes and `GET /exchange-rates` refuse them with 503 `EXCHANGE_RATES_STALE`. The default, 4 days, spans a weekend plus a public holiday (the ECB publishes nothing on weekends and TARGET holidays). Static and sandbox rates never go stale.",
+    "How old a feed's rates may be (from their as-of date: for the ECB, 16:00 CET of the reference day) before quotes and `GET /exchange-rates` refuse them with 503 `SERVICE_UNAVAILABLE` (`details.maxAgeSeconds`, `details.asOf`). The default, 4 days, spans a weekend plus a public holiday (the ECB publishes nothing on weekends and TARGET holidays). Static and sandbox rates never go stale.",
   )
   @Transform(toInt)
   @IsInt()

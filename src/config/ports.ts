@@ -3,7 +3,7 @@
  * one port, and each port runs exactly one adapter, chosen by one variable. An adapter is `real`
  * (a provider: money or messages really move), `sandbox` (this service plays the provider: magic
  * values, `/sandbox/*` triggers) or `none` (not configured: the routes that need the port answer
- * 503 with the port's `*_NOT_CONFIGURED` code).
+ * 503 `SERVICE_UNAVAILABLE` with `details.notConfigured` naming the port's variable).
  *
  * Fail closed: with `SANDBOX=false` no port may run a sandbox adapter (`portProblems` names the
  * variable and boot stops). Unset, a port's variable defaults to `sandbox` with `SANDBOX=true` and
@@ -30,8 +30,6 @@ export interface PortSpec {
   readonly adapters: Readonly<Record<string, AdapterKind>>;
   /** The adapter with SANDBOX=false when the variable is unset. */
   readonly productionDefault: string;
-  /** The 503 code the port's routes answer when its adapter is `none`. */
-  readonly notConfiguredCode: string;
   /**
    * The adapter when the variable is unset and another setting decides (e.g. `MESSAGE_HOOK_URL`
    * makes email and SMS default to `hook`); `undefined` falls back to the mode's default.
@@ -50,58 +48,49 @@ export const PORTS = {
     title: 'payout rail',
     adapters: { sandbox: 'sandbox', none: 'none', 'modern-treasury': 'real' },
     productionDefault: 'none',
-    notConfiguredCode: 'PAYOUT_RAIL_NOT_CONFIGURED',
   },
   CARD_ISSUER: {
     title: 'card issuer',
     adapters: { sandbox: 'sandbox', none: 'none' },
     productionDefault: 'none',
-    notConfiguredCode: 'CARD_ISSUER_NOT_CONFIGURED',
   },
   STABLECOIN_PROVIDER: {
     title: 'stablecoin provider',
     adapters: { sandbox: 'sandbox', none: 'none' },
     productionDefault: 'none',
-    notConfiguredCode: 'STABLECOIN_PROVIDER_NOT_CONFIGURED',
   },
   BANK_LINK_PROVIDER: {
     title: 'bank account linking (Plaid)',
     adapters: { sandbox: 'sandbox', none: 'none' },
     productionDefault: 'none',
-    notConfiguredCode: 'BANK_LINK_PROVIDER_NOT_CONFIGURED',
   },
   KYC_PROVIDER: {
     title: 'KYC provider',
     adapters: { sandbox: 'sandbox', none: 'none' },
     productionDefault: 'none',
-    notConfiguredCode: 'KYC_PROVIDER_NOT_CONFIGURED',
   },
   EMAIL_TRANSPORT: {
     title: 'email',
     adapters: { sandbox: 'sandbox', none: 'none', hook: 'real', smtp: 'real' },
     productionDefault: 'none',
-    notConfiguredCode: 'EMAIL_NOT_CONFIGURED',
     defaultFor: hookWhenConfigured,
   },
   SMS_TRANSPORT: {
     title: 'SMS',
     adapters: { sandbox: 'sandbox', none: 'none', hook: 'real', twilio: 'real' },
     productionDefault: 'none',
-    notConfiguredCode: 'SMS_NOT_CONFIGURED',
     defaultFor: hookWhenConfigured,
   },
   RATE_SOURCE: {
     title: 'exchange rates',
     adapters: { sandbox: 'sandbox', none: 'none', static: 'real', ecb: 'real' },
     productionDefault: 'none',
-    notConfiguredCode: 'RATE_SOURCE_NOT_CONFIGURED',
     defaultFor: staticWhenOperatorRates,
   },
   DOCUMENT_STORE: {
     title: 'document storage',
     adapters: { database: 'real', none: 'none' },
     productionDefault: 'database',
-    notConfiguredCode: 'DOCUMENT_STORE_NOT_CONFIGURED',
   },
 } as const satisfies Record<string, PortSpec>;
 

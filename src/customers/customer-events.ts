@@ -1,5 +1,5 @@
 import type { OutboxWrite } from '../outbox/outbox.service.js';
-import type { WebhookType } from '../outbox/webhook-types.js';
+import type { ReferenceWebhookType } from '../outbox/webhook-types.js';
 import type { CustomerView } from './customer.dto.js';
 import type { KycStatus } from './customer.types.js';
 import type { InternalAccount } from './internal-account.dto.js';
@@ -20,7 +20,7 @@ export function kycStatusChanged(platformId: string, customer: CustomerView): Ou
   const check = customer.customerType === 'BUSINESS' ? 'KYB' : 'KYC';
   return {
     platformId,
-    type: `CUSTOMER.${check}_${customer.kycStatus}` as WebhookType,
+    type: `CUSTOMER.${check}_${customer.kycStatus}` as ReferenceWebhookType,
     aggregateId: customer.id,
     data: { ...customer },
   };

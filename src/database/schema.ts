@@ -72,6 +72,7 @@ import { DelegatedKeys1767230620000 } from './migrations/1767230620000-Delegated
 import { OneTimeCodeHardening1767230700000 } from './migrations/1767230700000-OneTimeCodeHardening.js';
 import { RailPort1767230900000 } from './migrations/1767230900000-RailPort.js';
 import { ExchangeRateSets1767231100000 } from './migrations/1767231100000-ExchangeRateSets.js';
+import { ExtraWebhookTypes1767231300000 } from './migrations/1767231300000-ExtraWebhookTypes.js';
 import {
   StablecoinEntity,
   StablecoinOperationEntity,
@@ -164,4 +165,5 @@ export const MIGRATIONS = [
   OneTimeCodeHardening1767230700000,
   RailPort1767230900000,
   ExchangeRateSets1767231100000,
+  ExtraWebhookTypes1767231300000,
 ];

@@ -39,7 +39,7 @@ export class PostgresDocumentStore extends DocumentStore {
 
 /**
  * No store (`DOCUMENT_STORE=none`, docs/production.md): uploads and downloads answer 503
- * `DOCUMENT_STORE_NOT_CONFIGURED` (`@RequiresPort` on those routes refuses before anything is
+ * `SERVICE_UNAVAILABLE` (`details.notConfigured`: `DOCUMENT_STORE`) (`@RequiresPort` on those routes refuses before anything is
  * written; a call that still reaches the store gets the same answer). Removing holds nothing to remove.
  */
 export class UnconfiguredDocumentStore extends DocumentStore {

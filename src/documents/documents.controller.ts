@@ -38,7 +38,7 @@ export class DocumentsController {
     description:
       'multipart/form-data: the file in `file` (PDF, JPEG or PNG, decided from its bytes; at most 10 MB), metadata in the other fields.',
   })
-  @ApiErrors(409, 410, 413, 415)
+  @ApiErrors(409, 410)
   @Post()
   @RequiresPort('DOCUMENT_STORE')
   @MultipartBody()
@@ -94,7 +94,7 @@ export class DocumentsController {
     operationId: 'replaceDocument',
     description: 'multipart/form-data: a new file and/or new metadata (each field optional).',
   })
-  @ApiErrors(409, 413, 415)
+  @ApiErrors(409)
   @Put(':documentId')
   @RequiresPort('DOCUMENT_STORE')
   @MultipartBody()

@@ -41,7 +41,7 @@ export function renderDocument(row: DocumentEntity): Document {
   };
 }
 
-const notFound = (id: string) => new ApiError('DOCUMENT_NOT_FOUND', `Document ${formatId('Document', id)} not found`);
+const notFound = (id: string) => new ApiError('NOT_FOUND', `Document ${formatId('Document', id)} not found`);
 
 /** A checked file: its bytes and what they are (file-type), or the FieldError saying why not. */
 export interface CheckedFile {
@@ -171,8 +171,9 @@ export class DocumentsService {
       const row = await this.find(m, platformId, id, true);
       if (row.submittedAt !== null && row.reviewStatus !== 'REJECTED')
         throw new ApiError(
-          'DOCUMENT_ALREADY_SUBMITTED',
+          'CONFLICT',
           `Document ${formatId('Document', id)} was submitted for verification; it can be replaced once rejected`,
+          { details: { submittedAt: row.submittedAt.toISOString(), reviewStatus: row.reviewStatus } },
         );
       const next: DocumentEntity = {
         ...row,
@@ -213,14 +214,15 @@ export class DocumentsService {
     });
   }
 
-  /** 204; 409 DOCUMENT_ALREADY_SUBMITTED once a verification was submitted with it. */
+  /** 204; 409 CONFLICT (`details.submittedAt`) once a verification was submitted with it. */
   async remove(platformId: string, id: string): Promise<void> {
     await this.tx.run(async (m) => {
       const row = await this.find(m, platformId, id, true);
       if (row.submittedAt !== null)
         throw new ApiError(
-          'DOCUMENT_ALREADY_SUBMITTED',
+          'CONFLICT',
           `Document ${formatId('Document', id)} was submitted for verification and cannot be deleted`,
+          { details: { submittedAt: row.submittedAt.toISOString() } },
         );
       await this.store.remove(m, row.id);
       await m.delete(DocumentEntity, { id: row.id });

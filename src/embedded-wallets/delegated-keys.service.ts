@@ -15,7 +15,7 @@ import { OutboxService } from '../outbox/outbox.service.js';
 import { SealedColumns } from '../secrets/sealed-columns.js';
 import { SecretBox } from '../secrets/secret-box.js';
 import type { DelegatedKeyCreateRequest } from './delegated-keys.dto.js';
-import type { DelegatedKeyEventData } from './wallet-money-events.js';
+import type { DelegatedKey } from './wallet-money-events.js';
 import {
   isRetry,
   WalletSignatures,
@@ -25,13 +25,8 @@ import {
 import { STAMP_SCHEME } from './wallet-stamp.js';
 import { WalletsService } from './wallets.service.js';
 
-export type DelegatedKeyStatus = 'PENDING' | 'ACTIVE' | 'REVOKED';
-
-/** The reference's DelegatedKey (never the private key). */
-export interface DelegatedKey extends DelegatedKeyEventData {
-  fundingSourceId: string;
-  nickname: string;
-}
+export type { DelegatedKey };
+export type DelegatedKeyStatus = DelegatedKey['status'];
 
 interface KeyRow {
   id: string;
@@ -321,25 +316,13 @@ export class DelegatedKeysService {
     return row?.action === ACTIVATE ? ACTIVATE : CREATE;
   }
 
+  /** The key's event: its data is the key as `GET /auth/delegated-keys/{id}` renders it (`renderDelegatedKey`). */
   private async event(
     m: EntityManager,
     type: 'DELEGATED_KEY.CREATED' | 'DELEGATED_KEY.ACTIVATED' | 'DELEGATED_KEY.REVOKED',
     platformId: string,
     view: DelegatedKey,
   ): Promise<void> {
-    await this.outbox.write(m, {
-      platformId,
-      type,
-      aggregateId: view.accountId,
-      data: {
-        id: view.id,
-        accountId: view.accountId,
-        cardId: view.cardId,
-        status: view.status,
-        publicKey: view.publicKey,
-        createdAt: view.createdAt,
-        updatedAt: view.updatedAt,
-      },
-    });
+    await this.outbox.write(m, { platformId, type, aggregateId: view.accountId, data: { ...view } });
   }
 }

@@ -55,7 +55,7 @@ export class EmbeddedWalletsSandboxController {
     status: 200,
     description: 'A JWKS: `{keys: [{kty: EC, crv: P-256, x, y, kid, alg: ES256, use: sig}]}`',
   })
-  @ApiErrors(431)
+  @ApiErrors(400)
   jwks() {
     return this.oidc.jwks();
   }

@@ -36,7 +36,7 @@ export const EMBEDDED_WALLETS_ERRORS = {
   /** The tied SMS_OTP credential set changed while the request was in flight. */
   SMS_OTP_CREDENTIAL_SET_CHANGED: 409,
   /** No live authentication credential of the platform has this id. */
-  AUTH_CREDENTIAL_NOT_FOUND: 404,
+  AUTH_METHOD_NOT_FOUND: 404,
   /** No active session of the platform has this id (never issued, revoked or expired). */
   SESSION_NOT_FOUND: 404,
 } as const;

@@ -8,12 +8,18 @@ export interface WalletExportedEvent {
   exportedAt: string;
 }
 
-export interface DelegatedKeyEventData {
+/**
+ * The reference's DelegatedKey (never the private key): what `GET /auth/delegated-keys/{id}`
+ * renders (`renderDelegatedKey`), and the data of every `DELEGATED_KEY.*` event.
+ */
+export interface DelegatedKey {
   id: string;
-  accountId: string;
   cardId: string;
-  status: string;
+  fundingSourceId: string;
+  accountId: string;
   publicKey: string;
+  nickname: string;
+  status: 'PENDING' | 'ACTIVE' | 'REVOKED';
   createdAt: string;
   updatedAt: string;
 }
@@ -21,8 +27,8 @@ export interface DelegatedKeyEventData {
 declare module '../outbox/outbox.service.js' {
   interface WebhookDataByType {
     'INTERNAL_ACCOUNT.EXPORTED': WalletExportedEvent;
-    'DELEGATED_KEY.CREATED': DelegatedKeyEventData;
-    'DELEGATED_KEY.ACTIVATED': DelegatedKeyEventData;
-    'DELEGATED_KEY.REVOKED': DelegatedKeyEventData;
+    'DELEGATED_KEY.CREATED': DelegatedKey;
+    'DELEGATED_KEY.ACTIVATED': DelegatedKey;
+    'DELEGATED_KEY.REVOKED': DelegatedKey;
   }
 }

@@ -173,7 +173,7 @@ export class WalletsController {
   @Public()
   @ApiOperation({ summary: "The deployment's enclave signing key", operationId: 'getEnclaveKey' })
   @ApiResponse({ status: 200, type: EnclaveKeyView })
-  @ApiErrors(431)
+  @ApiErrors(400)
   async enclaveKey(): Promise<EnclaveKeyView> {
     return { enclaveQuorumPublic: await this.enclave.publicKey() };
   }

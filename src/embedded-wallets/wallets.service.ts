@@ -392,7 +392,7 @@ export class WalletsService implements OnModuleInit {
     return { data: rows.map(renderAuthMethod) };
   }
 
-  /** A live credential of the platform (`AuthMethod:<uuid>`), locked FOR UPDATE; 404 AUTH_CREDENTIAL_NOT_FOUND otherwise. */
+  /** A live credential of the platform (`AuthMethod:<uuid>`), locked FOR UPDATE; 404 AUTH_METHOD_NOT_FOUND otherwise. */
   async findCredential(m: EntityManager, platformId: string, id: string): Promise<CredentialRow> {
     const uuid = parseId('AuthMethod', id);
     const [row] =
@@ -402,7 +402,7 @@ export class WalletsService implements OnModuleInit {
             `SELECT * FROM wallet_credentials WHERE id = $1 AND platform_id = $2 AND deleted_at IS NULL FOR UPDATE`,
             [uuid, platformId],
           );
-    if (!row) throw new ApiError('AUTH_CREDENTIAL_NOT_FOUND', `Authentication credential ${id} not found`);
+    if (!row) throw new ApiError('AUTH_METHOD_NOT_FOUND', `Authentication credential ${id} not found`);
     return row;
   }
 

@@ -10,8 +10,8 @@ const HTTP_STATUS_CODES: Record<number, ErrorCode> = {
   404: 'NOT_FOUND',
   405: 'METHOD_NOT_ALLOWED',
   409: 'CONFLICT',
-  413: 'PAYLOAD_TOO_LARGE',
-  415: 'UNSUPPORTED_MEDIA_TYPE',
+  413: 'INVALID_REQUEST_FORMAT', // the reference lists no 413/415 codes: a body it cannot take is a request format it cannot read
+  415: 'INVALID_REQUEST_FORMAT',
   429: 'RATE_LIMITED',
   503: 'SERVICE_UNAVAILABLE',
 };

@@ -7,6 +7,4 @@ export const EXTERNAL_ACCOUNTS_ERRORS = {
   BANK_ACCOUNT_VALIDATION_PENDING: 409,
   /** The US bank account's micro-entry was returned: it failed validation for good. */
   INVALID_BANK_ACCOUNT: 400,
-  /** No bank account linking provider is configured (`BANK_LINK_PROVIDER=none`, docs/production.md): the Plaid routes. */
-  BANK_LINK_PROVIDER_NOT_CONFIGURED: 503,
 } as const;

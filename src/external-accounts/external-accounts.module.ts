@@ -26,7 +26,7 @@ import { portAdapter } from '../config/ports.js';
     BankValidationWorker,
     PlaidService,
     // The bank-linking port, by BANK_LINK_PROVIDER (docs/production.md): the Plaid stand-in, or none
-    // (503 BANK_LINK_PROVIDER_NOT_CONFIGURED); a real client (Plaid's own library behind
+    // (503 SERVICE_UNAVAILABLE (details.notConfigured: BANK_LINK_PROVIDER)); a real client (Plaid's own library behind
     // PlaidClient) is one more branch.
     {
       provide: PlaidClient,

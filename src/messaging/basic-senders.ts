@@ -29,15 +29,15 @@ export class SandboxSender implements ChannelSender {
   }
 }
 
-/** `none`: this deployment does not send on the channel; the route answers 503 `*_NOT_CONFIGURED`. */
+/** `none`: this deployment does not send on the channel; the route answers 503 `SERVICE_UNAVAILABLE` (`details.notConfigured`). */
 export class NotConfiguredSender implements ChannelSender {
   constructor(private readonly channel: MessageChannel) {}
 
   send(): Promise<void> {
     return Promise.reject(
       this.channel === 'SMS'
-        ? new ApiError('SMS_NOT_CONFIGURED', 'This deployment sends no SMS (SMS_TRANSPORT=none)')
-        : new ApiError('EMAIL_NOT_CONFIGURED', 'This deployment sends no email (EMAIL_TRANSPORT=none)'),
+        ? notConfigured('SMS_TRANSPORT', 'This deployment sends no SMS (SMS_TRANSPORT=none)')
+        : notConfigured('EMAIL_TRANSPORT', 'This deployment sends no email (EMAIL_TRANSPORT=none)'),
     );
   }
 }
@@ -78,4 +78,9 @@ export class HookSender implements ChannelSender {
       throw handOffRefused(this.channel);
     }
   }
+}
+
+/** As `notConfigured` in src/common/requires-port.ts (this area imports only config and errors). */
+function notConfigured(setting: string, reason: string): ApiError {
+  return new ApiError('SERVICE_UNAVAILABLE', reason, { retryable: false, details: { notConfigured: setting } });
 }

@@ -73,7 +73,7 @@ function requireHook(config: AppConfig): string {
  * Email and SMS one-time codes (docs/production.md#email-and-sms): the two sender interfaces every
  * area that sends a code injects, each bound to the adapter its port variable chooses (smtp / twilio,
  * hook, sandbox, none). Every sender runs last inside the request's transaction, so a refusal (503)
- * or `none` (503 `*_NOT_CONFIGURED`) leaves nothing written.
+ * or `none` (503 `SERVICE_UNAVAILABLE` (`details.notConfigured`)) leaves nothing written.
  */
 @Module({
   providers: [

@@ -4,6 +4,7 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 import { accountInfoComponents } from './account-info-schemas.js';
 import { PUBLIC_OPERATION } from '../auth/auth.decorators.js';
 import { addStandardErrors, operationsOf } from './api-errors.js';
+import { addOwnWebhooks } from './own-webhooks.js';
 
 /** The OpenAPI 3 document generated from the controllers and DTOs, finished for client generators. */
 export function buildOpenApiDocument(app: INestApplication, version: string): OpenAPIObject {
@@ -14,6 +15,8 @@ export function buildOpenApiDocument(app: INestApplication, version: string): Op
     .addServer(`/${version}`)
     .addBasicAuth({ type: 'http', scheme: 'basic' }, 'BasicAuth')
     .addBearerAuth({ type: 'http', scheme: 'bearer' }, 'AgentAuth')
+    // 3.1: the document has `webhooks` (the own event types' payloads, src/openapi/own-webhooks.ts).
+    .setOpenAPIVersion('3.1.0')
     .build();
   const document = SwaggerModule.createDocument(app, config, { ignoreGlobalPrefix: true });
   return finishDocument(document);
@@ -34,6 +37,7 @@ export function finishDocument(document: OpenAPIObject): OpenAPIObject {
     }
   }
   addStandardErrors(document);
+  addOwnWebhooks(document);
   document.components = {
     ...document.components,
     schemas: { ...document.components?.schemas, ...accountInfoComponents() },

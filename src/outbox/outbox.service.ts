@@ -5,7 +5,14 @@ import { EntityManager } from 'typeorm';
 import { Clock, RealClock } from '../common/clock.js';
 import { formatId, newUuid } from '../common/ids.js';
 import type { Statement } from '../database/statement.js';
-import type { WebhookEnvelope, WebhookType } from './webhook-types.js';
+import { wantsExtraWebhookTypeSql } from '../platform-config/extra-webhook-types.sql.js';
+import {
+  isOwnWebhookType,
+  type OwnWebhookType,
+  type ReferenceWebhookType,
+  type WebhookEnvelope,
+  type WebhookType,
+} from './webhook-types.js';
 
 /** The NOTIFY channel a committed event wakes the workers on. */
 export const OUTBOX_CHANNEL = 'outbox_events';
@@ -49,6 +56,20 @@ const eventInsert = (offset: number, counter: string) => {
  */
 export const OUTBOX_INSERT_SQL = `WITH counter AS (
      ${counterUpsert(0, null)}
+   )
+   ${eventInsert(0, 'counter')}`;
+
+/**
+ * The outbox write of one of the service's own types (OWN_WEBHOOK_TYPES): OUTBOX_INSERT_SQL, same
+ * parameters, but only when the platform's `extraWebhookTypes` asks for the type (itself, its
+ * `<RESOURCE>.*` or `*`); otherwise nothing at all is written (no event, no sequence number), and
+ * it returns no row.
+ */
+export const OWN_OUTBOX_INSERT_SQL = `WITH wanted AS (
+     SELECT 1 WHERE ${wantsExtraWebhookTypeSql('$2::uuid', '$3')}
+   ),
+   counter AS (
+     ${counterUpsert(0, 'wanted')}
    )
    ${eventInsert(0, 'counter')}`;
 
@@ -122,7 +143,7 @@ export type WebhookData<T extends WebhookType> = T extends keyof WebhookDataByTy
   ? WebhookDataByType[T]
   : Record<string, unknown>;
 
-export interface OutboxWrite<T extends WebhookType = WebhookType> {
+export interface OutboxWrite<T extends WebhookType = ReferenceWebhookType> {
   platformId: string;
   type: T;
   /** The resource the event is about (its public id, e.g. `Card:<uuid>`): delivery is in order per aggregate. */
@@ -162,12 +183,25 @@ export class OutboxService {
    * get consecutive numbers in commit order (and a rollback gives its number back). `pg_notify`
    * inside the transaction is delivered to listening workers only when it commits.
    */
-  async write<T extends WebhookType>(m: EntityManager, input: OutboxWrite<T>): Promise<WrittenEvent> {
+  async write<T extends ReferenceWebhookType>(m: EntityManager, input: OutboxWrite<T>): Promise<WrittenEvent>;
+  /**
+   * One of the service's own types (outside the reference's list) is written only for a platform
+   * whose `extraWebhookTypes` asks for it, in the same statement; null when it does not (nothing
+   * written: the event never exists, so it is neither delivered nor listed by GET /webhook-events).
+   */
+  async write<T extends OwnWebhookType>(m: EntityManager, input: OutboxWrite<T>): Promise<WrittenEvent | null>;
+  async write<T extends WebhookType>(m: EntityManager, input: OutboxWrite<T>): Promise<WrittenEvent | null>;
+  async write<T extends WebhookType>(m: EntityManager, input: OutboxWrite<T>): Promise<WrittenEvent | null> {
     if (!m.queryRunner?.isTransactionActive) {
       throw new Error('OutboxService.write must run inside the producer transaction');
     }
-    const event = this.prepare(input);
-    const rows = await m.query<Array<{ seq: string }>>(OUTBOX_INSERT_SQL, event.parameters);
+    const own = isOwnWebhookType(input.type);
+    const event = this.build(input);
+    const rows = await m.query<Array<{ seq: string }>>(
+      own ? OWN_OUTBOX_INSERT_SQL : OUTBOX_INSERT_SQL,
+      event.parameters,
+    );
+    if (rows.length === 0) return null;
     return { uuid: event.uuid, envelope: event.envelope, seq: Number(rows[0].seq) };
   }
 
@@ -182,9 +216,16 @@ export class OutboxService {
   /**
    * The event as `write` would append it (its id, its envelope stamped now), with the parameters of
    * OUTBOX_INSERT_SQL, for a producer that writes it in a statement of its own through
-   * `outboxInsertCtes` (the event then commits with that statement, or not at all).
+   * `outboxInsertCtes` (the event then commits with that statement, or not at all). The reference's
+   * types only: an own type is opt-in per platform, which only `write` checks.
    */
-  prepare<T extends WebhookType>(input: OutboxWrite<T>): PreparedEvent {
+  prepare<T extends ReferenceWebhookType>(input: OutboxWrite<T>): PreparedEvent {
+    if (isOwnWebhookType(input.type))
+      throw new Error(`${String(input.type)} is opt-in: write it with OutboxService.write`);
+    return this.build(input);
+  }
+
+  private build<T extends WebhookType>(input: OutboxWrite<T>): PreparedEvent {
     const uuid = newUuid();
     const now = this.clock.now();
     noteAuditResource(input.aggregateId); // the audit event names what the request changed

@@ -129,7 +129,7 @@ export class WebhookEventsService {
       OutboxEventEntity,
       platformId,
       { id },
-      () => new ApiError('WEBHOOK_EVENT_NOT_FOUND', `Webhook event ${formatId('Webhook', id)} not found`),
+      () => new ApiError('NOT_FOUND', `Webhook event ${formatId('Webhook', id)} not found`),
       lock,
     );
   }

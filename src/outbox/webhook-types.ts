@@ -1,5 +1,8 @@
-/** The reference's WebhookType enum (grid-2026-newer/webhooks.yaml), OBJECT.EVENT dot-notation. */
-export const WEBHOOK_TYPES = [
+/**
+ * The reference's WebhookType enum (grid-2026-newer/webhooks.yaml), OBJECT.EVENT dot-notation: a
+ * closed list, so every platform receives these and only these unless it asks for more.
+ */
+export const REFERENCE_WEBHOOK_TYPES = [
   'OUTGOING_PAYMENT.PENDING',
   'OUTGOING_PAYMENT.PENDING_AUTHORIZATION',
   'OUTGOING_PAYMENT.PROCESSING',
@@ -46,6 +49,15 @@ export const WEBHOOK_TYPES = [
   'CARD_TRANSACTION.EXCEPTION',
   'WALLET_OPERATION.COMPLETED',
   'WALLET_OPERATION.FAILED',
+  'TEST',
+] as const;
+
+/**
+ * This service's own types, outside the reference's list: written and delivered only for a
+ * platform whose configuration asks for them (`extraWebhookTypes`, docs/webhooks.md#own-event-types);
+ * each one's payload is in the served OpenAPI document's `webhooks` (src/openapi/own-webhooks.ts).
+ */
+export const OWN_WEBHOOK_TYPES = [
   // Stablecoin issuance (ours: the reference names no events for it; docs/stablecoins.md)
   'STABLECOIN_OPERATION.CREATED',
   'STABLECOIN_OPERATION.PENDING_FUNDING',
@@ -65,9 +77,44 @@ export const WEBHOOK_TYPES = [
   'DELEGATED_KEY.CREATED',
   'DELEGATED_KEY.ACTIVATED',
   'DELEGATED_KEY.REVOKED',
-  'TEST',
 ] as const;
+
+/** Every type an event can have. */
+export const WEBHOOK_TYPES = [...REFERENCE_WEBHOOK_TYPES, ...OWN_WEBHOOK_TYPES] as const;
+
 export type WebhookType = (typeof WEBHOOK_TYPES)[number];
+export type ReferenceWebhookType = (typeof REFERENCE_WEBHOOK_TYPES)[number];
+export type OwnWebhookType = (typeof OWN_WEBHOOK_TYPES)[number];
+
+const OWN = new Set<string>(OWN_WEBHOOK_TYPES);
+
+const REFERENCE = new Set<string>(REFERENCE_WEBHOOK_TYPES);
+
+/** Whether `type` is in the reference's closed list. */
+export function isReferenceWebhookType(type: string): type is ReferenceWebhookType {
+  return REFERENCE.has(type);
+}
+
+/** Whether `type` is one of this service's own types (opt-in), not the reference's. */
+export function isOwnWebhookType(type: string): type is OwnWebhookType {
+  return OWN.has(type);
+}
+
+/**
+ * What `extraWebhookTypes` accepts: each own type, each of their resources as `<RESOURCE>.*` (the
+ * own types under it: `INTERNAL_ACCOUNT.*` is `INTERNAL_ACCOUNT.EXPORTED`, the reference's
+ * `INTERNAL_ACCOUNT` types are delivered anyway), and `*` (every own type).
+ */
+export const EXTRA_WEBHOOK_TYPE_CHOICES: readonly string[] = [
+  '*',
+  ...new Set(OWN_WEBHOOK_TYPES.map((type) => `${type.split('.')[0]}.*`)),
+  ...OWN_WEBHOOK_TYPES,
+];
+
+/** Whether a platform asking for `wanted` (its `extraWebhookTypes`) receives the own type `type`. */
+export function wantsWebhookType(wanted: readonly string[], type: string): boolean {
+  return wanted.includes('*') || wanted.includes(type) || wanted.includes(`${type.split('.')[0]}.*`);
+}
 
 export const WEBHOOK_EVENT_STATUSES = ['PENDING', 'DELIVERED', 'FAILED'] as const;
 /** PENDING: waiting for its first attempt or a retry (or in flight); DELIVERED and FAILED are final. */

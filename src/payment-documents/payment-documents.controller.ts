@@ -40,7 +40,7 @@ export class PaymentDocumentsController {
     description:
       "multipart/form-data: the file in `file` (PDF, JPEG or PNG, decided from its bytes; at most 10 MB), `customerId` and `documentType` in the other fields. Name it in a quote's `documentIds`. Not in the reference: this service's route.",
   })
-  @ApiErrors(404, 410, 413, 415)
+  @ApiErrors(404, 410)
   @Post()
   @MultipartBody()
   @RequirePermission('TRANSACT')

@@ -1,5 +1,5 @@
 import type { OutboxWrite } from '../outbox/outbox.service.js';
-import type { WebhookType } from '../outbox/webhook-types.js';
+import type { ReferenceWebhookType } from '../outbox/webhook-types.js';
 import type { IncomingTransactionView, OutgoingTransactionView } from './transactions/transaction.render.js';
 
 /** The reference's OUTGOING_PAYMENT.* suffixes this service sends. */
@@ -22,7 +22,7 @@ export function outgoingPayment(
 ): OutboxWrite {
   return {
     platformId,
-    type: `OUTGOING_PAYMENT.${event}` as WebhookType,
+    type: `OUTGOING_PAYMENT.${event}` as ReferenceWebhookType,
     aggregateId: transaction.id,
     data: { ...transaction },
   };
@@ -36,7 +36,7 @@ export function incomingPayment(
 ): OutboxWrite {
   return {
     platformId,
-    type: `INCOMING_PAYMENT.${event}` as WebhookType,
+    type: `INCOMING_PAYMENT.${event}` as ReferenceWebhookType,
     aggregateId: transaction.id,
     data: { ...transaction },
   };

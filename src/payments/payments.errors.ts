@@ -20,12 +20,4 @@ export const PAYMENTS_ERRORS = {
   INVALID_CURRENCY: 400,
   /** The transaction is past the point where it can be cancelled. */
   TRANSACTION_NOT_CANCELLABLE: 409,
-  /** RATE_SOURCE=none: this deployment has no exchange rates, so cross-currency quotes and GET /exchange-rates cannot be answered. */
-  RATE_SOURCE_NOT_CONFIGURED: 503,
-  /** The rate feed's newest rates are older than RATE_MAX_AGE_SECONDS (the feed is down or late): retry later. */
-  EXCHANGE_RATES_STALE: 503,
-  /** No payout rail is configured (`PAYOUT_RAIL=none`): a payout to an external account cannot be sent. */
-  PAYOUT_RAIL_NOT_CONFIGURED: 503,
-  /** A rail provider's webhook whose signature does not verify (forged, tampered with or malformed): nothing changed. */
-  RAIL_WEBHOOK_REJECTED: 401,
 } as const;

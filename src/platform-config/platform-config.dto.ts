@@ -1,5 +1,6 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Allow, ArrayMinSize } from 'class-validator';
+import { Allow, ArrayMinSize, IsArray, IsOptional, IsString } from 'class-validator';
+import { EXTRA_WEBHOOK_TYPE_CHOICES } from '../outbox/webhook-types.js';
 import {
   BoolField,
   EnumField,
@@ -200,6 +201,9 @@ export class EmbeddedWalletConfigDto {
   logoUrl?: string;
 }
 
+const EXTRA_WEBHOOK_TYPES_DESCRIPTION =
+  "This service's own webhook event types, outside the reference's WebhookType list, the platform wants delivered: a type (`DELEGATED_KEY.CREATED`), a resource's own types (`DELEGATED_KEY.*`) or `*` (all of them). The reference's types are always delivered. Replaces the list; `[]` or null: none (docs/webhooks.md#own-event-types).";
+
 export class PlatformConfigUpdateRequest {
   @StringField({
     required: false,
@@ -249,6 +253,18 @@ export class PlatformConfigUpdateRequest {
       'Update or create the embedded-wallet configuration (members omitted are left unchanged). Once set, customers get an EMBEDDED_WALLET internal account (docs/embedded-wallets.md).',
   })
   embeddedWalletConfig?: EmbeddedWalletConfigDto;
+
+  @IsOptional()
+  @IsArray({ message: 'extraWebhookTypes must be an array of strings' })
+  @IsString({ each: true, message: 'each element of extraWebhookTypes must be a string' })
+  @ApiPropertyOptional({
+    type: String,
+    isArray: true,
+    enum: EXTRA_WEBHOOK_TYPE_CHOICES,
+    nullable: true,
+    description: EXTRA_WEBHOOK_TYPES_DESCRIPTION,
+  })
+  extraWebhookTypes?: string[] | null;
 }
 
 export class CardConfigsView {
@@ -300,6 +316,13 @@ export class PlatformConfig {
     description: 'Present only when the platform has configured embedded wallets',
   })
   embeddedWalletConfig?: EmbeddedWalletConfigDto;
+  @ApiProperty({
+    type: String,
+    isArray: true,
+    enum: EXTRA_WEBHOOK_TYPE_CHOICES,
+    description: EXTRA_WEBHOOK_TYPES_DESCRIPTION,
+  })
+  extraWebhookTypes: string[];
   @ApiProperty({ format: 'date-time' }) createdAt: string;
   @ApiProperty({ format: 'date-time' }) updatedAt: string;
 }

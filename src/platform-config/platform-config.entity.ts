@@ -83,6 +83,10 @@ export class PlatformConfigEntity {
   @Column('jsonb', { name: 'embedded_wallet_config', nullable: true })
   embeddedWalletConfig: EmbeddedWalletConfig | null;
 
+  /** The own webhook types the platform asked for (docs/webhooks.md#own-event-types); OutboxService.write reads it. */
+  @Column('text', { name: 'extra_webhook_types', array: true, default: () => "'{}'" })
+  extraWebhookTypes: string[];
+
   @Column('timestamptz', { name: 'created_at' })
   createdAt: Date;
 

@@ -9,6 +9,7 @@ import { TransactionService } from '../database/transaction.service.js';
 import { fieldError, type FieldError } from '../errors/field-error.js';
 import { invalidInput } from '../errors/validation-errors.js';
 import { OutboxService } from '../outbox/outbox.service.js';
+import { EXTRA_WEBHOOK_TYPE_CHOICES, isReferenceWebhookType } from '../outbox/webhook-types.js';
 import { WebhookKeysService, type SigningMaterial } from './webhook-keys.service.js';
 import type { PlatformConfig, PlatformConfigUpdateRequest } from './platform-config.dto.js';
 import { DEFAULT_SUPPORTED_CURRENCIES, PlatformConfigEntity } from './platform-config.entity.js';
@@ -68,7 +69,7 @@ export function counterpartyRequirementsSql(platformIdParam: string): string {
 const GET_CONFIG_SQL = `
   SELECT c.platform_id, c.id, c.uma_domain, c.proxy_uma_subdomain, c.webhook_endpoint, c.supported_currencies,
     c.fee_configs, c.card_configs, c.card_program, c.counterparty_requirements, c.is_regulated_financial_institution,
-    c.embedded_wallet_config, c.created_at, c.updated_at, k.public_key, k.secret_enc
+    c.embedded_wallet_config, c.extra_webhook_types, c.created_at, c.updated_at, k.public_key, k.secret_enc
   FROM platform_configs c LEFT JOIN webhook_signing_keys k ON k.platform_id = c.platform_id
   WHERE c.platform_id = $1`;
 
@@ -85,6 +86,7 @@ interface ConfigRow {
   counterparty_requirements: boolean;
   is_regulated_financial_institution: boolean;
   embedded_wallet_config: PlatformConfigEntity['embeddedWalletConfig'];
+  extra_webhook_types: string[];
   created_at: Date;
   updated_at: Date;
   public_key: string | null;
@@ -173,6 +175,7 @@ export function renderConfig(
     cardConfigs: { ...DEFAULT_CARD_CONFIGS, ...row.cardConfigs },
     cardProgram: withProgramDefaults(row.cardProgram),
     counterpartyRequirements: row.counterpartyRequirements,
+    extraWebhookTypes: [...(row.extraWebhookTypes ?? [])],
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   };
@@ -237,6 +240,7 @@ export class PlatformConfigService {
       counterpartyRequirements: false,
       isRegulatedFinancialInstitution: false,
       embeddedWalletConfig: null,
+      extraWebhookTypes: [],
       createdAt: now,
       updatedAt: now,
     });
@@ -302,6 +306,7 @@ export class PlatformConfigService {
       counterpartyRequirements: row.counterparty_requirements,
       isRegulatedFinancialInstitution: row.is_regulated_financial_institution,
       embeddedWalletConfig: row.embedded_wallet_config,
+      extraWebhookTypes: row.extra_webhook_types,
       createdAt: row.created_at,
       updatedAt: row.updated_at,
     });
@@ -419,6 +424,7 @@ export class PlatformConfigService {
       const walletsEnabled = request.embeddedWalletConfig !== undefined && current.embeddedWalletConfig === null;
       if (request.embeddedWalletConfig !== undefined)
         current.embeddedWalletConfig = mergePatch(current.embeddedWalletConfig ?? {}, request.embeddedWalletConfig);
+      if (request.extraWebhookTypes !== undefined) current.extraWebhookTypes = request.extraWebhookTypes ?? [];
       current.updatedAt = this.clock.now();
       await m.save(PlatformConfigEntity, current);
       noteAuditResource(formatId('PlatformConfig', current.id));
@@ -455,6 +461,21 @@ export class PlatformConfigService {
       seen.add(c.currencyCode);
       if (c.minAmount > c.maxAmount)
         errors.push(fieldError(`supportedCurrencies.${i}.minAmount`, 'minAmount must not exceed maxAmount'));
+    });
+    const wanted = new Set<string>();
+    request.extraWebhookTypes?.forEach((type, i) => {
+      if (!EXTRA_WEBHOOK_TYPE_CHOICES.includes(type))
+        errors.push(
+          fieldError(
+            `extraWebhookTypes.${i}`,
+            isReferenceWebhookType(type)
+              ? `${type} is one of the reference's types: it is always delivered`
+              : `not one of this service's own webhook types, a resource of them with .* or *`,
+            { enum: [...EXTRA_WEBHOOK_TYPE_CHOICES] },
+          ),
+        );
+      else if (wanted.has(type)) errors.push(fieldError(`extraWebhookTypes.${i}`, 'listed twice'));
+      wanted.add(type);
     });
     const keys = new Set<string>();
     request.feeConfigs?.forEach((f, i) => {

@@ -7,6 +7,7 @@ import { formatId, newUuid } from '../common/ids.js';
 import type { CustomerEntity } from '../customers/customer.entity.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
+import { fieldError } from '../errors/field-error.js';
 import { AppConfig } from '../config/app-config.js';
 import { SecretBox } from '../secrets/secret-box.js';
 import { sameSecret } from '../secrets/constant-time.js';
@@ -34,6 +35,28 @@ export const UNTRUST_BENEFICIARY = 'UNTRUST_BENEFICIARY';
 export const AUTHORIZE_PAYMENT = 'AUTHORIZE_PAYMENT';
 
 export type ScaFactor = 'SMS_OTP' | 'TOTP' | 'PASSKEY';
+/**
+ * Why a proof was refused: the reference's 400 "invalid or expired proof" is `INVALID_INPUT`, told
+ * apart by `details.challenge`: `WRONG_PROOF` (the code, assertion or credential does not satisfy
+ * it; `failedAttempts`, `remainingAttempts`), `LOCKED` (five wrong answers), `EXPIRED`, `USED`
+ * (single use: a replayed proof) or `UNKNOWN` (no pending challenge of this customer for this
+ * operation: unknown, foreign or issued for something else).
+ */
+export type ChallengeRefusal = 'WRONG_PROOF' | 'LOCKED' | 'EXPIRED' | 'USED' | 'UNKNOWN';
+
+export function challengeRefused(
+  challenge: ChallengeRefusal,
+  reason: string,
+  extra: Record<string, unknown> = {},
+): ApiError {
+  return new ApiError('INVALID_INPUT', reason, { details: { challenge, ...extra } });
+}
+
+/** The factor asked for is not enrolled (or, for SMS_OTP, the customer has no phone number). */
+export function factorNotEnrolled(reason: string): ApiError {
+  return new ApiError('INVALID_INPUT', reason, { details: { errors: [fieldError('factor', reason)] } });
+}
+
 export const SCA_FACTORS: readonly ScaFactor[] = ['SMS_OTP', 'TOTP', 'PASSKEY'];
 
 /** What a challenge authorizes: the operation and the exact thing it is for (dynamic linking). */
@@ -179,17 +202,14 @@ export class ScaChallengesService {
     let passkeyOptions: Record<string, unknown> | undefined;
     if (factor === 'SMS_OTP') {
       if (!customer.phoneNumber)
-        throw new ApiError(
-          'SCA_FACTOR_NOT_ENROLLED',
-          "SMS_OTP needs the customer's phone number: the customer has none",
-        );
+        throw factorNotEnrolled("SMS_OTP needs the customer's phone number: the customer has none");
       await this.limits.issue(m, smsSubjects(customer.id));
       const code = this.config.SANDBOX ? SANDBOX_SMS_CODE : newOneTimeCode(6);
       smsCodeMac = oneTimeCodeDigest(await this.codeKey.current(), code, id);
       await this.sms.send({ to: customer.phoneNumber, purpose: target.purpose, code });
     } else if (factor === 'PASSKEY' && !webauthnChallenge) {
       const passkey = this.passkeyOf(await this.factors(m, customer.id));
-      if (!passkey) throw new ApiError('SCA_FACTOR_NOT_ENROLLED', 'The customer has no passkey enrolled');
+      if (!passkey) throw factorNotEnrolled('The customer has no passkey enrolled');
       const challenge = linkedChallenge(randomBytes(32), `${id}|${target.purpose}|${target.binding}`);
       passkeyOptions = (await assertionOptions(this.settings.relyingPartyId, passkey, challenge)) as unknown as Record<
         string,
@@ -198,7 +218,7 @@ export class ScaChallengesService {
       webauthnChallenge = passkeyOptions.challenge as string;
     } else if (factor === 'TOTP') {
       const totp = (await this.factors(m, customer.id)).some((r) => r.factor === 'TOTP');
-      if (!totp) throw new ApiError('SCA_FACTOR_NOT_ENROLLED', 'The customer has no TOTP factor enrolled');
+      if (!totp) throw factorNotEnrolled('The customer has no TOTP factor enrolled');
     }
     await m.query(
       `INSERT INTO sca_challenges (id, platform_id, customer_id, purpose, subject, binding, factor, available_factors,
@@ -320,14 +340,14 @@ export class ScaChallengesService {
       const { customer, target, challengeId, factor } = await load(m);
       const row = await this.lockChallenge(m, customer.id, target, challengeId, factor);
       if (target.binding !== undefined && !sameSecret(row.binding, digest(target.binding)))
-        throw new ApiError('SCA_CHALLENGE_NOT_FOUND', 'This challenge was issued for something else');
+        throw challengeRefused('UNKNOWN', 'This challenge was issued for something else');
       if (row.status === 'USED')
-        throw new ApiError('SCA_CHALLENGE_USED', 'This challenge was already satisfied: it is single use');
+        throw challengeRefused('USED', 'This challenge was already satisfied: it is single use');
       if (row.status === 'LOCKED')
-        throw new ApiError('SCA_CHALLENGE_LOCKED', 'Too many wrong answers locked this challenge: start a new one');
+        throw challengeRefused('LOCKED', 'Too many wrong answers locked this challenge: start a new one');
       const now = this.clock.now();
       if (row.expires_at.getTime() <= now.getTime())
-        throw new ApiError('SCA_CHALLENGE_EXPIRED', `This challenge expired at ${row.expires_at.toISOString()}`);
+        throw challengeRefused('EXPIRED', `This challenge expired at ${row.expires_at.toISOString()}`);
       const sms = row.factor === 'SMS_OTP' && !proof.passkeyAssertion && row.purpose !== ENROLL_PASSKEY;
       if (sms) await this.limits.guard(m, smsSubjects(customer.id));
       const checked = await this.check(m, customer, row, proof, now);
@@ -343,12 +363,12 @@ export class ScaChallengesService {
         noteAuditRefusal(); // the count commits, the request is a failure (its 400 is recorded)
         if (locked) return new Refusal(locked);
         return new Refusal(
-          new ApiError(
-            failed >= MAX_FAILED_ATTEMPTS ? 'SCA_CHALLENGE_LOCKED' : 'SCA_PROOF_INVALID',
+          challengeRefused(
+            failed >= MAX_FAILED_ATTEMPTS ? 'LOCKED' : 'WRONG_PROOF',
             failed >= MAX_FAILED_ATTEMPTS
               ? `${problem}; that was the ${MAX_FAILED_ATTEMPTS}th wrong answer: the challenge is locked`
               : problem,
-            { details: { failedAttempts: failed, remainingAttempts: MAX_FAILED_ATTEMPTS - failed } },
+            { failedAttempts: failed, remainingAttempts: MAX_FAILED_ATTEMPTS - failed },
           ),
         );
       }
@@ -389,8 +409,8 @@ export class ScaChallengesService {
         );
     const row = rows[0];
     if (!row)
-      throw new ApiError(
-        'SCA_CHALLENGE_NOT_FOUND',
+      throw challengeRefused(
+        'UNKNOWN',
         challengeId
           ? `Challenge ${formatId('ScaChallenge', challengeId)} is not this customer's challenge for this operation`
           : 'No challenge was started for this operation: start one first',

@@ -13,6 +13,7 @@ import {
   ENROLL_PASSKEY,
   ENROLL_TOTP,
   LOGIN,
+  factorNotEnrolled,
   ScaChallengesService,
   type ScaFactor,
   type ScaProof,
@@ -346,7 +347,7 @@ export class ScaService {
       const customer = await this.customers.findScaCustomer(m, platformId, customerId);
       const enrolled = await this.challenges.factors(m, customer.id);
       if (factor !== 'SMS_OTP' && !enrolled.some((r) => r.factor === factor))
-        throw new ApiError('SCA_FACTOR_NOT_ENROLLED', `The customer has no ${factor} factor to reset`);
+        throw factorNotEnrolled(`The customer has no ${factor} factor to reset`);
       const now = this.clock.now();
       const [{ count }] = await m.query<Array<{ count: number }>>(
         `SELECT count(*)::int AS count FROM sca_factor_resets WHERE customer_id = $1 AND created_at > $2`,
@@ -387,7 +388,9 @@ export class ScaService {
       const customer = await this.customers.findScaCustomer(m, platformId, customerId);
       const row = await this.findReset(m, customer.id, resetId, true);
       if (this.resetStatusOf(row) !== 'LIVENESS_PASSED')
-        throw new ApiError('SCA_RESET_NOT_READY', `This reset is ${this.resetStatusOf(row)}: it cannot be completed`);
+        throw new ApiError('INVALID_INPUT', `This reset is ${this.resetStatusOf(row)}: it cannot be completed`, {
+          details: { resetStatus: this.resetStatusOf(row) },
+        });
       if (row.factor !== 'SMS_OTP')
         await m.query(`DELETE FROM sca_factors WHERE customer_id = $1 AND factor = $2`, [customer.id, row.factor]);
       await m.query(`UPDATE sca_factor_resets SET status = 'COMPLETED', completed_at = $2 WHERE id = $1`, [

@@ -20,7 +20,7 @@ import { StablecoinsService } from './stablecoins.service.js';
  * Stablecoin issuance (docs/stablecoins.md): provider account links, registered coins, their Grid
  * enablement, mints and burns on the ledger. The provider port is bound here by `STABLECOIN_PROVIDER`
  * (docs/production.md): the sandbox provider stands in for Brale; `none` answers 503
- * `STABLECOIN_PROVIDER_NOT_CONFIGURED` on the routes that need a provider. A real adapter is one
+ * `SERVICE_UNAVAILABLE` (`details.notConfigured`: `STABLECOIN_PROVIDER`) on the routes that need a provider. A real adapter is one
  * more branch of the factory.
  */
 @Module({

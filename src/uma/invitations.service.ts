@@ -165,7 +165,10 @@ export class InvitationsService {
       throw new ApiError('INVITATION_ALREADY_CLAIMED', `Invitation ${row.code} has already been claimed`);
     if (row.status === 'CANCELLED')
       throw new ApiError('INVITATION_CANCELLED', `Invitation ${row.code} has been cancelled`);
-    if (this.expired(row)) throw new ApiError('INVITATION_EXPIRED', `Invitation ${row.code} has expired`);
+    if (this.expired(row))
+      throw new ApiError('INVITATION_CANCELLED', `Invitation ${row.code} has expired`, {
+        details: { status: 'EXPIRED', expiresAt: row.expires_at?.toISOString() ?? null },
+      });
   }
 
   /** Expiry on the inviting platform's clock (it set `expiresAt`), whichever platform's request asks. */

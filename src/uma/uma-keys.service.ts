@@ -3,11 +3,11 @@ import { getPubKeyResponse } from '@uma-sdk/core';
 import { RealClock } from '../common/clock.js';
 import { AppConfig } from '../config/app-config.js';
 import { TransactionService } from '../database/transaction.service.js';
-import { ApiError } from '../errors/api-error.js';
 import { SealedColumns } from '../secrets/sealed-columns.js';
 import { SecretBox } from '../secrets/secret-box.js';
 import { generateUmaKey, parseCertChain } from './uma-certificates.js';
 import { UmaDomain } from './uma-domain.js';
+import { notConfigured } from '../common/requires-port.js';
 
 /** A generated sandbox certificate is valid this long. */
 const SANDBOX_CERT_DAYS = 365;
@@ -113,8 +113,8 @@ export class UmaKeysService {
       };
     }
     if (!c.SANDBOX) {
-      throw new ApiError(
-        'UMA_NOT_CONFIGURED',
+      throw notConfigured(
+        'UMA_SIGNING_PRIVATE_KEY',
         'UMA is not configured on this deployment (set UMA_SIGNING_PRIVATE_KEY and UMA_SIGNING_CERT_CHAIN)',
       );
     }

@@ -230,7 +230,7 @@ export class UmaReconciliationService implements OnModuleInit {
   /**
    * An operator resolves an unresolved payment: REFUND (fails it and refunds the source exactly;
    * its PAYMENT callback, if still being retried, is withdrawn) or COMPLETE, with a reason that goes
-   * on the timeline step. Exactly once: 409 UMA_SETTLEMENT_RESOLVED when it was resolved meanwhile.
+   * on the timeline step. Exactly once: 409 CONFLICT (`details.status`) when it was resolved meanwhile.
    * `systemAudit` names the audit action when no request records it (the CLI).
    */
   async resolveByOperator(
@@ -284,6 +284,6 @@ export class UmaReconciliationService implements OnModuleInit {
 
 const notFound = (id: string) => new ApiError('TRANSACTION_NOT_FOUND', `Transaction ${id} not found`);
 const resolvedAlready = (id: string, status: string) =>
-  new ApiError('UMA_SETTLEMENT_RESOLVED', `Transaction ${id} is no longer unresolved: it is ${status}`, {
+  new ApiError('CONFLICT', `Transaction ${id} is no longer unresolved: it is ${status}`, {
     details: { status },
   });

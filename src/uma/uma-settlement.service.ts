@@ -263,8 +263,8 @@ export class UmaSettlementService extends SettlementLayer implements OnModuleIni
 
   /**
    * A PAYMENT callback: recorded first as this reference's receipt (RECEIVED, with the message and
-   * the receiving account), unless a tombstone holds the reference (409
-   * UMA_SETTLEMENT_TOMBSTONED: refused or given up, never credited); then handed to
+   * the receiving account), unless a tombstone holds the reference (409 CONFLICT, `details.settlement`
+   * CLOSED_WITHOUT_CREDIT: refused or given up, never credited); then handed to
    * `IncomingPaymentsService.receive`, idempotent by reference. A receiver that cannot take it
    * (UMA_NOT_FOUND, INVALID_RECEIVER) leaves a tombstone with that reason.
    */
@@ -295,9 +295,9 @@ export class UmaSettlementService extends SettlementLayer implements OnModuleIni
     }
     if (!receipt || receipt.state === 'TOMBSTONE') {
       throw new ApiError(
-        'UMA_SETTLEMENT_TOMBSTONED',
+        'CONFLICT',
         `The payment ${message.reference} was closed on this deployment without a credit (${receipt?.reason ?? 'unknown'})`,
-        { details: { reason: receipt?.reason ?? null } },
+        { details: { settlement: 'CLOSED_WITHOUT_CREDIT', reason: receipt?.reason ?? null } },
       );
     }
     return this.receiveFrom(senderDomain, receipt);

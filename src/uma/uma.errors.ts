@@ -23,21 +23,12 @@ export const UMA_ERRORS = {
   QUOTE_REQUEST_FAILED: 400,
   INVITATION_ALREADY_CLAIMED: 400,
   INVITATION_CANCELLED: 400,
-  /** Not in the spec's list: claiming or cancelling an invitation past its expiresAt. */
-  INVITATION_EXPIRED: 400,
   INVITATIONS_NOT_CONFIGURED: 400,
   /** A signed UMA message (an lnurlp request) whose signature does not verify (spec: a 401 code). */
   INVALID_SIGNATURE: 401,
   UMA_NOT_FOUND: 404,
   INVITATION_NOT_FOUND: 404,
   UNSUPPORTED_UMA_VERSION: 412,
-  /**
-   * A settlement callback for a payment this deployment closed without a credit (a tombstone: it
-   * refused it, or answered a final inquiry that it never received it): never credited.
-   */
-  UMA_SETTLEMENT_TOMBSTONED: 409,
-  /** An operator's retry or resolution of a settlement that is no longer unresolved. */
-  UMA_SETTLEMENT_RESOLVED: 409,
   LNURLP_REQUEST_FAILED: 424,
   COUNTERPARTY_PUBKEY_FETCH_ERROR: 424,
   /**
@@ -50,6 +41,4 @@ export const UMA_ERRORS = {
    * `SERVICE_SWITCH_ERROR`, or the reference's `GRID_SWITCH_ERROR`): retryable (docs/uma.md).
    */
   SERVICE_SWITCH_ERROR: 500,
-  /** This deployment has no UMA keys (SANDBOX=false without UMA_SIGNING_PRIVATE_KEY & co.). */
-  UMA_NOT_CONFIGURED: 503,
 } as const;

@@ -219,7 +219,7 @@ export class VerificationsService {
     });
   }
 
-  /** The hosted page's link: unknown, used or expired is 404 KYC_LINK_INVALID. */
+  /** The hosted page's link: unknown, used or expired is 404 NOT_FOUND. */
   async openKycLink(token: string): Promise<{ link: KycLinkEntity; customer: CustomerEntity }> {
     return this.tx.run(async (m) => {
       const link = await this.usableLink(m, token);
@@ -273,5 +273,5 @@ export class VerificationsService {
 }
 
 export function invalidLink(): ApiError {
-  return new ApiError('KYC_LINK_INVALID', 'This verification link is unknown, already used or expired');
+  return new ApiError('NOT_FOUND', 'This verification link is unknown, already used or expired');
 }

@@ -95,7 +95,7 @@ describe('POST /customers/bulk/csv', () => {
     const bad = await uploadCsv(t, p, `${HEADER}\n"unclosed,quote\n`);
     expect(expectError(bad, 400, 'INVALID_INPUT').details).toMatchObject({ errors: [{ field: 'file' }] });
     expectError(await uploadCsv(t, p, HEADER), 400, 'INVALID_INPUT');
-    expectError(await p.post('/customers/bulk/csv', { file: 'x' }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expectError(await p.post('/customers/bulk/csv', { file: 'x' }), 400, 'INVALID_REQUEST_FORMAT');
     const { port } = t.app.getHttpServer().address() as AddressInfo;
     const status = await new Promise<number>((resolve, reject) => {
       const req = httpRequest(
@@ -118,7 +118,7 @@ describe('POST /customers/bulk/csv', () => {
       req.on('error', reject);
       req.flushHeaders();
     });
-    expect(status).toBe(413);
+    expect(status).toBe(400);
     const [jobs] = await t.app
       .get(DataSource)
       .query<Array<{ n: string }>>('SELECT count(*) AS n FROM bulk_import_jobs WHERE platform_id = $1', [
@@ -128,7 +128,7 @@ describe('POST /customers/bulk/csv', () => {
     expectError(
       await p.get('/customers/bulk/jobs/Job:00000000-0000-7000-8000-000000000000'),
       404,
-      'BULK_IMPORT_JOB_NOT_FOUND',
+      'BULK_UPLOAD_JOB_NOT_FOUND',
     );
   });
 
@@ -142,7 +142,7 @@ describe('POST /customers/bulk/csv', () => {
     );
     const jobId = (res.body as { jobId: string }).jobId;
     await finished(t, p, jobId);
-    expectError(await other.get(`/customers/bulk/jobs/${jobId}`), 404, 'BULK_IMPORT_JOB_NOT_FOUND');
+    expectError(await other.get(`/customers/bulk/jobs/${jobId}`), 404, 'BULK_UPLOAD_JOB_NOT_FOUND');
   });
 
   it(`streams ${LARGE_ROWS} rows in bounded memory; a restart mid-import resumes without duplicates`, async () => {

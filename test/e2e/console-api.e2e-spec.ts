@@ -6,6 +6,7 @@ import { recordedEvents } from '../support/events.js';
 import { type Json } from '../support/payments.js';
 import { walletWithSession } from '../support/wallet-client.js';
 import { basicAuth, expectError, invalidFields, startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
+import { wantOwnEvents } from '../support/own-events.js';
 
 /**
  * The console's own read routes over HTTP (the browser tests are console.e2e-spec.ts): the
@@ -252,7 +253,7 @@ describe('console API', () => {
 
 describe("console API: a customer's wallet", () => {
   it('shows credentials and sessions; MANAGE revokes a live session (audited, AUTH_SESSION.REVOKED); VIEW is 403, another platform is 404', async () => {
-    const q = await TestPlatform.create(t);
+    const q = await wantOwnEvents(await TestPlatform.create(t));
     const w = await walletWithSession(q);
     const qCookie = await signIn(q);
     const session = await t.http.get('/console/api/session').set('Cookie', qCookie);

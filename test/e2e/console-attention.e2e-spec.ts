@@ -185,7 +185,7 @@ maybe('console: Needs attention', () => {
         .set('Authorization', basicAuth(`${p.clientId}:${p.clientSecret}`))
         .send({ action: 'COMPLETE', reason: 'again' }),
       409,
-      'UMA_SETTLEMENT_RESOLVED',
+      'CONFLICT',
     );
     expect((await customerAccount(p, alice.customerId, 'USD')).balance.amount).toBe(before + stuck.amount);
   }, 120_000);
@@ -252,7 +252,7 @@ maybe('console: Needs attention', () => {
     expect(resolved).toMatchObject({ code: 0, out: { transactionId: payment.transactionId, status: 'COMPLETED' } });
     const again = await cli([...args, '--action', 'REFUND', '--reason', 'changed my mind']);
     expect(again.code).toBe(3);
-    expect(again.err).toContain('UMA_SETTLEMENT_RESOLVED');
+    expect(again.err).toContain('CONFLICT');
     expect(((await p.get(`/transactions/${payment.transactionId}`)).body as Json).status).toBe('COMPLETED');
     const actions = (
       (await p.get(`/audit-events?resourceId=${encodeURIComponent(payment.transactionId)}`)).body as { data: Json[] }

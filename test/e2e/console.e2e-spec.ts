@@ -17,6 +17,7 @@ import { driveRail, payer } from '../support/payments.js';
 import { startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
 import type { ReceivedWebhook } from '../support/webhook-receiver.js';
 import { walletWithSession } from '../support/wallet-client.js';
+import { wantOwnEvents } from '../support/own-events.js';
 
 /**
  * The operator console in a real browser: Chromium from the operating system's packages, driven by
@@ -473,7 +474,7 @@ maybe('operator console (browser)', () => {
 
   it("a customer's page shows its wallet's credentials and sessions; Revoke ends a live session", async () => {
     // A platform of its own: turning embedded wallets on gives every customer of a platform a wallet.
-    const w8 = await TestPlatform.create(t);
+    const w8 = await wantOwnEvents(await TestPlatform.create(t));
     const wallet = await walletWithSession(w8);
     const page = await newPage();
     await signIn(page, w8.clientId, w8.clientSecret);

@@ -128,7 +128,7 @@ describe('POST /documents', () => {
     for (const r of race.filter((x) => x.status === 409)) expectError(r, 409, 'DOCUMENT_ALREADY_EXISTS');
   });
 
-  it("is 404 for an unknown holder or another platform's, and 415 for a JSON body", async () => {
+  it("is 404 for an unknown holder or another platform's, and 400 INVALID_REQUEST_FORMAT for a JSON body", async () => {
     const p = await TestPlatform.create(t);
     const other = await TestPlatform.create(t);
     const theirs = await newIndividual(other);
@@ -144,9 +144,9 @@ describe('POST /documents', () => {
         country: 'US',
       }),
       404,
-      'BENEFICIAL_OWNER_NOT_FOUND',
+      'NOT_FOUND',
     );
-    expectError(await p.post('/documents', { documentHolder: theirs.id }), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expectError(await p.post('/documents', { documentHolder: theirs.id }), 400, 'INVALID_REQUEST_FORMAT');
   });
 });
 
@@ -174,14 +174,14 @@ describe('PUT and DELETE /documents/{id}', () => {
     const meta = await uploadDocument(p, { country: 'CA' }, null, '', 'put', `/documents/${doc.id}`);
     expect(meta.body).toMatchObject({ country: 'CA', contentType: 'image/png' });
     // nothing sent at all: not a multipart body
-    expectError(await uploadDocument(p, {}, null, '', 'put', `/documents/${doc.id}`), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expectError(await uploadDocument(p, {}, null, '', 'put', `/documents/${doc.id}`), 400, 'INVALID_REQUEST_FORMAT');
 
-    expectError(await other.get(`/documents/${doc.id}`), 404, 'DOCUMENT_NOT_FOUND');
-    expectError(await other.delete(`/documents/${doc.id}`), 404, 'DOCUMENT_NOT_FOUND');
+    expectError(await other.get(`/documents/${doc.id}`), 404, 'NOT_FOUND');
+    expectError(await other.delete(`/documents/${doc.id}`), 404, 'NOT_FOUND');
     expect(await storedRows(doc.id)).toEqual({ documents: 1, contents: 1 });
     expect((await p.delete(`/documents/${doc.id}`)).status).toBe(204);
     expect(await storedRows(doc.id)).toEqual({ documents: 0, contents: 0 });
-    expectError(await p.get(`/documents/${doc.id}`), 404, 'DOCUMENT_NOT_FOUND');
+    expectError(await p.get(`/documents/${doc.id}`), 404, 'NOT_FOUND');
   });
 
   it('PUT to a type the holder already has is 409 DOCUMENT_ALREADY_EXISTS', async () => {
@@ -255,7 +255,7 @@ function multipart(fields: Record<string, string>, file: Buffer, fileName: strin
 }
 
 describe('hostile uploads', () => {
-  it('a 10 MB + 1 byte file is 413 (declared length: answered before the body is sent), nothing stored', async () => {
+  it('a 10 MB + 1 byte file is 400 INVALID_REQUEST_FORMAT (declared length: answered before the body is sent), nothing stored', async () => {
     const p = await TestPlatform.create(t);
     const c = await newIndividual(p);
     const file = Buffer.concat([samplePdf(), Buffer.alloc(MB10 + 1 - samplePdf().length, 0x20)]);
@@ -266,7 +266,7 @@ describe('hostile uploads', () => {
     );
     // Chunked (no declared length): the parser stops at the limit.
     const streamed = await uploadDocument(p, { documentHolder: c.id, documentType: 'PASSPORT', country: 'US' }, file);
-    expectError(streamed, 413, 'PAYLOAD_TOO_LARGE');
+    expectError(streamed, 400, 'INVALID_REQUEST_FORMAT');
     // A declared length beyond the limit: the answer comes before any of the body is sent.
     const declared = await rawRequest(
       '/documents',
@@ -274,8 +274,8 @@ describe('hostile uploads', () => {
       Buffer.alloc(0),
       { endAfter: false },
     );
-    expect(declared.status).toBe(413);
-    expect(JSON.parse(declared.body)).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' });
+    expect(declared.status).toBe(400);
+    expect(JSON.parse(declared.body)).toMatchObject({ code: 'INVALID_REQUEST_FORMAT' });
     expect(await documentCount(p)).toBe(0);
     // exactly 10 MB is accepted
     const max = Buffer.concat([samplePdf(), Buffer.alloc(MB10 - samplePdf().length, 0x20)]);

@@ -21,6 +21,7 @@ import {
   stamp,
   type WalletKey,
 } from '../support/wallet-client.js';
+import { wantOwnEvents } from '../support/own-events.js';
 
 /**
  * Embedded wallets (docs/embedded-wallets.md): provisioning with `embeddedWalletConfig`, the
@@ -137,11 +138,7 @@ describe('provisioning', () => {
     const w = await newWallet(p);
     expect((await other.get(`/auth/credentials?accountId=${w.accountId}`)).body).toEqual({ data: [] });
     expect((await other.get(`/auth/sessions?accountId=${w.accountId}`)).body).toEqual({ data: [] });
-    expectError(
-      await other.post(`/auth/credentials/${w.credentialId}/challenge`, {}),
-      404,
-      'AUTH_CREDENTIAL_NOT_FOUND',
-    );
+    expectError(await other.post(`/auth/credentials/${w.credentialId}/challenge`, {}), 404, 'AUTH_METHOD_NOT_FOUND');
     expect(invalidFields(await p.get('/auth/credentials?accountId=nope'))).toEqual(['accountId']);
   });
 });
@@ -622,7 +619,7 @@ describe('credentials', () => {
       expect.objectContaining({ id: sms.body.id }),
     ]);
     expect(await sessionsOf(p, accountId)).toEqual([smsSession.id]);
-    expectError(await p.post(`/auth/credentials/${emailId}/challenge`, {}), 404, 'AUTH_CREDENTIAL_NOT_FOUND');
+    expectError(await p.post(`/auth/credentials/${emailId}/challenge`, {}), 404, 'AUTH_METHOD_NOT_FOUND');
     const last = await send(p, 'delete', `/auth/credentials/${sms.body.id}`, undefined);
     expectError(last, 400, 'INVALID_INPUT');
     // EMAIL_OTP can be added back (signed by the SMS session).
@@ -688,7 +685,7 @@ describe('webhooks, audit and secrecy', () => {
     const { recordedEvents } = await import('../support/events.js');
     const logged = await startLoggedTestApp({ MESSAGE_HOOK_URL: hook.url });
     try {
-      const p = (await TestPlatform.create(t)).on(logged);
+      const p = (await wantOwnEvents(await TestPlatform.create(t))).on(logged);
       expect((await p.patch('/config', { embeddedWalletConfig: { otpLength: 12, alphanumeric: true } })).status).toBe(
         200,
       );

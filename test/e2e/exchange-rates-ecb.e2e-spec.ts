@@ -10,7 +10,7 @@ import { expectError, startTestApp, TestApp, TestPlatform } from '../support/tes
  * /exchange-rates from the ECB's daily reference rates, fetched by EcbRatesWorker from a local
  * server serving a recorded publication (test/fixtures/providers/ecb/), cross rates through EUR;
  * the last good set survives an unreachable feed until it is older than RATE_MAX_AGE_SECONDS, then
- * 503 EXCHANGE_RATES_STALE; `none` answers 503 RATE_SOURCE_NOT_CONFIGURED.
+ * 503 SERVICE_UNAVAILABLE; `none` answers 503 SERVICE_UNAVAILABLE.
  */
 
 // The recorded publication is 28 June 2024 (a Friday; as of 14:00 UTC); the clock starts the next
@@ -46,10 +46,10 @@ describe('RATE_SOURCE=ecb', () => {
     const early = expectError(
       await p.post('/quotes', platformQuote(a.accountId, a.gbpAccountId, 10_000)),
       503,
-      'EXCHANGE_RATES_STALE',
+      'SERVICE_UNAVAILABLE',
     );
     expect(early.details).toEqual({ source: 'ecb', asOf: null, maxAgeSeconds: 4 * 86_400 });
-    expectError(await p.get('/exchange-rates?sourceCurrency=USD'), 503, 'EXCHANGE_RATES_STALE');
+    expectError(await p.get('/exchange-rates?sourceCurrency=USD'), 503, 'SERVICE_UNAVAILABLE');
 
     const worker = t.app.get(EcbRatesWorker, { strict: false });
     expect((await worker.runOnce()).toISOString()).toBe(AS_OF);
@@ -87,10 +87,10 @@ describe('RATE_SOURCE=ecb', () => {
     const stale = expectError(
       await p.post('/quotes', platformQuote(a.accountId, a.gbpAccountId, 10_000)),
       503,
-      'EXCHANGE_RATES_STALE',
+      'SERVICE_UNAVAILABLE',
     );
     expect(stale.details).toEqual({ source: 'ecb', asOf: AS_OF, maxAgeSeconds: 4 * 86_400 });
-    expectError(await p.get('/exchange-rates?sourceCurrency=USD'), 503, 'EXCHANGE_RATES_STALE');
+    expectError(await p.get('/exchange-rates?sourceCurrency=USD'), 503, 'SERVICE_UNAVAILABLE');
     const same = await a.quote(10_000);
     expect(same.exchangeRate).toBe(1);
 
@@ -100,7 +100,7 @@ describe('RATE_SOURCE=ecb', () => {
     expectError(
       await p.post('/quotes', platformQuote(a.accountId, a.gbpAccountId, 10_000)),
       503,
-      'EXCHANGE_RATES_STALE',
+      'SERVICE_UNAVAILABLE',
     );
 
     // A new publication arrives: priced from it.
@@ -115,7 +115,7 @@ describe('RATE_SOURCE=ecb', () => {
 });
 
 describe('RATE_SOURCE=none', () => {
-  it('cross-currency quotes and GET /exchange-rates answer 503 RATE_SOURCE_NOT_CONFIGURED; same-currency quotes still work', async () => {
+  it('cross-currency quotes and GET /exchange-rates answer 503 SERVICE_UNAVAILABLE; same-currency quotes still work', async () => {
     const none = await startTestApp({ RATE_SOURCE: 'none' });
     try {
       const p = await TestPlatform.create(none);
@@ -123,9 +123,9 @@ describe('RATE_SOURCE=none', () => {
       expectError(
         await p.post('/quotes', platformQuote(a.accountId, a.gbpAccountId, 10_000)),
         503,
-        'RATE_SOURCE_NOT_CONFIGURED',
+        'SERVICE_UNAVAILABLE',
       );
-      expectError(await p.get('/exchange-rates'), 503, 'RATE_SOURCE_NOT_CONFIGURED');
+      expectError(await p.get('/exchange-rates'), 503, 'SERVICE_UNAVAILABLE');
       expect((await a.quote(10_000)).exchangeRate).toBe(1);
     } finally {
       await none.close();

@@ -7,7 +7,7 @@ import { expectError, startLoggedTestApp, startTestApp, TestPlatform } from '../
  * EMAIL_TRANSPORT=smtp (docs/production.md#email-and-sms): one-time codes leave as email through the
  * operator's relay (nodemailer), here a real SMTP server started by the test (smtp-server) with
  * AUTH required. The code read from the received mail verifies the customer end to end; a relay
- * refusing the message is a 503 with nothing kept; `none` answers 503 *_NOT_CONFIGURED with nothing
+ * refusing the message is a 503 with nothing kept; `none` answers 503 SERVICE_UNAVAILABLE with nothing
  * kept; neither the relay's password nor a code reaches a log line.
  */
 const eu = (email: string) => individual({ region: 'FR', email, phoneNumber: '+33612345678' });
@@ -21,7 +21,7 @@ const codesOf = async (app: { app: { get(t: typeof DataSource): DataSource } }, 
 };
 
 describe('EMAIL_TRANSPORT=smtp', () => {
-  it('a contact-verification code arrives at the relay and verifies; a refusal is 503 with nothing kept; SMS unset is 503 SMS_NOT_CONFIGURED', async () => {
+  it('a contact-verification code arrives at the relay and verifies; a refusal is 503 with nothing kept; SMS unset is 503 SERVICE_UNAVAILABLE', async () => {
     const inbox = await SmtpInbox.start();
     const live = await startLoggedTestApp({
       SANDBOX: 'false',
@@ -54,7 +54,7 @@ describe('EMAIL_TRANSPORT=smtp', () => {
       expect(await codesOf(live, other.id)).toEqual(['EMAIL']);
 
       // SANDBOX=false without an SMS transport: SMS_TRANSPORT is `none`.
-      expectError(await p.post(`/customers/${other.id}/verify-phone`), 503, 'SMS_NOT_CONFIGURED');
+      expectError(await p.post(`/customers/${other.id}/verify-phone`), 503, 'SERVICE_UNAVAILABLE');
       expect(await codesOf(live, other.id)).toEqual(['EMAIL']);
 
       const logs = live.logs();
@@ -94,12 +94,12 @@ describe('EMAIL_TRANSPORT=smtp', () => {
     }
   });
 
-  it('EMAIL_TRANSPORT=none: 503 EMAIL_NOT_CONFIGURED, nothing kept', async () => {
+  it('EMAIL_TRANSPORT=none: 503 SERVICE_UNAVAILABLE, nothing kept', async () => {
     const live = await startTestApp({ SANDBOX: 'false', EMAIL_TRANSPORT: 'none' });
     try {
       const p = await TestPlatform.create(live);
       const c = (await p.post('/customers', eu('lea@example.fr')).expect(201)).body as { id: string };
-      expectError(await p.post(`/customers/${c.id}/verify-email`), 503, 'EMAIL_NOT_CONFIGURED');
+      expectError(await p.post(`/customers/${c.id}/verify-email`), 503, 'SERVICE_UNAVAILABLE');
       expect(await codesOf(live, c.id)).toEqual([]);
     } finally {
       await live.close();

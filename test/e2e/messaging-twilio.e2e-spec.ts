@@ -78,7 +78,7 @@ describe('SMS_TRANSPORT=twilio', () => {
       expect(twilio.pending).toEqual([]);
 
       // SANDBOX=false without an email transport: EMAIL_TRANSPORT is `none`.
-      expectError(await p.post(`/customers/${c.id}/verify-email`), 503, 'EMAIL_NOT_CONFIGURED');
+      expectError(await p.post(`/customers/${c.id}/verify-email`), 503, 'SERVICE_UNAVAILABLE');
       const codes = await db.query(`SELECT channel FROM contact_verification_codes WHERE customer_id = $1`, [
         uuid(c.id),
       ]);
@@ -120,13 +120,13 @@ describe('SMS_TRANSPORT=twilio', () => {
     }
   });
 
-  it('SMS_TRANSPORT=none: 503 SMS_NOT_CONFIGURED with nothing kept; twilio without credentials refuses to start', async () => {
+  it('SMS_TRANSPORT=none: 503 SERVICE_UNAVAILABLE with nothing kept; twilio without credentials refuses to start', async () => {
     const live = await startTestApp({ SANDBOX: 'false', SMS_TRANSPORT: 'none' });
     try {
       const p = await TestPlatform.create(live);
       const c = (await p.post('/customers', eu()).expect(201)).body as { id: string };
-      expectError(await p.post(`/customers/${c.id}/verify-phone`), 503, 'SMS_NOT_CONFIGURED');
-      expectError(await p.post(`/sca/login/start${q(c.id)}`, { factor: 'SMS_OTP' }), 503, 'SMS_NOT_CONFIGURED');
+      expectError(await p.post(`/customers/${c.id}/verify-phone`), 503, 'SERVICE_UNAVAILABLE');
+      expectError(await p.post(`/sca/login/start${q(c.id)}`, { factor: 'SMS_OTP' }), 503, 'SERVICE_UNAVAILABLE');
       const rows = await live.app.get(DataSource).query(
         `SELECT (SELECT count(*)::int FROM contact_verification_codes WHERE customer_id = $1) AS codes,
                   (SELECT count(*)::int FROM sca_challenges WHERE customer_id = $1) AS challenges`,

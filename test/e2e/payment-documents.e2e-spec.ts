@@ -60,7 +60,7 @@ describe('POST /payment-documents', () => {
     expectError(
       await p.get(`/documents/${(body.id as string).replace('PaymentDocument:', 'Document:')}`),
       404,
-      'DOCUMENT_NOT_FOUND',
+      'NOT_FOUND',
     );
   });
 

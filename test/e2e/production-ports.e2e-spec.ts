@@ -6,7 +6,7 @@ import { expectError, startTestApp, TestApp, TestPlatform } from '../support/tes
 
 /**
  * The outside world's ports in production (docs/production.md): SANDBOX=false refuses to start with
- * a sandbox adapter, naming the variable; `none` answers the port's 503 `*_NOT_CONFIGURED` before
+ * a sandbox adapter, naming the variable; `none` answers the port's 503 `SERVICE_UNAVAILABLE` before
  * anything is written; which adapter each port runs is on the start's log line and the operator
  * route `GET /console/api/ports`; a sandbox says so in `/readyz` and in the console's session.
  */
@@ -72,7 +72,7 @@ describe('/readyz says whether this is a sandbox (and nothing about adapters)', 
   });
 });
 
-describe('adapter none: 503 *_NOT_CONFIGURED before anything is written', () => {
+describe('adapter none: 503 SERVICE_UNAVAILABLE before anything is written', () => {
   let t: TestApp; // the sandbox, where the customers and documents are made
   let none: TestApp; // the same database, every port that can be none set to none
   beforeAll(async () => {
@@ -93,7 +93,7 @@ describe('adapter none: 503 *_NOT_CONFIGURED before anything is written', () => 
   it('STABLECOIN_PROVIDER=none: linking (even "prod_client" credentials) and every provider route', async () => {
     const p = (await TestPlatform.create(t)).on(none);
     const linked = await keyed(p, '/stablecoin-provider-accounts', credentials('prod_client'));
-    expectError(linked, 503, 'STABLECOIN_PROVIDER_NOT_CONFIGURED');
+    expectError(linked, 503, 'SERVICE_UNAVAILABLE');
     expect(linked.headers['x-should-retry']).toBe('false');
     expect((await p.get('/stablecoin-provider-accounts')).body).toMatchObject({ data: [], totalCount: 0 });
     const coin = 'Stablecoin:00000000-0000-7000-8000-000000000000';
@@ -102,14 +102,10 @@ describe('adapter none: 503 *_NOT_CONFIGURED before anything is written', () => 
       `/stablecoins/${coin}/grid-operations/enablement`,
       `/stablecoins/${coin}/mints`,
     ])
-      expectError(await keyed(p, path, {}), 503, 'STABLECOIN_PROVIDER_NOT_CONFIGURED');
+      expectError(await keyed(p, path, {}), 503, 'SERVICE_UNAVAILABLE');
     // the same key on the sandbox app is a first attempt: nothing was recorded under it
     const key = 'k-none-then-sandbox';
-    expectError(
-      await keyed(p, '/stablecoin-provider-accounts', credentials(), key),
-      503,
-      'STABLECOIN_PROVIDER_NOT_CONFIGURED',
-    );
+    expectError(await keyed(p, '/stablecoin-provider-accounts', credentials(), key), 503, 'SERVICE_UNAVAILABLE');
     expect((await keyed(p.on(t), '/stablecoin-provider-accounts', credentials(), key)).status).toBe(201);
   });
 
@@ -120,7 +116,7 @@ describe('adapter none: 503 *_NOT_CONFIGURED before anything is written', () => 
       expectError(
         await keyed(p, '/stablecoin-provider-accounts', credentials('prod_client')),
         503,
-        'STABLECOIN_PROVIDER_NOT_CONFIGURED',
+        'SERVICE_UNAVAILABLE',
       );
       expect((await p.get('/stablecoin-provider-accounts')).body).toMatchObject({ data: [], totalCount: 0 });
     } finally {
@@ -132,15 +128,11 @@ describe('adapter none: 503 *_NOT_CONFIGURED before anything is written', () => 
     const sandboxSide = await TestPlatform.create(t);
     const customer = await newCustomer(sandboxSide);
     const p = sandboxSide.on(none);
-    expectError(
-      await p.post('/plaid/link-tokens', { customerId: customer.id }),
-      503,
-      'BANK_LINK_PROVIDER_NOT_CONFIGURED',
-    );
+    expectError(await p.post('/plaid/link-tokens', { customerId: customer.id }), 503, 'SERVICE_UNAVAILABLE');
     expectError(
       await p.post('/plaid/callback/link-sandbox-x', { publicToken: 'public-sandbox-x' }),
       503,
-      'BANK_LINK_PROVIDER_NOT_CONFIGURED',
+      'SERVICE_UNAVAILABLE',
     );
     // authentication still comes first
     expectError(await none.http.post('/2025-10-13/plaid/link-tokens').send({}), 401, 'UNAUTHORIZED');
@@ -150,8 +142,8 @@ describe('adapter none: 503 *_NOT_CONFIGURED before anything is written', () => 
     const sandboxSide = await TestPlatform.create(t);
     const customer = await newCustomer(sandboxSide);
     const p = sandboxSide.on(none);
-    expectError(await p.post(`/customers/${customer.id}/kyc-link`, {}), 503, 'KYC_PROVIDER_NOT_CONFIGURED');
-    expectError(await p.post('/verifications', { customerId: customer.id }), 503, 'KYC_PROVIDER_NOT_CONFIGURED');
+    expectError(await p.post(`/customers/${customer.id}/kyc-link`, {}), 503, 'SERVICE_UNAVAILABLE');
+    expectError(await p.post('/verifications', { customerId: customer.id }), 503, 'SERVICE_UNAVAILABLE');
     expect((await p.get('/verifications')).body).toMatchObject({ data: [] });
   });
 
@@ -161,7 +153,7 @@ describe('adapter none: 503 *_NOT_CONFIGURED before anything is written', () => 
     const doc = await newDocument(sandboxSide, customer.id, 'PASSPORT');
     const p = sandboxSide.on(none);
     const fields = { documentHolder: customer.id, documentType: 'DRIVERS_LICENSE', country: 'US' };
-    expectError(await uploadDocument(p, fields), 503, 'DOCUMENT_STORE_NOT_CONFIGURED');
+    expectError(await uploadDocument(p, fields), 503, 'SERVICE_UNAVAILABLE');
     expectError(
       await uploadDocument(
         p,
@@ -172,9 +164,9 @@ describe('adapter none: 503 *_NOT_CONFIGURED before anything is written', () => 
         `/documents/${doc.id}`,
       ),
       503,
-      'DOCUMENT_STORE_NOT_CONFIGURED',
+      'SERVICE_UNAVAILABLE',
     );
-    expectError(await p.get(`/documents/${doc.id}/file`), 503, 'DOCUMENT_STORE_NOT_CONFIGURED');
+    expectError(await p.get(`/documents/${doc.id}/file`), 503, 'SERVICE_UNAVAILABLE');
     expect((await p.get(`/documents/${doc.id}`)).status).toBe(200);
     expect((await p.get('/documents')).body.data.map((d: { id: string }) => d.id)).toEqual([doc.id]);
   });

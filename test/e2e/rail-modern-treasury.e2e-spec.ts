@@ -147,7 +147,7 @@ it('a forged webhook is 401 and a replayed one changes nothing; duplicated and r
   forged.headers['x-signature'] = mt.sign(forged.body, 'not-the-key');
   const refused = await mt.deliver(forged);
   expect(refused.status).toBe(401);
-  expect((JSON.parse(refused.body) as Json).code).toBe('RAIL_WEBHOOK_REJECTED');
+  expect((JSON.parse(refused.body) as Json).code).toBe('INVALID_SIGNATURE');
   const tampered = await mt.deliver({ ...completed, body: completed.body.replace('"completed"', '"failed"') });
   expect(tampered.status).toBe(401);
   expect(await transaction(id)).toMatchObject({ status: 'PENDING' });

@@ -123,7 +123,7 @@ it('the webhook route: only the bound adapter has one (404), and the sandbox tak
     .post('/webhooks/rails/sandbox')
     .set('Content-Type', 'application/json')
     .send('{"status":"COMPLETED"}');
-  expectError(refused, 401, 'RAIL_WEBHOOK_REJECTED');
+  expectError(refused, 401, 'INVALID_SIGNATURE');
   expectError(await t.http.post(`${V}/webhooks/rails/sandbox`).send({}), 404, 'NOT_FOUND'); // outside the version prefix
 });
 
@@ -153,11 +153,11 @@ describe('PAYOUT_RAIL=none', () => {
   });
   afterAll(() => none.close());
 
-  it('an execute, an immediate execute and a transfer-out to an external account answer 503 PAYOUT_RAIL_NOT_CONFIGURED with nothing written', async () => {
+  it('an execute, an immediate execute and a transfer-out to an external account answer 503 SERVICE_UNAVAILABLE with nothing written', async () => {
     const p = await TestPlatform.create(none);
     const a = await payer(p, 10_000);
     const q = await a.quote(1_000);
-    expectError(await p.post(`/quotes/${q.id as string}/execute`), 503, 'PAYOUT_RAIL_NOT_CONFIGURED');
+    expectError(await p.post(`/quotes/${q.id as string}/execute`), 503, 'SERVICE_UNAVAILABLE');
     expect((await p.get(`/quotes/${q.id as string}`)).body).toMatchObject({ status: 'PENDING' });
     expectError(await p.get(`/transactions/${q.transactionId as string}`), 404, 'TRANSACTION_NOT_FOUND');
     const immediate = await p.post('/quotes', {
@@ -167,13 +167,13 @@ describe('PAYOUT_RAIL=none', () => {
       lockedCurrencyAmount: 500,
       immediatelyExecute: true,
     });
-    expectError(immediate, 503, 'PAYOUT_RAIL_NOT_CONFIGURED');
+    expectError(immediate, 503, 'SERVICE_UNAVAILABLE');
     const out = await p.post('/transfer-out', {
       source: { accountId: a.accountId },
       destination: { accountId: a.externalAccountId, paymentRail: 'ACH' },
       amount: 700,
     });
-    expectError(out, 503, 'PAYOUT_RAIL_NOT_CONFIGURED');
+    expectError(out, 503, 'SERVICE_UNAVAILABLE');
     expect(await a.balance()).toBe(10_000);
     expect((await p.get('/transactions')).body).toMatchObject({ data: [] });
     expectError(await none.http.post('/webhooks/rails/none').send({}), 404, 'NOT_FOUND');

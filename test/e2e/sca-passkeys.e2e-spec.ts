@@ -2,6 +2,7 @@ import { exampleAccountInfo } from '../../src/external-accounts/variants/index.j
 import { individual } from '../support/customers.js';
 import { kycApprovedCustomer, type Customer } from '../support/fixtures.js';
 import { payer } from '../support/payments.js';
+import { expectRefusedProof } from '../support/sca.js';
 import { expectError, startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
 import { hasBrowser, startPasskeyBrowser, type PasskeyBrowser } from '../support/virtual-authenticator.js';
 
@@ -60,18 +61,14 @@ maybe('passkeys through a virtual authenticator', () => {
     const complete = (body: object) =>
       p.post(`/sca/login/complete${q(customer.id)}`, { factor: 'PASSKEY', endUserIpAddress: IP, ...body });
     // an origin outside the allowed list is a wrong answer
-    expectError(
-      await complete({ passkeyAssertion: assertion, origin: 'https://evil.example' }),
-      400,
-      'SCA_PROOF_INVALID',
-    );
+    expectRefusedProof(await complete({ passkeyAssertion: assertion, origin: 'https://evil.example' }), 'WRONG_PROOF');
     const ok = await complete({ passkeyAssertion: assertion, origin });
     expect(ok.status).toBe(200);
     expect(ok.body.status).toBe('SUCCESS');
     // the same assertion again: the challenge is spent; on a new challenge it does not verify
-    expectError(await complete({ passkeyAssertion: assertion, origin }), 400, 'SCA_CHALLENGE_USED');
+    expectRefusedProof(await complete({ passkeyAssertion: assertion, origin }), 'USED');
     await p.post(`/sca/login/start${q(customer.id)}`, { factor: 'PASSKEY' });
-    expectError(await complete({ passkeyAssertion: assertion, origin }), 400, 'SCA_PROOF_INVALID');
+    expectRefusedProof(await complete({ passkeyAssertion: assertion, origin }), 'WRONG_PROOF');
 
     expect((await p.delete(`/sca/factors/${encodeURIComponent(credentialId)}${q(customer.id)}`)).status).toBe(204);
     expect((await p.get(`/sca/factors${q(customer.id)}`)).body.factors).toEqual([{ factor: 'SMS_OTP' }]);
@@ -99,7 +96,7 @@ maybe('passkeys through a virtual authenticator', () => {
     expect(mine.signCount).toBeGreaterThan(1);
     await cdp.send('WebAuthn.removeCredential', { authenticatorId, credentialId: mine.credentialId });
     await cdp.send('WebAuthn.addCredential', { authenticatorId, credential: { ...mine, signCount: 0 } });
-    expectError(await login(), 400, 'SCA_PROOF_INVALID');
+    expectRefusedProof(await login(), 'WRONG_PROOF');
   });
 
   it('trusts a beneficiary with a passkey challenge bound to that account; its assertion cannot trust another', async () => {
@@ -123,10 +120,9 @@ maybe('passkeys through a virtual authenticator', () => {
     });
     const assertionA = await chrome.getAssertion(startA.body.scaChallenge.passkeyAssertionOptions);
     await p.post(`/customers/external-accounts/${b}/trust`);
-    expectError(
+    expectRefusedProof(
       await p.post(`/customers/external-accounts/${b}/trust/confirm`, { passkeyAssertion: assertionA, origin }),
-      400,
-      'SCA_PROOF_INVALID',
+      'WRONG_PROOF',
     );
     const confirmA = await p.post(`/customers/external-accounts/${a}/trust/confirm`, {
       challengeId: startA.body.scaChallenge.id,
@@ -157,15 +153,13 @@ maybe('passkeys through a virtual authenticator', () => {
       q2.scaChallenge.passkeyAssertionOptions.challenge,
     );
     const assertion = await chrome.getAssertion(q1.scaChallenge.passkeyAssertionOptions);
-    expectError(
+    expectRefusedProof(
       await p.post(`/quotes/${q2.id}/authorize`, { passkeyAssertion: assertion, origin }),
-      400,
-      'SCA_PROOF_INVALID',
+      'WRONG_PROOF',
     );
-    expectError(
+    expectRefusedProof(
       await p.post(`/quotes/${q1.id}/authorize`, { passkeyAssertion: assertion, origin: 'https://evil.example' }),
-      400,
-      'SCA_PROOF_INVALID',
+      'WRONG_PROOF',
     );
     // execute before the authorization moves nothing
     expect(await a.execute(q1.id)).toMatchObject({ status: 'PENDING_AUTHORIZATION' });

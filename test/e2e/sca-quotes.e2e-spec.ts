@@ -5,6 +5,7 @@ import { recordedEvents } from '../support/events.js';
 import { kycApprovedCustomer, type Customer } from '../support/fixtures.js';
 import { Json, payer, platformQuote } from '../support/payments.js';
 import { totpCode } from '../support/totp.js';
+import { expectRefusedProof } from '../support/sca.js';
 import { expectError, startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
 
 /**
@@ -185,18 +186,17 @@ describe('refused proofs', () => {
     const a = await euPayer(p);
     const q = await a.quote(1_000);
     const other = await a.quote(2_000);
-    const wrong = expectError(await p.post(`/quotes/${q.id}/authorize`, { code: '000000' }), 400, 'SCA_PROOF_INVALID');
+    const wrong = expectRefusedProof(await p.post(`/quotes/${q.id}/authorize`, { code: '000000' }), 'WRONG_PROOF');
     expect(wrong.details).toMatchObject({ failedAttempts: 1, remainingAttempts: 4 });
     // the other quote's challenge (bound to 2000 and that quote) does not authorize this one
-    expectError(
+    expectRefusedProof(
       await p.post(`/quotes/${q.id}/authorize`, { code: '123456', challengeId: other.scaChallenge.id }),
-      400,
-      'SCA_CHALLENGE_NOT_FOUND',
+      'UNKNOWN',
     );
     expect((await p.get(`/quotes/${q.id}`)).body.status).toBe('PENDING_AUTHORIZATION');
     // five minutes later (the platform's clock) the challenge has expired
     expect((await p.post('/sandbox/clock/advance', { seconds: 301 })).status).toBe(200);
-    expectError(await p.post(`/quotes/${other.id}/authorize`, { code: '123456' }), 400, 'SCA_CHALLENGE_EXPIRED');
+    expectRefusedProof(await p.post(`/quotes/${other.id}/authorize`, { code: '123456' }), 'EXPIRED');
     expectError(await p.post(`/quotes/${other.id}/authorize/resend`), 409, 'CONFLICT');
     expect(await a.balance()).toBe(100_000);
   });
@@ -226,9 +226,9 @@ describe('refused proofs', () => {
     expect(results.filter((r) => r.status === 200)).toHaveLength(1);
     expect(refused).toHaveLength(1);
     expect([
-      [400, 'SCA_CHALLENGE_USED'],
-      [409, 'CONFLICT'],
-    ]).toContainEqual([refused[0].status, refused[0].body.code]);
+      [400, 'INVALID_INPUT', 'USED'],
+      [409, 'CONFLICT', undefined],
+    ]).toContainEqual([refused[0].status, refused[0].body.code, refused[0].body.details?.challenge]);
     expect(await a.balance()).toBe(100_000 - 3_000);
   });
 });

@@ -10,6 +10,7 @@ import { kycApprovedCustomer, newCustomer, type Customer } from '../support/fixt
 import { recordedEvents } from '../support/events.js';
 import { MessageHook } from '../support/message-hook.js';
 import { msUntil, totpCode } from '../support/totp.js';
+import { expectRefusedProof } from '../support/sca.js';
 import { expectError, startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
 
 /**
@@ -116,7 +117,7 @@ describe('factors and sessions', () => {
     const secret = start.body.secret as string;
     // a code of another secret is a wrong answer; a code from 30 s ago is still accepted (drift)
     const wrong = await p.post(`/sca/factors/confirm${q(c.id)}`, { type: 'TOTP', secret, code: '000000' });
-    expectError(wrong, 400, 'SCA_PROOF_INVALID');
+    expectRefusedProof(wrong, 'WRONG_PROOF');
     const previous = await totpCode(secret, -1);
     const done = await p.post(`/sca/factors/confirm${q(c.id)}`, { type: 'TOTP', secret, code: previous });
     expect(done.status).toBe(200);
@@ -125,10 +126,9 @@ describe('factors and sessions', () => {
     const factors = (await p.get(`/sca/factors${q(c.id)}`)).body.factors.map((f: { factor: string }) => f.factor);
     expect(factors).toEqual(['SMS_OTP', 'TOTP']);
     // a foreign secret cannot confirm (the enrollment is bound to its secret)
-    expectError(
+    expectRefusedProof(
       await p.post(`/sca/factors/confirm${q(c.id)}`, { type: 'TOTP', secret: 'JBSWY3DPEHPK3PXP', code: '123456' }),
-      400,
-      'SCA_CHALLENGE_NOT_FOUND',
+      'UNKNOWN',
     );
   });
 
@@ -145,7 +145,7 @@ describe('factors and sessions', () => {
     expect(msUntil(login.body.sessionExpiresAt)).toBeGreaterThan(0);
     await p.post(`/sca/login/start${q(c.id)}`, { factor: 'TOTP' });
     const replay = await p.post(`/sca/login/complete${q(c.id)}`, { factor: 'TOTP', code: next, endUserIpAddress: IP });
-    expectError(replay, 400, 'SCA_PROOF_INVALID');
+    expectRefusedProof(replay, 'WRONG_PROOF');
   });
 
   it('SMS_OTP login: 123456 in sandbox; single use; five wrong answers lock; expiry on the platform clock', async () => {
@@ -156,26 +156,26 @@ describe('factors and sessions', () => {
     const complete = (challengeId: string, code: string) =>
       p.post(`/sca/login/complete${q(c.id)}`, { factor: 'SMS_OTP', challengeId, code, endUserIpAddress: IP });
     expect((await complete(start.body.challengeId, '123456')).status).toBe(200);
-    expectError(await complete(start.body.challengeId, '123456'), 400, 'SCA_CHALLENGE_USED');
+    expectRefusedProof(await complete(start.body.challengeId, '123456'), 'USED');
 
     const locked = (await p.post(`/sca/login/start${q(c.id)}`, { factor: 'SMS_OTP' })).body.challengeId as string;
     for (let i = 1; i <= 4; i++) {
-      const res = expectError(await complete(locked, '999999'), 400, 'SCA_PROOF_INVALID');
+      const res = expectRefusedProof(await complete(locked, '999999'), 'WRONG_PROOF');
       expect(res.details).toMatchObject({ failedAttempts: i, remainingAttempts: 5 - i });
     }
-    expectError(await complete(locked, '999999'), 400, 'SCA_CHALLENGE_LOCKED');
-    expectError(await complete(locked, '123456'), 400, 'SCA_CHALLENGE_LOCKED');
+    expectRefusedProof(await complete(locked, '999999'), 'LOCKED');
+    expectRefusedProof(await complete(locked, '123456'), 'LOCKED');
 
     const expiring = (await p.post(`/sca/login/start${q(c.id)}`, { factor: 'SMS_OTP' })).body.challengeId as string;
     expect((await p.post('/sandbox/clock/advance', { seconds: 301 })).status).toBe(200);
-    expectError(await complete(expiring, '123456'), 400, 'SCA_CHALLENGE_EXPIRED');
+    expectRefusedProof(await complete(expiring, '123456'), 'EXPIRED');
 
     // a challenge of another customer is foreign here
     const other = await euCustomer(p);
     const theirs = (await p.post(`/sca/login/start${q(other.id)}`, { factor: 'SMS_OTP' })).body.challengeId as string;
-    expectError(await complete(theirs, '123456'), 400, 'SCA_CHALLENGE_NOT_FOUND');
+    expectRefusedProof(await complete(theirs, '123456'), 'UNKNOWN');
     // an unenrolled factor is refused at the start
-    expectError(await p.post(`/sca/login/start${q(c.id)}`, { factor: 'PASSKEY' }), 400, 'SCA_FACTOR_NOT_ENROLLED');
+    expectError(await p.post(`/sca/login/start${q(c.id)}`, { factor: 'PASSKEY' }), 400, 'INVALID_INPUT');
   });
 
   it('SMS_OTP outside the sandbox: a random code goes out through MESSAGE_HOOK_URL; a refused hand-off is a 503 and no challenge', async () => {
@@ -198,7 +198,7 @@ describe('factors and sessions', () => {
       const complete = (challengeId: string, code: string) =>
         p.post(`/sca/login/complete${q(c.id)}`, { factor: 'SMS_OTP', challengeId, code, endUserIpAddress: IP });
       if (message.code !== '123456')
-        expectError(await complete(start.body.challengeId, '123456'), 400, 'SCA_PROOF_INVALID');
+        expectRefusedProof(await complete(start.body.challengeId, '123456'), 'WRONG_PROOF');
       expect((await complete(start.body.challengeId, message.code)).status).toBe(200);
 
       hook.refuse(1);
@@ -257,11 +257,7 @@ describe('factors and sessions', () => {
     expect(status.body).toMatchObject({ status: 'LIVENESS_PASSED', factor: 'TOTP', completedAt: null });
     expect((await p.post(`/sca/factors/reset/${start.body.resetId}/complete${q(c.id)}`)).status).toBe(204);
     expect((await p.get(`/sca/factors/reset/${start.body.resetId}${q(c.id)}`)).body.status).toBe('COMPLETED');
-    expectError(
-      await p.post(`/sca/factors/reset/${start.body.resetId}/complete${q(c.id)}`),
-      400,
-      'SCA_RESET_NOT_READY',
-    );
+    expectError(await p.post(`/sca/factors/reset/${start.body.resetId}/complete${q(c.id)}`), 400, 'INVALID_INPUT');
     expect((await p.get(`/sca/factors${q(c.id)}`)).body.factors).toEqual([{ factor: 'SMS_OTP' }]);
     expectError(await p.get(`/sca/factors/reset/nope${q(c.id)}`), 404, 'NOT_FOUND');
   });
@@ -303,21 +299,15 @@ describe('trusted beneficiaries', () => {
     const a = await eurAccount(p, c.id, 3);
     const b = await eurAccount(p, c.id, 4);
     const forA = (await p.post(`/customers/external-accounts/${a}/trust`)).body.scaChallenge.id as string;
-    expectError(
+    expectRefusedProof(
       await p.post(`/customers/external-accounts/${b}/trust/confirm`, { challengeId: forA, code: '123456' }),
-      400,
-      'SCA_CHALLENGE_NOT_FOUND',
+      'UNKNOWN',
     );
-    expectError(
+    expectRefusedProof(
       await p.post(`/customers/external-accounts/${a}/untrust/confirm`, { challengeId: forA, code: '123456' }),
-      400,
-      'SCA_CHALLENGE_NOT_FOUND',
+      'UNKNOWN',
     );
-    expectError(
-      await p.post(`/customers/external-accounts/${b}/trust/confirm`, { code: '123456' }),
-      400,
-      'SCA_CHALLENGE_NOT_FOUND',
-    );
+    expectRefusedProof(await p.post(`/customers/external-accounts/${b}/trust/confirm`, { code: '123456' }), 'UNKNOWN');
     expectError(await p.post(`/customers/external-accounts/${a}/trust/confirm`, {}), 400, 'INVALID_INPUT');
     expect(
       (await p.post(`/customers/external-accounts/${a}/trust/confirm`, { challengeId: forA, code: '123456' })).body,
@@ -333,10 +323,9 @@ describe('trusted beneficiaries', () => {
     const c = await euCustomer(p);
     const account = await eurAccount(p, c.id, 23);
     expect((await p.post(`/customers/external-accounts/${account}/trust`)).status).toBe(200);
-    expectError(
+    expectRefusedProof(
       await p.post(`/customers/external-accounts/${account}/trust/confirm`, { code: '000000' }),
-      400,
-      'SCA_PROOF_INVALID',
+      'WRONG_PROOF',
     );
     expect((await p.post(`/customers/external-accounts/${account}/trust/confirm`, { code: '123456' })).status).toBe(
       200,
@@ -346,7 +335,7 @@ describe('trusted beneficiaries', () => {
     const outcomes = (trail.body.data as Array<{ outcome: { status: number; code: string | null } }>)
       .map((e) => `${e.outcome.status}:${e.outcome.code}`)
       .sort();
-    expect(outcomes).toEqual(['200:null', '400:SCA_PROOF_INVALID']);
+    expect(outcomes).toEqual(['200:null', '400:INVALID_INPUT']);
   });
 
   it("another platform's account is 404", async () => {
@@ -435,14 +424,14 @@ describe('POST /cards/{id}/reveal', () => {
     expect(await minted()).toBe(1);
   });
 
-  // 503 CARD_ISSUER_NOT_CONFIGURED (was 501 NOT_IMPLEMENTED): every port answers its own
-  // *_NOT_CONFIGURED 503 with adapter `none` (docs/production.md); the route is implemented.
-  it('503 CARD_ISSUER_NOT_CONFIGURED when no card issuer is configured', async () => {
+  // 503 SERVICE_UNAVAILABLE (was 501 NOT_IMPLEMENTED): every port answers its own
+  // SERVICE_UNAVAILABLE 503 with adapter `none` (docs/production.md); the route is implemented.
+  it('503 SERVICE_UNAVAILABLE when no card issuer is configured', async () => {
     const none = await startTestApp({ CARD_ISSUER: 'none' });
     try {
       const p = await TestPlatform.create(t);
       const { card } = await activeCard(p);
-      expectError(await p.on(none).post(`/cards/${card.id}/reveal`), 503, 'CARD_ISSUER_NOT_CONFIGURED');
+      expectError(await p.on(none).post(`/cards/${card.id}/reveal`), 503, 'SERVICE_UNAVAILABLE');
     } finally {
       await none.close();
     }
@@ -450,7 +439,7 @@ describe('POST /cards/{id}/reveal', () => {
 });
 
 describe('races', () => {
-  it('two confirms of one challenge at once: exactly one succeeds, the other is SCA_CHALLENGE_USED', async () => {
+  it('two confirms of one challenge at once: exactly one succeeds, the other is refused as USED', async () => {
     const p = await TestPlatform.create(t);
     const c = await euCustomer(p);
     const account = await eurAccount(p, c.id, 21);
@@ -461,10 +450,10 @@ describe('races', () => {
       ),
     );
     expect(answers.map((r) => r.status).sort()).toEqual([200, 400, 400]);
-    for (const r of answers.filter((a) => a.status === 400)) expectError(r, 400, 'SCA_CHALLENGE_USED');
+    for (const r of answers.filter((a) => a.status === 400)) expectRefusedProof(r, 'USED');
   });
 
-  it('ten wrong answers at once: exactly four SCA_PROOF_INVALID, then locked (no lost update of the count)', async () => {
+  it('ten wrong answers at once: exactly four WRONG_PROOF, then locked (no lost update of the count)', async () => {
     const p = await TestPlatform.create(t);
     const c = await euCustomer(p);
     const { challengeId } = (await p.post(`/sca/login/start${q(c.id)}`, { factor: 'SMS_OTP' })).body;
@@ -478,9 +467,12 @@ describe('races', () => {
         }),
       ),
     );
-    const codes = answers.map((r) => (r.body as { code: string }).code);
-    expect(codes.filter((x) => x === 'SCA_PROOF_INVALID')).toHaveLength(4);
-    expect(codes.filter((x) => x === 'SCA_CHALLENGE_LOCKED')).toHaveLength(6);
+    const codes = answers.map((r) => {
+      const body = r.body as { code: string; details?: { challenge?: string } };
+      return `${body.code}:${body.details?.challenge}`;
+    });
+    expect(codes.filter((x) => x === 'INVALID_INPUT:WRONG_PROOF')).toHaveLength(4);
+    expect(codes.filter((x) => x === 'INVALID_INPUT:LOCKED')).toHaveLength(6);
   });
 });
 

@@ -16,6 +16,7 @@ import {
   wireMint,
 } from '../support/stablecoins.js';
 import { expectError, startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
+import { wantOwnEvents } from '../support/own-events.js';
 
 /**
  * Stablecoin issuance over HTTP on the real app (issue #39): provider links, registration, Grid
@@ -29,7 +30,8 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const platform = () => TestPlatform.create(t);
+// Stablecoin events are this service's own types: opt-in (docs/webhooks.md#own-event-types).
+const platform = async () => wantOwnEvents(await TestPlatform.create(t));
 const uuidOf = (p: TestPlatform) => parseId('Platform', p.platformId)!;
 const db = () => t.app.get(DataSource);
 const opTypes = async (p: TestPlatform, id: string) =>

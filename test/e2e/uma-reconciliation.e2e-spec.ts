@@ -216,7 +216,7 @@ describe('UMA settlement reconciliation between deployments', () => {
         [p2.outgoingId],
       );
     expect(late.status).toBe('FAILED');
-    expect(late.last_error).toContain('UMA_SETTLEMENT_TOMBSTONED');
+    expect(late.last_error).toContain('CONFLICT');
     expect(await incomingOnB(p2.outgoingId)).toEqual([]);
     await expectResolvedOnce(p1, 'COMPLETED', /the receiver credited it/);
     await expectResolvedOnce(p2, 'FAILED', /retry horizon/);
@@ -297,7 +297,7 @@ describe('UMA settlement reconciliation between deployments', () => {
     ).length;
     const resolvedByOperator = operator.status === 'fulfilled' ? 1 : 0;
     if (operator.status === 'rejected') {
-      expect((operator.reason as { code?: string }).code).toBe('UMA_SETTLEMENT_RESOLVED');
+      expect((operator.reason as { code?: string }).code).toBe('CONFLICT');
     }
     expect(resolvedByInquiry + resolvedByOperator).toBeLessThanOrEqual(1);
     expect(await statusOf(pa, p.outgoingId)).toMatchObject({ status: 'COMPLETED' });
@@ -343,7 +343,7 @@ describe('UMA settlement reconciliation between deployments', () => {
           if (raced.outcome === 'PENDING') status = await reconciliation.inquire(proxy.domain, uuid, true);
           expect(status).toMatchObject({ outcome: 'CREDITED', tombstoned: false });
         } else {
-          expect([callback.status, (callback.body as Json).code]).toEqual([409, 'UMA_SETTLEMENT_TOMBSTONED']);
+          expect([callback.status, (callback.body as Json).code]).toEqual([409, 'CONFLICT']);
           expect(credited).toBe(false);
           expect(status).toMatchObject({ outcome: 'UNKNOWN', tombstoned: true });
         }

@@ -368,7 +368,7 @@ describe('UMA', () => {
       try {
         const p = await TestPlatform.create(prod);
         expectError(await p.post('/invitations', { inviterUma: alice.umaAddress }), 400, 'INVITATIONS_NOT_CONFIGURED');
-        expectError(await prod.http.get('/.well-known/lnurlpubkey'), 503, 'UMA_NOT_CONFIGURED');
+        expectError(await prod.http.get('/.well-known/lnurlpubkey'), 503, 'SERVICE_UNAVAILABLE');
       } finally {
         await prod.close();
       }

@@ -23,6 +23,7 @@ import {
   type TestWallet,
   type WalletSession,
 } from '../support/wallet-client.js';
+import { wantOwnEvents } from '../support/own-events.js';
 
 /**
  * Money from an embedded wallet (docs/embedded-wallets.md, "Paying from a wallet"): a quote on an
@@ -640,13 +641,44 @@ describe('delegated keys for a card funded by a wallet', () => {
   });
 });
 
+describe('delegated key events (an own type: opt-in)', () => {
+  it('DELEGATED_KEY.* data is the key as GET /auth/delegated-keys/{id} renders it (fundingSourceId, nickname)', async () => {
+    const { recordedEvents } = await import('../support/events.js');
+    const p = await wantOwnEvents(await TestPlatform.create(t), ['DELEGATED_KEY.*']);
+    const w = await fundedWallet(p, 1_000);
+    const issued = await postCard(p, cardBody(w.customerId, w.accountId));
+    const cardId = (await provisioned(p, issued.body.id as string)).id;
+    const keyBody = { cardId, internalAccountId: w.accountId, nickname: 'checkout key' };
+    let res = await send(p, 'post', '/auth/delegated-keys', keyBody);
+    for (let leg = 0; leg < 2; leg++)
+      res = await signedRetry(p, 'post', '/auth/delegated-keys', keyBody, w.session.key, res);
+    expect(res.status).toBe(201);
+    const active = (await p.get(`/auth/delegated-keys/${res.body.id}`)).body as Record<string, unknown>;
+    expect((await send(p, 'delete', `/auth/delegated-keys/${res.body.id}`, undefined)).status).toBe(204);
+    const revoked = (await p.get(`/auth/delegated-keys/${res.body.id}`)).body as Record<string, unknown>;
+    const events = (await recordedEvents(p)).filter((e) => e.type.startsWith('DELEGATED_KEY.'));
+    expect(events.map((e) => e.type)).toEqual([
+      'DELEGATED_KEY.CREATED',
+      'DELEGATED_KEY.ACTIVATED',
+      'DELEGATED_KEY.REVOKED',
+    ]);
+    expect(events[1].data).toEqual(active);
+    expect(events[2].data).toEqual(revoked);
+    expect(events[0].data).toEqual({ ...active, status: 'PENDING', updatedAt: events[0].data.updatedAt });
+    expect(active).toMatchObject({
+      nickname: 'checkout key',
+      fundingSourceId: expect.stringMatching(/^CardFundingSource:/),
+    });
+  });
+});
+
 describe('secrecy', () => {
   it('no mnemonic, delegated private key or session key in logs, events or audit; the events are written', async () => {
     const { SecretBox } = await import('../../src/secrets/secret-box.js');
     const { recordedEvents } = await import('../support/events.js');
     const logged = await startLoggedTestApp();
     try {
-      const p = (await TestPlatform.create(t)).on(logged);
+      const p = (await wantOwnEvents(await TestPlatform.create(t))).on(logged);
       const w = await fundedWallet(p, 10_000);
       // export
       const client = generateP256KeyPair();

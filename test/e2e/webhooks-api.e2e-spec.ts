@@ -257,14 +257,14 @@ describe('GET /webhook-events', () => {
     ]);
   });
 
-  it("another platform's event is 404 WEBHOOK_EVENT_NOT_FOUND, for reads and redelivery alike", async () => {
+  it("another platform's event is 404 NOT_FOUND, for reads and redelivery alike", async () => {
     const owner = await TestPlatform.create(t);
     await owner.patch('/config', { webhookEndpoint: 'https://hooks.example.com/x' });
     const [event] = (await owner.get('/webhook-events')).body.data as Array<{ id: string }>;
     const stranger = await TestPlatform.create(t);
-    expectError(await stranger.get(`/webhook-events/${event.id}`), 404, 'WEBHOOK_EVENT_NOT_FOUND');
-    expectError(await stranger.post(`/webhook-events/${event.id}/redeliver`), 404, 'WEBHOOK_EVENT_NOT_FOUND');
-    expectError(await owner.get(`/webhook-events/${formatId('Webhook', newUuid())}`), 404, 'WEBHOOK_EVENT_NOT_FOUND');
+    expectError(await stranger.get(`/webhook-events/${event.id}`), 404, 'NOT_FOUND');
+    expectError(await stranger.post(`/webhook-events/${event.id}/redeliver`), 404, 'NOT_FOUND');
+    expectError(await owner.get(`/webhook-events/${formatId('Webhook', newUuid())}`), 404, 'NOT_FOUND');
     const malformed = expectError(await owner.get('/webhook-events/Card:123'), 400, 'INVALID_INPUT');
     expect(malformed.details!.errors).toEqual([expect.objectContaining({ field: 'eventId' })]);
   });

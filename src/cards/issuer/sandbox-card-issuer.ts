@@ -1,5 +1,4 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { ApiError } from '../../errors/api-error.js';
 import { formatId } from '../../common/ids.js';
 import { Injectable } from '@nestjs/common';
 import { Clock } from '../../common/clock.js';
@@ -14,6 +13,7 @@ import {
   type IssuerAuthorization,
   type IssuerAuthorizationRequest,
 } from './card-issuer.js';
+import { portNotConfigured } from '../../common/requires-port.js';
 
 /** Years a sandbox card is valid for. */
 const VALIDITY_YEARS = 3;
@@ -145,13 +145,10 @@ export function sandboxCardDetails(card: CardEntity): { pan: string; cvv: string
   return { pan, cvv, expiry };
 }
 
-/** The issuer when none is configured (`CARD_ISSUER=none`): every operation answers 503 `CARD_ISSUER_NOT_CONFIGURED`. */
+/** The issuer when none is configured (`CARD_ISSUER=none`): every operation answers 503 `SERVICE_UNAVAILABLE` (`details.notConfigured`: CARD_ISSUER). */
 export class UnconfiguredCardIssuer extends CardIssuer {
   private fail(): never {
-    throw new ApiError(
-      'CARD_ISSUER_NOT_CONFIGURED',
-      'No card issuer is configured in this environment (CARD_ISSUER=none, see docs/production.md)',
-    );
+    throw portNotConfigured('CARD_ISSUER');
   }
   requestCard(): Promise<IssuedCard> {
     return this.fail();

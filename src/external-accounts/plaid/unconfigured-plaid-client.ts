@@ -3,7 +3,7 @@ import { PlaidClient, type PlaidBankAccount } from './plaid-client.js';
 
 /**
  * Bank account linking when none is configured (`BANK_LINK_PROVIDER=none`, docs/production.md):
- * the Plaid routes answer 503 `BANK_LINK_PROVIDER_NOT_CONFIGURED` before anything is written
+ * the Plaid routes answer 503 `SERVICE_UNAVAILABLE` (`details.notConfigured`: `BANK_LINK_PROVIDER`) before anything is written
  * (`@RequiresPort` on PlaidController); a call that still reaches the client gets the same answer.
  */
 export class UnconfiguredPlaidClient extends PlaidClient {

@@ -28,7 +28,7 @@ export function parseRateTable(spec: string): Map<string, number> {
  * table (`static`, `sandbox`), the ECB's daily reference rates (`ecb`, rate-source.ts) or nothing
  * (`none`). `multiplier` answers major units of `to` per major unit of `from`, or null when the
  * source has no rate for the pair; `assertUsable` refuses when the source cannot price at all right
- * now (503 RATE_SOURCE_NOT_CONFIGURED, EXCHANGE_RATES_STALE); `version` changes when the set does.
+ * now (503 SERVICE_UNAVAILABLE (details.notConfigured: RATE_SOURCE), SERVICE_UNAVAILABLE (details.maxAgeSeconds, details.asOf)); `version` changes when the set does.
  */
 export abstract class RateProvider {
   abstract currencies(): string[];
@@ -86,7 +86,7 @@ export class FxRatesService {
     return this.provider.currencies();
   }
 
-  /** 503 RATE_SOURCE_NOT_CONFIGURED / EXCHANGE_RATES_STALE when the source cannot price now. */
+  /** 503 SERVICE_UNAVAILABLE (details.notConfigured: RATE_SOURCE) / SERVICE_UNAVAILABLE (details.maxAgeSeconds, details.asOf) when the source cannot price now. */
   assertAvailable(): void {
     this.provider.assertUsable(this.clock.now());
   }

@@ -8,6 +8,7 @@ import { TransactionService } from '../../database/transaction.service.js';
 import { ApiError } from '../../errors/api-error.js';
 import { parseEcbDocument, type EcbRateSet } from './ecb-document.js';
 import { ConfigRateProvider, RateProvider } from './fx-rates.service.js';
+import { notConfigured } from '../../common/requires-port.js';
 
 const ECB = 'ecb';
 /** How often every process re-reads the newest stored set (the worker fetches; everyone reads). */
@@ -26,8 +27,8 @@ export class NoRateProvider extends RateProvider {
   }
 
   override assertUsable(): void {
-    throw new ApiError(
-      'RATE_SOURCE_NOT_CONFIGURED',
+    throw notConfigured(
+      'RATE_SOURCE',
       'This deployment has no exchange rate source (RATE_SOURCE=none): only same-currency quotes can be priced',
     );
   }
@@ -38,7 +39,7 @@ export class NoRateProvider extends RateProvider {
  * is the newest row of `exchange_rate_sets` (written by EcbRatesWorker), read at boot and every
  * minute by every process, never fetched in the request path, so every replica prices from the
  * same publication. Older than RATE_MAX_AGE_SECONDS (from its as-of time, on the real clock), or
- * none fetched yet: 503 EXCHANGE_RATES_STALE.
+ * none fetched yet: 503 SERVICE_UNAVAILABLE (details.maxAgeSeconds, details.asOf).
  */
 @Injectable()
 export class EcbRateProvider extends RateProvider implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -103,12 +104,12 @@ export class EcbRateProvider extends RateProvider implements OnApplicationBootst
   override assertUsable(now: Date): void {
     const maxAgeSeconds = this.config.RATE_MAX_AGE_SECONDS;
     if (!this.set)
-      throw new ApiError('EXCHANGE_RATES_STALE', 'No exchange rates have been fetched from the ECB yet; retry later', {
+      throw new ApiError('SERVICE_UNAVAILABLE', 'No exchange rates have been fetched from the ECB yet; retry later', {
         details: { source: ECB, asOf: null, maxAgeSeconds },
       });
     if (now.getTime() - this.set.asOf.getTime() > maxAgeSeconds * 1000)
       throw new ApiError(
-        'EXCHANGE_RATES_STALE',
+        'SERVICE_UNAVAILABLE',
         `The newest exchange rates (ECB, ${this.set.asOf.toISOString()}) are older than ${maxAgeSeconds} seconds; retry later`,
         { details: { source: ECB, asOf: this.set.asOf.toISOString(), maxAgeSeconds } },
       );

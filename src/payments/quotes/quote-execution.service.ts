@@ -26,6 +26,7 @@ import { QuoteEntity } from './quote.entity.js';
 import { RailAdapter, type RailStatus } from '../rail/rail.js';
 import { UmaDestinations } from './uma-destination.js';
 import { walletSignatureRequired } from './wallet-quote.js';
+import { notConfigured } from '../../common/requires-port.js';
 
 /** An executed quote's transaction, stored and rendered. */
 export interface ExecutedPayment {
@@ -210,15 +211,14 @@ export class QuoteExecutionService {
   }
 
   /**
-   * 503 PAYOUT_RAIL_NOT_CONFIGURED for a payout to an external account when no payout rail is
+   * 503 SERVICE_UNAVAILABLE (`details.notConfigured`: PAYOUT_RAIL) for a payout to an external account when no payout rail is
    * bound (PAYOUT_RAIL=none): checked before anything is written.
    */
   assertRailConfigured(quote: Pick<QuoteEntity, 'destinationKind'>): void {
     if (quote.destinationKind !== 'ExternalAccount' || this.rail.name !== 'none') return;
-    throw new ApiError(
-      'PAYOUT_RAIL_NOT_CONFIGURED',
+    throw notConfigured(
+      'PAYOUT_RAIL',
       'No payout rail is configured (PAYOUT_RAIL=none): payouts to external accounts cannot be sent',
-      { retryable: false },
     );
   }
 

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import type { BusinessTime } from '../../common/clock.js';
-import { ApiError } from '../../errors/api-error.js';
 import type { QuoteRequest } from './quote.dto.js';
 import type { QuoteEntity } from './quote.entity.js';
 import type { Pricing } from '../exchange-rates/quote-pricing.js';
+import { notConfigured } from '../../common/requires-port.js';
 
 /**
  * The 409 of a quote request whose Idempotency-Key was used for another request: a quote to an UMA
@@ -73,7 +73,7 @@ export abstract class SettlementLayer {
 /**
  * Where the quotes area finds the UMA area's pricing and settlement layer (the UMA module
  * registers them when it starts; quotes import no UMA code). Without it, UMA_ADDRESS destinations
- * are refused with 503 UMA_NOT_CONFIGURED.
+ * are refused with 503 SERVICE_UNAVAILABLE (details.notConfigured: UMA_SIGNING_PRIVATE_KEY).
  */
 @Injectable()
 export class UmaDestinations {
@@ -86,14 +86,15 @@ export class UmaDestinations {
   }
 
   prepare(scope: UmaQuoteScope, body: QuoteRequest): Promise<UmaQuotePlan> {
-    if (!this.quoting) throw notConfigured();
+    if (!this.quoting) throw umaNotConfigured();
     return this.quoting.prepare(scope, body);
   }
 
   settlement(): SettlementLayer {
-    if (!this.layer) throw notConfigured();
+    if (!this.layer) throw umaNotConfigured();
     return this.layer;
   }
 }
 
-const notConfigured = () => new ApiError('UMA_NOT_CONFIGURED', 'UMA payments are not available on this deployment');
+const umaNotConfigured = () =>
+  notConfigured('UMA_SIGNING_PRIVATE_KEY', 'UMA payments are not available on this deployment');

@@ -2,7 +2,7 @@ import { RailAdapter, type RailNews, RailUnavailable, RailWebhookRejected } from
 
 /**
  * PAYOUT_RAIL=none: no payout rail. Executes, transfers out and agent executes to an external
- * account answer 503 PAYOUT_RAIL_NOT_CONFIGURED before anything is written
+ * account answer 503 SERVICE_UNAVAILABLE (details.notConfigured: PAYOUT_RAIL) before anything is written
  * (QuoteExecutionService.assertRailConfigured), so nothing is ever handed to it.
  */
 export class NoRailAdapter extends RailAdapter {

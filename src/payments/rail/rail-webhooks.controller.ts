@@ -12,7 +12,7 @@ import { RailNewsApplier } from './rail-news.service.js';
  * `POST /webhooks/rails/{adapter}` (outside the versioned prefix, public): a payout rail
  * provider's news. The adapter verifies it over the body's exact bytes with the provider's own
  * signature scheme (`RailAdapter.parseWebhook`): a forged, tampered or malformed one is 401
- * RAIL_WEBHOOK_REJECTED with nothing changed. The news is applied in one transaction by
+ * INVALID_SIGNATURE with nothing changed. The news is applied in one transaction by
  * RailNewsApplier (deduplicated on the provider's event id, in status order), answered 200 with
  * how many pieces were new. Only the bound adapter (PAYOUT_RAIL) has a route: any other is 404.
  */
@@ -38,7 +38,7 @@ export class RailWebhooksController {
       news = this.rail.parseWebhook(body, req.headers);
     } catch (error) {
       if (error instanceof RailWebhookRejected)
-        throw new ApiError('RAIL_WEBHOOK_REJECTED', `The ${adapter} webhook was refused: ${error.message}`);
+        throw new ApiError('INVALID_SIGNATURE', `The ${adapter} webhook was refused: ${error.message}`);
       throw error;
     }
     const steps = await this.tx.run((m) => this.applier.apply(m, news));

@@ -4,7 +4,7 @@ import { StablecoinProvider, type ProviderOperationPlan, type ProviderToken } fr
 
 /**
  * The provider when none is configured (`STABLECOIN_PROVIDER=none`, docs/production.md): the routes
- * that need one answer 503 `STABLECOIN_PROVIDER_NOT_CONFIGURED` before anything is written
+ * that need one answer 503 `SERVICE_UNAVAILABLE` (`details.notConfigured`: `STABLECOIN_PROVIDER`) before anything is written
  * (`@RequiresPort`); a call that still reaches it gets the same answer, and the worker advances
  * nothing (operations made under an earlier configuration wait for a provider).
  */

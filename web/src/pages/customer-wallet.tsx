@@ -150,8 +150,8 @@ export function CustomerWallet(props: { session: Session; accountId: string }) {
           }}
         >
           <p>
-            The wallet's owner is signed out of this session at once; the platform receives AUTH_SESSION.REVOKED. The
-            owner signs in again with a credential.
+            The wallet's owner is signed out of this session at once; the platform receives AUTH_SESSION.REVOKED if its
+            configuration asks for it (extraWebhookTypes). The owner signs in again with a credential.
           </p>
         </ConfirmDialog>
       )}

@@ -1,5 +1,5 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import { readFileSync } from 'node:fs';
+import { appendFileSync, readFileSync } from 'node:fs';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -212,7 +212,7 @@ class WireChecker {
   checkResponse(op: WireOperation, status: number, body: unknown, request: string): Violation | undefined {
     const fn = this.validator(`${op.method} ${op.path} ${status}`, () => this.responseSchema(op, status));
     if (!fn || fn(body)) return undefined;
-    return this.violation(`${op.operationId} ${status}`, fn.errors ?? [], request);
+    return this.violation(`${op.operationId} ${status}`, fn.errors ?? [], request, body);
   }
 
   checkWebhook(body: unknown, request: string): Violation | undefined {
@@ -221,9 +221,13 @@ class WireChecker {
       const fn = this.validator('webhook (pending type)', () => ({
         type: 'object',
         required: ['id', 'type', 'timestamp'],
-        properties: { id: { type: 'string' }, type: { type: 'string' }, timestamp: { type: 'string', format: 'date-time' } },
+        properties: {
+          id: { type: 'string' },
+          type: { type: 'string' },
+          timestamp: { type: 'string', format: 'date-time' },
+        },
       }));
-      return fn!(body) ? undefined : this.violation(`webhook ${type}`, fn!.errors ?? [], request);
+      return fn!(body) ? undefined : this.violation(`webhook ${type}`, fn!.errors ?? [], request, body);
     }
     const known = type !== undefined && this.webhookTypes.has(type);
     const key = known ? `webhook ${type}` : 'webhook (envelope)';
@@ -231,16 +235,25 @@ class WireChecker {
       known ? this.webhookSchemas[type] : { $ref: '#/components/schemas/BaseWebhook' },
     );
     if (fn!(body)) return undefined;
-    return this.violation(`webhook ${type ?? '(no type)'}`, fn!.errors ?? [], request);
+    return this.violation(`webhook ${type ?? '(no type)'}`, fn!.errors ?? [], request, body);
   }
 
-  private violation(where: string, errors: ErrorObject[], request: string): Violation {
+  private violation(where: string, errors: ErrorObject[], request: string, body: unknown): Violation {
     const e = errors[0];
-    const params = e ? JSON.stringify(e.params) : '';
+    if (!e) return { where, path: '/', rule: 'invalid', request };
+    const params = Object.entries(e.params as Json)
+      .map(
+        ([k, v]) =>
+          `${k}=${Array.isArray(v) && v.length > 8 ? `[${v.slice(0, 8).join(',')},…${v.length - 8} more]` : JSON.stringify(v)}`,
+      )
+      .join(' ');
+    let value: unknown = body;
+    for (const part of e.instancePath.split('/').slice(1).map(unescape)) value = (value as Json | undefined)?.[part];
+    const found = JSON.stringify(value);
     return {
       where,
-      path: e?.instancePath || '/',
-      rule: e ? `${e.keyword} ${params} (${e.message ?? ''}) at ${e.schemaPath}` : 'invalid',
+      path: e.instancePath || '/',
+      rule: `${e.keyword} (${e.message ?? ''}; ${params}) at ${e.schemaPath}; found ${found && found.length > 120 ? `${found.slice(0, 120)}…` : found}`,
       request,
     };
   }
@@ -260,6 +273,8 @@ let seen = 0;
 export function recordViolation(v: Violation): void {
   seen += 1;
   unreported.push(v);
+  // WIRE_LOG=<file>: every violation as a JSON line too (a survey of the suite, not only the first).
+  if (process.env.WIRE_LOG) appendFileSync(process.env.WIRE_LOG, `${JSON.stringify(v)}\n`);
 }
 
 /** Throws, naming the first unreported violation and how many there are; forgets them. */

@@ -29,6 +29,8 @@ export interface Deviation {
   spec?: string;
   /** Work in progress of another part of an issue (only error codes and webhook types), instead of `spec`. */
   pending?: string;
+  /** Why a pending entry that is neither an error code nor a webhook type is there (the lead decides). */
+  reason?: string;
   /** A component schema, patched at `pointer` with `value` (replace) or `add` (values appended to an array). */
   schema?: string;
   pointer?: string;

@@ -271,6 +271,8 @@ export function wireChecker(): WireChecker {
 /** Violations seen and not yet reported (by an afterEach or a test app's close()). */
 const unreported: Violation[] = [];
 let seen = 0;
+/** How many bodies were checked (WIRE_LOG writes them once a test file is done). */
+const checked = { responses: 0, webhooks: 0 };
 
 export function recordViolation(v: Violation): void {
   seen += 1;
@@ -336,6 +338,7 @@ export function watchServer(server: Server, prefix: string): void {
         });
         return;
       }
+      checked.responses += 1;
       const v = check.checkResponse(op, res.statusCode, body, `${req.method} ${url}`);
       if (v) recordViolation(v);
     });
@@ -350,11 +353,16 @@ export function checkWebhookBody(rawBody: string, request: string): void {
   } catch {
     return; // not a webhook of the service (a test posting something else to the receiver)
   }
+  checked.webhooks += 1;
   const v = wireChecker().checkWebhook(body, request);
   if (v) recordViolation(v);
 }
 
 // Registered once per test file that imports this module: the test that received a non-conforming
 // body fails, naming it.
-const hooks = globalThis as { afterEach?: (fn: () => void) => void };
+const hooks = globalThis as { afterEach?: (fn: () => void) => void; afterAll?: (fn: () => void) => void };
 if (typeof hooks.afterEach === 'function') hooks.afterEach(() => reportViolations('received during this test'));
+if (typeof hooks.afterAll === 'function' && process.env.WIRE_LOG) {
+  const log = process.env.WIRE_LOG;
+  hooks.afterAll(() => appendFileSync(log, `${JSON.stringify({ checked: { ...checked }, violations: seen })}\n`));
+}

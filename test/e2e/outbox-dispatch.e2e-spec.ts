@@ -6,7 +6,7 @@ import { TransactionService } from '../../src/database/transaction.service.js';
 import { GIVE_UP_AFTER_MS, MAX_INTERVAL_MS } from '../../src/outbox/delivery/retry-policy.js';
 import { OutboxDispatcher } from '../../src/outbox/outbox.dispatcher.js';
 import { OutboxService, WrittenEvent } from '../../src/outbox/outbox.service.js';
-import { WebhookCapture, stubCardEvent } from '../support/events.js';
+import { WebhookCapture, stubCard, stubCardEvent } from '../support/events.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { isolatedDatabase, IsolatedDatabase } from '../support/isolated-database.js';
 import { referenceNodeVerify } from '../support/signatures.js';
@@ -91,7 +91,7 @@ describe('outbox writer', () => {
     clock.advance(GIVE_UP_AFTER_MS);
     await dispatcher().drain();
     expect(r.received.map((w) => w.body.id)).toEqual([committed.envelope.id]);
-    expect(r.received[0].body.data).toEqual({ id: card, status: 'ACTIVE' });
+    expect(r.received[0].body.data).toEqual(stubCard({ id: card, status: 'ACTIVE' }));
     // The rolled-back event gave its sequence number back: the committed one is the aggregate's first.
     expect(committed.seq).toBe(1);
     const list = await p.get('/webhook-events?type=CARD.STATUS_CHANGE');
@@ -129,7 +129,7 @@ describe('outbox writer', () => {
       id: written.envelope.id,
       type: 'CARD.STATUS_CHANGE',
       timestamp: clock.now().toISOString(),
-      data: card,
+      data: stubCard(card),
     });
     expect(got.body.id).toMatch(/^Webhook:[0-9a-f-]{36}$/);
     const view = await eventView(p, written.envelope.id);

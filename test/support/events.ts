@@ -121,12 +121,31 @@ export async function platformWithEndpoint(api: TestApp, db: IsolatedDatabase, u
 }
 
 /**
- * A `CARD.STATUS_CHANGE` outbox write whose data is any object with a card id: the outbox tests
- * (and the outbox bench) use it as a stand-in event, not a real card (see `cardStatusChange`).
+ * A stand-in card for the outbox tests: every member the reference's `Card` requires, then `data`
+ * over it (so what a receiver gets still validates against the reference, test/support/wire-check.ts).
+ */
+export function stubCard(data: { id: string } & Record<string, unknown>): { id: string } & Record<string, unknown> {
+  return {
+    customerId: 'Customer:00000000-0000-7000-8000-000000000001',
+    status: 'ACTIVE',
+    form: 'VIRTUAL',
+    fundingSource: 'InternalAccount:00000000-0000-7000-8000-000000000001',
+    maxSpendPerTransaction: null,
+    maxSpendPerDay: null,
+    maxTransactionsPerDay: null,
+    createdAt: '2026-01-01T00:00:00.000Z',
+    updatedAt: '2026-01-01T00:00:00.000Z',
+    ...data,
+  };
+}
+
+/**
+ * A `CARD.STATUS_CHANGE` outbox write of a stand-in card (`stubCard(data)`): the outbox tests (and
+ * the outbox bench) use it as a stand-in event, not a real card (see `cardStatusChange`).
  */
 export function stubCardEvent(
   platformId: string,
   data: { id: string } & Record<string, unknown>,
 ): OutboxWrite<'CARD.STATUS_CHANGE'> {
-  return cardStatusChange(platformId, data as unknown as Card);
+  return cardStatusChange(platformId, stubCard(data) as unknown as Card);
 }

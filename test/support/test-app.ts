@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
 import type { Logger } from 'pino';
+import type { Server } from 'node:http';
 import { Writable } from 'node:stream';
 import request from 'supertest';
 import { API_VERSION, createApp } from '../../src/app.factory.js';
@@ -8,6 +9,7 @@ import { loadConfig } from '../../src/config/app-config.js';
 import type { AppOptions } from '../../src/config/config.module.js';
 import { createRootLogger } from '../../src/logging/logger.js';
 import { PlatformsService } from '../../src/platforms/platforms.service.js';
+import { reportViolations, watchServer } from './wire-check.js';
 
 export const V = `/${API_VERSION}`;
 
@@ -59,8 +61,18 @@ export async function startTestApp(
     ...env,
   });
   const app = await createApp(config, url, options.logger ?? createRootLogger(config.LOG_LEVEL), options);
+  // Every answer to a reference operation is checked against the reference's schema
+  // (test/support/wire-check.ts); what no test reported fails close().
+  watchServer(app.getHttpServer() as Server, V);
   await app.listen(0, '127.0.0.1');
-  return { app, http: request(app.getHttpServer()), close: () => app.close() };
+  return {
+    app,
+    http: request(app.getHttpServer()),
+    close: async () => {
+      await app.close();
+      reportViolations('received by this test app');
+    },
+  };
 }
 
 /**

@@ -1,5 +1,6 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { checkWebhookBody } from './wire-check.js';
 
 /** One request as the receiver got it: the raw body is what signatures are checked against. */
 export interface ReceivedWebhook {
@@ -111,6 +112,8 @@ export class WebhookReceiver {
       } catch {
         body = { id: '', type: '', timestamp: '', data: {} };
       }
+      // Every webhook body is checked against the reference's schema for its type (wire-check.ts).
+      checkWebhookBody(rawBody, `webhook ${req.method} ${req.url} ${body.id}`);
       const response = this.script.shift() ?? this.fallback;
       this.received.push({
         method: req.method ?? '',

@@ -157,7 +157,7 @@ export const BANK_VARIANTS: readonly VariantDefinition[] = [
   }),
   bank('HKD_ACCOUNT', {
     country: 'HK',
-    fields: { bankName: BANK_NAME, accountNumber: required(ACCOUNT_NUMBER), swiftCode: required(SWIFT_CODE) },
+    fields: { bankName: required(BANK_NAME), accountNumber: required(ACCOUNT_NUMBER), swiftCode: required(SWIFT_CODE) },
     rails: BT,
     identity: SWIFT_BANK_IDENTITY,
     example: { bankName: 'HSBC Hong Kong', accountNumber: '123456789012', swiftCode: 'HSBCHKHHHKH' },

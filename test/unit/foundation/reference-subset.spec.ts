@@ -3,16 +3,23 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import {
   extractSubset,
+  extractWire,
   listOperations,
   OPERATION_IDS,
   OPERATIONS_PATH,
   type OperationList,
+  overlay,
   problems,
+  readNewer,
   readReference,
+  references,
   REFERENCE_FILE,
+  resolve,
   serialize,
   SUBSET_PATH,
   type Subset,
+  WIRE_PATH,
+  type WireSchemas,
 } from '../../fixtures/reference/extract.mjs';
 
 /**
@@ -30,6 +37,8 @@ const text = readFileSync(SUBSET_PATH, 'utf8');
 const committed = JSON.parse(text) as Subset;
 const operationsText = readFileSync(OPERATIONS_PATH, 'utf8');
 const operations = JSON.parse(operationsText) as OperationList;
+const wireText = readFileSync(WIRE_PATH, 'utf8');
+const wire = JSON.parse(wireText) as WireSchemas;
 
 it('the committed subset is consistent: every $ref resolves inside it, every listed operation is there once', () => {
   expect(problems(committed)).toEqual([]);
@@ -54,6 +63,19 @@ it("the committed operation list holds every subset operation with the subset's 
     for (const [verb, op] of Object.entries(item))
       if (typeof op === 'object' && op && 'operationId' in op)
         expect(listed).toContain(`${verb.toUpperCase()} ${route} ${(op as { operationId: string }).operationId}`);
+});
+
+it('the committed wire schemas are consistent: every $ref resolves inside them (or is named missing), every operation listed once', () => {
+  const unresolved = [...references(wire)].filter(
+    (ref) => resolve(wire, ref) === undefined && !wire['x-missing'].includes(ref.split('/').pop()!),
+  );
+  expect(unresolved).toEqual([]);
+  const listed = wire.operations.map((op) => `${op.method} ${op.path} ${op.operationId}`);
+  expect(new Set(listed).size).toBe(listed.length);
+  // The full document's operations are all there (the newer sections add some of their own).
+  for (const line of operations.operations) expect(listed).toContain(line);
+  expect(Object.keys(wire.webhooks)).toContain('TEST');
+  expect(serialize(wire)).toBe(wireText);
 });
 
 it('no file under test/ or bench/ names the reference outside the repository (comments aside)', () => {
@@ -84,6 +106,14 @@ if (referenceDir) {
     expect(fresh).toEqual(committed);
     expect(serialize(fresh)).toBe(text);
     expect(serialize(listOperations(doc))).toBe(operationsText);
+  });
+  it(`the committed wire schemas are what extract.mjs cuts from $REFERENCE_DIR/${REFERENCE_FILE} with its newer sections laid over it (no drift)`, () => {
+    const reference = path.resolve(referenceDir, REFERENCE_FILE);
+    if (!existsSync(reference)) throw new Error(`REFERENCE_DIR is set but holds no ${REFERENCE_FILE}: ${reference}`);
+    const fresh = extractWire(overlay(readReference(reference), readNewer(reference)));
+    // On drift, regenerate: node test/fixtures/reference/extract.mjs "$REFERENCE_DIR/<file>".
+    expect(fresh).toEqual(wire);
+    expect(serialize(fresh)).toBe(wireText);
   });
 } else {
   const reason = `REFERENCE_DIR is unset, so the committed subset is not compared with ${REFERENCE_FILE} (CI sets it)`;

@@ -9,7 +9,7 @@ import { loadConfig } from '../../src/config/app-config.js';
 import type { AppOptions } from '../../src/config/config.module.js';
 import { createRootLogger } from '../../src/logging/logger.js';
 import { PlatformsService } from '../../src/platforms/platforms.service.js';
-import { reportViolations, watchServer } from './wire-check.js';
+import { reportViolations, watchServer, wireChecker } from './wire-check.js';
 
 export const V = `/${API_VERSION}`;
 
@@ -65,9 +65,16 @@ export async function startTestApp(
   // (test/support/wire-check.ts); what no test reported fails close().
   watchServer(app.getHttpServer() as Server, V);
   await app.listen(0, '127.0.0.1');
+  const http = request(app.getHttpServer());
+  // The service's own (opt-in) webhook types are checked against what it documents for them: the
+  // served document's `webhooks` (read once per test file).
+  if (!wireChecker().servedDocumentRegistered)
+    wireChecker().registerServedDocument(
+      (await http.get(`${V}/openapi.json`).expect(200)).body as Record<string, unknown>,
+    );
   return {
     app,
-    http: request(app.getHttpServer()),
+    http,
     close: async () => {
       await app.close();
       reportViolations('received by this test app');

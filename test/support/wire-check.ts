@@ -27,17 +27,13 @@ export interface Deviation {
   id: string;
   /** The spec's exact words the exemption rests on. */
   spec?: string;
-  /** Work in progress of another part of an issue (only error codes and webhook types), instead of `spec`. */
-  pending?: string;
-  /** Why a pending entry that is neither an error code nor a webhook type is there (the lead decides). */
-  reason?: string;
+  /** Where the spec's words alone do not say how they make this deviation, the reasoning. */
+  why?: string;
   /** A component schema, patched at `pointer` with `value` (replace) or `add` (values appended to an array). */
   schema?: string;
   pointer?: string;
   value?: unknown;
   add?: unknown[];
-  /** A webhook type outside the reference's list, checked against the envelope only (pending entries). */
-  webhookType?: string;
 }
 
 export interface Violation {
@@ -96,14 +92,14 @@ function patch(schemas: Json, d: Deviation): void {
  * checked against its mapped schema only); OpenAPI 3.0's `nullable` becomes a `null` type; local
  * references point into the registered document.
  */
-function prepare(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(prepare);
+function prepare(value: unknown, base = 'wire'): unknown {
+  if (Array.isArray(value)) return value.map((v) => prepare(v, base));
   if (!isObject(value)) return value;
   const out: Json = {};
   for (const [key, child] of Object.entries(value)) {
     if (key === 'enum' || key === 'const' || key === 'default') out[key] = child;
-    else if (key === '$ref' && typeof child === 'string' && child.startsWith('#/')) out[key] = `wire${child}`;
-    else out[key] = prepare(child);
+    else if (key === '$ref' && typeof child === 'string' && child.startsWith('#/')) out[key] = `${base}${child}`;
+    else out[key] = prepare(child, base);
   }
   if (out.nullable === true) {
     delete out.nullable;
@@ -115,7 +111,7 @@ function prepare(value: unknown): unknown {
     const tag = discriminator.propertyName!;
     const mapping: Record<string, string> = {};
     for (const [tagValue, target] of Object.entries(discriminator.mapping ?? {}))
-      mapping[tagValue] = target.startsWith('#/') ? `wire${target}` : target;
+      mapping[tagValue] = target.startsWith('#/') ? `${base}${target}` : target;
     // Branches the mapping does not name are selected by their schema's name (OpenAPI's implicit mapping).
     for (const branch of out.oneOf as Json[]) {
       const ref = branch.$ref as string | undefined;
@@ -146,18 +142,13 @@ class WireChecker {
   private readonly ajv: Ajv2020;
   private readonly routes = new Map<string, Route[]>();
   private readonly webhookTypes: Set<string>;
-  private readonly pendingTypes = new Set<string>();
   private readonly compiled = new Map<string, ValidateFunction | null>();
   private readonly errorStatuses: Set<string>;
 
   constructor(wire: WireSchemas, list: Deviation[]) {
     const schemas = structuredClone(wire.components.schemas) as Json;
     for (const d of list) {
-      if (!d.spec && !d.pending) throw new Error(`deviation ${d.id} quotes no spec words and is not pending`);
-      if (d.webhookType) {
-        if (!d.pending) throw new Error(`deviation ${d.id}: only a pending entry may admit a webhook type`);
-        this.pendingTypes.add(d.webhookType);
-      }
+      if (!d.spec) throw new Error(`deviation ${d.id} quotes no spec words`);
       patch(schemas, d);
     }
     for (const name of wire['x-missing']) if (!(name in schemas)) schemas[name] = {};
@@ -185,6 +176,42 @@ class WireChecker {
   }
 
   private readonly webhookSchemas: Record<string, unknown>;
+  /** The service's own (opt-in) webhook types -> their payload schema in the served document. */
+  private readonly ownTypes = new Map<string, unknown>();
+
+  /** Whether the served document's own webhook types are known (registerServedDocument). */
+  get servedDocumentRegistered(): boolean {
+    return this.ownTypes.size > 0;
+  }
+
+  /**
+   * The service's own webhook types (outside the reference's list, delivered only to a platform that
+   * asked for them, docs/webhooks.md#own-event-types) are checked against what the service itself
+   * documents for them: its served OpenAPI document's `webhooks`, with that document's components.
+   */
+  registerServedDocument(doc: Json): void {
+    const components = isObject(doc.components) ? doc.components : {};
+    const schemas = isObject(components.schemas) ? components.schemas : {};
+    this.ajv.addSchema({ $id: 'own', components: prepare(components, 'own') as Json });
+    for (const item of Object.values(isObject(doc.webhooks) ? doc.webhooks : {})) {
+      const post = isObject(item) && isObject(item.post) ? item.post : {};
+      const body = isObject(post.requestBody) ? post.requestBody : {};
+      const content = isObject(body.content) ? body.content : {};
+      const json = isObject(content['application/json']) ? content['application/json'] : {};
+      const schema = json.schema;
+      if (!isObject(schema)) continue;
+      const ref = typeof schema.$ref === 'string' ? schema.$ref.split('/').pop()! : undefined;
+      const resolved = ref && isObject(schemas[ref]) ? schemas[ref] : schema;
+      // The types it carries: `type`'s enum, on the schema or on one of its allOf members.
+      const members = [resolved, ...(Array.isArray(resolved.allOf) ? resolved.allOf : [])].filter(isObject);
+      const types = members.flatMap((m) => {
+        const props = isObject(m.properties) ? m.properties : {};
+        const typeProp = isObject(props.type) ? props.type : {};
+        return Array.isArray(typeProp.enum) ? (typeProp.enum as string[]) : [];
+      });
+      for (const type of types) if (!this.webhookTypes.has(type)) this.ownTypes.set(type, prepare(schema, 'own'));
+    }
+  }
 
   /** The reference operation `method path` (path without the version prefix and query) is, or undefined. */
   operation(method: string, path: string): WireOperation | undefined {
@@ -219,17 +246,12 @@ class WireChecker {
 
   checkWebhook(body: unknown, request: string): Violation | undefined {
     const type = isObject(body) && typeof body.type === 'string' ? body.type : undefined;
-    if (type !== undefined && this.pendingTypes.has(type)) {
-      const fn = this.validator('webhook (pending type)', () => ({
-        type: 'object',
-        required: ['id', 'type', 'timestamp'],
-        properties: {
-          id: { type: 'string' },
-          type: { type: 'string' },
-          timestamp: { type: 'string', format: 'date-time' },
-        },
-      }));
-      return fn!(body) ? undefined : this.violation(`webhook ${type}`, fn!.errors ?? [], request, body);
+    if (type !== undefined && this.ownTypes.has(type)) {
+      const fn = this.validator(`webhook ${type} (own)`, () => this.ownTypes.get(type));
+      if (!fn) return undefined;
+      return fn(body)
+        ? undefined
+        : this.violation(`webhook ${type} (own type, served document)`, fn.errors ?? [], request, body);
     }
     const known = type !== undefined && this.webhookTypes.has(type);
     const key = known ? `webhook ${type}` : 'webhook (envelope)';
@@ -261,10 +283,15 @@ class WireChecker {
   }
 }
 
+/** A checker of its own (the test of the checker; everything else shares wireChecker()). */
+export function newWireChecker(): WireChecker {
+  return new WireChecker(JSON.parse(readFileSync(WIRE_FILE, 'utf8')) as WireSchemas, deviations());
+}
+
 let checker: WireChecker | undefined;
 /** The process's checker: the schemas are read once, each operation/status compiled on first use. */
 export function wireChecker(): WireChecker {
-  checker ??= new WireChecker(JSON.parse(readFileSync(WIRE_FILE, 'utf8')) as WireSchemas, deviations());
+  checker ??= newWireChecker();
   return checker;
 }
 

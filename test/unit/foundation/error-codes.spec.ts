@@ -55,7 +55,7 @@ it('every code of the catalogue is listed for its status by the reference (or na
 
 it('the check bites: a code outside the lists, or a listed code under another status, is caught', () => {
   expect(allowed(404).has('AUTH_METHOD_NOT_FOUND')).toBe(true);
-  expect(allowed(404).has('DOCUMENT_NOT_FOUND')).toBe(false);
+  expect(allowed(404).has('WIDGET_NOT_FOUND')).toBe(false);
   expect(allowed(400).has('NOT_FOUND')).toBe(false);
   expect(allowed(503).has('SERVICE_UNAVAILABLE')).toBe(true);
   expect(allowed(413).size).toBe(0);

@@ -25,12 +25,17 @@ export class ExternalAccountKeyPerPlatform1767231400000 implements MigrationInte
     await q.query(`DROP INDEX CONCURRENTLY IF EXISTS external_accounts_platform_account_id`);
   }
 
-  /** Fails (and keeps the per-platform index) when two platforms now share a live platformAccountId. */
+  /**
+   * Fails (and keeps the per-platform index) when two platforms now share a live platformAccountId.
+   * TypeORM reverts in a transaction unless told otherwise (`migration:revert -t none`), where
+   * CONCURRENTLY cannot run: the plain form is used then.
+   */
   async down(q: QueryRunner): Promise<void> {
-    await q.query(`DROP INDEX CONCURRENTLY IF EXISTS external_accounts_platform_account_id`);
+    const how = q.isTransactionActive ? '' : ' CONCURRENTLY';
+    await q.query(`DROP INDEX${how} IF EXISTS external_accounts_platform_account_id`);
     await q.query(`
-      CREATE UNIQUE INDEX CONCURRENTLY external_accounts_platform_account_id ON external_accounts (platform_account_id)
+      CREATE UNIQUE INDEX${how} external_accounts_platform_account_id ON external_accounts (platform_account_id)
       WHERE deleted_at IS NULL AND platform_account_id IS NOT NULL`);
-    await q.query(`DROP INDEX CONCURRENTLY IF EXISTS external_accounts_platform_account_id_per_platform`);
+    await q.query(`DROP INDEX${how} IF EXISTS external_accounts_platform_account_id_per_platform`);
   }
 }

@@ -73,6 +73,7 @@ import { OneTimeCodeHardening1767230700000 } from './migrations/1767230700000-On
 import { RailPort1767230900000 } from './migrations/1767230900000-RailPort.js';
 import { ExchangeRateSets1767231100000 } from './migrations/1767231100000-ExchangeRateSets.js';
 import { ExtraWebhookTypes1767231300000 } from './migrations/1767231300000-ExtraWebhookTypes.js';
+import { ExternalAccountKeyPerPlatform1767231400000 } from './migrations/1767231400000-ExternalAccountKeyPerPlatform.js';
 import {
   StablecoinEntity,
   StablecoinOperationEntity,
@@ -166,4 +167,5 @@ export const MIGRATIONS = [
   RailPort1767230900000,
   ExchangeRateSets1767231100000,
   ExtraWebhookTypes1767231300000,
+  ExternalAccountKeyPerPlatform1767231400000,
 ];

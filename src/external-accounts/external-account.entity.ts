@@ -26,7 +26,7 @@ export class ExternalAccountEntity {
   @Column('uuid', { name: 'customer_id', nullable: true })
   customerId: string | null;
 
-  /** Unique across all platforms among live accounts. */
+  /** Unique within the platform among live accounts (index external_accounts_platform_account_id_per_platform). */
   @Column('text', { name: 'platform_account_id', nullable: true })
   platformAccountId: string | null;
 

@@ -384,7 +384,7 @@ export class ExternalAccountsService {
       row.platformAccountId === null
         ? null
         : await m.findOne(ExternalAccountEntity, {
-            where: { platformAccountId: row.platformAccountId, deletedAt: IsNull() },
+            where: { platformId: row.platformId, platformAccountId: row.platformAccountId, deletedAt: IsNull() },
           });
     const existing =
       byPlatformAccountId ??
@@ -398,7 +398,6 @@ export class ExternalAccountsService {
       }));
     if (!existing) return null;
     const reason = 'An equivalent external account already exists';
-    if (existing.platformId !== row.platformId) return new ApiError('DUPLICATE_EXTERNAL_ACCOUNT', reason);
     const details: Record<string, unknown> = { externalAccountId: formatId('ExternalAccount', existing.id) };
     if (existing.platformAccountId !== null) details.platformAccountId = existing.platformAccountId;
     return new ApiError('DUPLICATE_EXTERNAL_ACCOUNT', reason, { details });

@@ -4,6 +4,7 @@ import {
   exampleAccountInfo,
   exampleCurrency,
 } from '../../src/external-accounts/variants/index.js';
+import { newCustomer } from '../support/fixtures.js';
 import { expectError, startTestApp, TestApp, TestPlatform } from '../support/test-app.js';
 
 let t: TestApp;
@@ -170,20 +171,66 @@ describe('duplicates (409 DUPLICATE_EXTERNAL_ACCOUNT)', () => {
     expectError(again, 409, 'DUPLICATE_EXTERNAL_ACCOUNT');
   });
 
-  it("another platform's platformAccountId: 409 without details, nothing revealed", async () => {
+  it('platformAccountId is unique per platform: another platform may use it, and learns nothing of the first', async () => {
     const a = await TestPlatform.create(t);
     const b = await TestPlatform.create(t);
     const body = specUsd();
-    expect((await a.post('/platform/external-accounts', body)).status).toBe(201);
+    const pid = body.accountInfo.platformAccountId;
+    const mine = await a.post('/platform/external-accounts', body);
+    expect(mine.status).toBe(201);
+    // B, with another bank account under the same platformAccountId: created, and all of it is B's
     const other = specUsd();
-    other.accountInfo.platformAccountId = body.accountInfo.platformAccountId;
+    other.accountInfo.platformAccountId = pid;
     other.accountInfo.accountNumber = '99999999999';
-    const res = await b.post('/platform/external-accounts', other);
-    const err = expectError(res, 409, 'DUPLICATE_EXTERNAL_ACCOUNT');
-    expect(err.details).toBeUndefined();
-    // the same bank account on another platform is not a duplicate
-    const sameAccount = specUsd();
-    expect((await b.post('/platform/external-accounts', sameAccount)).status).toBe(201);
+    const theirs = await b.post('/platform/external-accounts', other);
+    expect(theirs.status).toBe(201);
+    expect(theirs.body).toMatchObject({ platformAccountId: pid, customerId: null });
+    expect(theirs.body.id).not.toBe(mine.body.id);
+    expect(theirs.body.accountInfo.accountNumber).toBe('99999999999');
+    // the same platform twice is still a duplicate, naming that platform's own account only
+    for (const [p, first, again] of [
+      [
+        a,
+        mine,
+        {
+          ...specUsd(),
+          accountInfo: { ...specUsd().accountInfo, platformAccountId: pid, accountNumber: '55555555555' },
+        },
+      ],
+      [b, theirs, { ...other, accountInfo: { ...other.accountInfo, accountNumber: '44444444444' } }],
+    ] as const) {
+      const dup = expectError(await p.post('/platform/external-accounts', again), 409, 'DUPLICATE_EXTERNAL_ACCOUNT');
+      expect(dup.details).toEqual({ externalAccountId: first.body.id, platformAccountId: pid });
+    }
+    // neither platform sees the other's account
+    expectError(await b.get(`/platform/external-accounts/${mine.body.id}`), 404, 'ACCOUNT_NOT_FOUND');
+    expectError(await a.get(`/platform/external-accounts/${theirs.body.id}`), 404, 'ACCOUNT_NOT_FOUND');
+    expect((await b.get('/platform/external-accounts')).body.data.map((x: { id: string }) => x.id)).toEqual([
+      theirs.body.id,
+    ]);
+    // the same bank account on another platform is not a duplicate either
+    expect((await b.post('/platform/external-accounts', specUsd())).status).toBe(201);
+  });
+
+  it("customers' accounts: the same platformAccountId on two platforms is fine, twice on one is a 409", async () => {
+    const a = await TestPlatform.create(t);
+    const b = await TestPlatform.create(t);
+    const pid = `ext_acc_${Math.random().toString(36).slice(2)}`;
+    const create = async (p: TestPlatform, seed: number) =>
+      await p.post('/customers/external-accounts', {
+        customerId: (await newCustomer(p)).id,
+        currency: 'EUR',
+        platformAccountId: pid,
+        accountInfo: exampleAccountInfo('EUR_ACCOUNT', seed),
+      });
+    const first = await create(a, 11);
+    expect(first.status).toBe(201);
+    const onB = await create(b, 12);
+    expect(onB.status).toBe(201);
+    expect(onB.body.platformAccountId).toBe(pid);
+    const dup = expectError(await create(a, 13), 409, 'DUPLICATE_EXTERNAL_ACCOUNT');
+    expect(dup.details).toEqual({ externalAccountId: first.body.id, platformAccountId: pid });
+    expectError(await b.get(`/customers/external-accounts/${first.body.id}`), 404, 'ACCOUNT_NOT_FOUND');
   });
 
   it('20 concurrent identical creates: one 201, nineteen 409s naming the winner', async () => {

@@ -51,6 +51,18 @@ async function fundedWallet(p: TestPlatform, amount: number): Promise<Wallet & {
   return { ...w, fiatId: fiat.id };
 }
 
+/** A card on the wallet and a delegated key on it (the three signed legs): the card's id and the 201. */
+async function delegatedKey(p: TestPlatform, w: Wallet, nickname: string) {
+  const issued = await postCard(p, cardBody(w.customerId, w.accountId));
+  const cardId = (await provisioned(p, issued.body.id as string)).id;
+  const keyBody = { cardId, internalAccountId: w.accountId, nickname };
+  let res = await send(p, 'post', '/auth/delegated-keys', keyBody);
+  for (let leg = 0; leg < 2; leg++)
+    res = await signedRetry(p, 'post', '/auth/delegated-keys', keyBody, w.session.key, res);
+  expect(res.status).toBe(201);
+  return { cardId, res };
+}
+
 const quoteBody = (from: string, to: string, amount: number, extra: object = {}) => ({
   source: { sourceType: 'ACCOUNT', accountId: from },
   destination: { destinationType: 'ACCOUNT', accountId: to },
@@ -646,13 +658,7 @@ describe('delegated key events (an own type: opt-in)', () => {
     const { recordedEvents } = await import('../support/events.js');
     const p = await wantOwnEvents(await TestPlatform.create(t), ['DELEGATED_KEY.*']);
     const w = await fundedWallet(p, 1_000);
-    const issued = await postCard(p, cardBody(w.customerId, w.accountId));
-    const cardId = (await provisioned(p, issued.body.id as string)).id;
-    const keyBody = { cardId, internalAccountId: w.accountId, nickname: 'checkout key' };
-    let res = await send(p, 'post', '/auth/delegated-keys', keyBody);
-    for (let leg = 0; leg < 2; leg++)
-      res = await signedRetry(p, 'post', '/auth/delegated-keys', keyBody, w.session.key, res);
-    expect(res.status).toBe(201);
+    const { res } = await delegatedKey(p, w, 'checkout key');
     const active = (await p.get(`/auth/delegated-keys/${res.body.id}`)).body as Record<string, unknown>;
     expect((await send(p, 'delete', `/auth/delegated-keys/${res.body.id}`, undefined)).status).toBe(204);
     const revoked = (await p.get(`/auth/delegated-keys/${res.body.id}`)).body as Record<string, unknown>;
@@ -694,13 +700,7 @@ describe('secrecy', () => {
         returnMnemonic: true,
       });
       // a delegated key, an authorization signed with it, its revocation
-      const issued = await postCard(p, cardBody(w.customerId, w.accountId));
-      const cardId = (await provisioned(p, issued.body.id as string)).id;
-      const keyBody = { cardId, internalAccountId: w.accountId, nickname: 'k' };
-      let res = await send(p, 'post', '/auth/delegated-keys', keyBody);
-      for (let leg = 0; leg < 2; leg++)
-        res = await signedRetry(p, 'post', '/auth/delegated-keys', keyBody, w.session.key, res);
-      expect(res.status).toBe(201);
+      const { cardId, res } = await delegatedKey(p, w, 'k');
       const auth = await p.post(`/sandbox/cards/${cardId}/simulate/authorization`, authorization(300));
       expect(auth.body.cardTransaction.status).toBe('AUTHORIZED');
       expect((await send(p, 'delete', `/auth/delegated-keys/${res.body.id}`, undefined)).status).toBe(204);

@@ -1,21 +1,13 @@
 import { applyDecorators, CanActivate, ExecutionContext, Injectable, SetMetadata, UseGuards } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import { ApiError } from '../errors/api-error.js';
+import type { ApiError } from '../errors/api-error.js';
+import { notConfigured } from '../errors/not-configured.js';
 import { ApiResponse } from '@nestjs/swagger';
 import { ERROR_DESCRIPTIONS, errorSchemaName } from '../openapi/api-errors.js';
 import { AppConfig } from '../config/app-config.js';
 import { PORTS, portAdapter, type PortVariable } from '../config/ports.js';
 
 const REQUIRED_PORTS = Symbol('requiredPorts');
-
-/**
- * The 503 of something this deployment has not configured (a port running adapter `none`, UMA
- * without keys): the reference's `SERVICE_UNAVAILABLE`, not retryable, `details.notConfigured`
- * naming the setting that is missing (docs/production.md). `reason` says what cannot be done.
- */
-export function notConfigured(setting: string, reason: string): ApiError {
-  return new ApiError('SERVICE_UNAVAILABLE', reason, { retryable: false, details: { notConfigured: setting } });
-}
 
 /** The 503 a route answers when the port it needs runs adapter `none` (docs/production.md). */
 export function portNotConfigured(variable: PortVariable): ApiError {

@@ -1,5 +1,5 @@
 import { Logger } from '@nestjs/common';
-import { ApiError } from '../errors/api-error.js';
+import { notConfigured } from '../errors/not-configured.js';
 import { handOffRefused, maskAddress, type MessageChannel, type OutboundMessage } from './senders.js';
 
 /** What every adapter is: EmailSender's and SmsSender's one method. */
@@ -78,9 +78,4 @@ export class HookSender implements ChannelSender {
       throw handOffRefused(this.channel);
     }
   }
-}
-
-/** As `notConfigured` in src/common/requires-port.ts (this area imports only config and errors). */
-function notConfigured(setting: string, reason: string): ApiError {
-  return new ApiError('SERVICE_UNAVAILABLE', reason, { retryable: false, details: { notConfigured: setting } });
 }

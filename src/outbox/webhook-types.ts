@@ -111,11 +111,6 @@ export const EXTRA_WEBHOOK_TYPE_CHOICES: readonly string[] = [
   ...OWN_WEBHOOK_TYPES,
 ];
 
-/** Whether a platform asking for `wanted` (its `extraWebhookTypes`) receives the own type `type`. */
-export function wantsWebhookType(wanted: readonly string[], type: string): boolean {
-  return wanted.includes('*') || wanted.includes(type) || wanted.includes(`${type.split('.')[0]}.*`);
-}
-
 export const WEBHOOK_EVENT_STATUSES = ['PENDING', 'DELIVERED', 'FAILED'] as const;
 /** PENDING: waiting for its first attempt or a retry (or in flight); DELIVERED and FAILED are final. */
 export type WebhookEventStatus = (typeof WEBHOOK_EVENT_STATUSES)[number];

@@ -8,6 +8,7 @@ import type { CustomerEntity } from '../customers/customer.entity.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
 import { fieldError } from '../errors/field-error.js';
+import { invalidInput } from '../errors/validation-errors.js';
 import { AppConfig } from '../config/app-config.js';
 import { SecretBox } from '../secrets/secret-box.js';
 import { sameSecret } from '../secrets/constant-time.js';
@@ -54,7 +55,7 @@ export function challengeRefused(
 
 /** The factor asked for is not enrolled (or, for SMS_OTP, the customer has no phone number). */
 export function factorNotEnrolled(reason: string): ApiError {
-  return new ApiError('INVALID_INPUT', reason, { details: { errors: [fieldError('factor', reason)] } });
+  return invalidInput([fieldError('factor', reason)], reason);
 }
 
 export const SCA_FACTORS: readonly ScaFactor[] = ['SMS_OTP', 'TOTP', 'PASSKEY'];

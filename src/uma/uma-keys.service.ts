@@ -7,7 +7,7 @@ import { SealedColumns } from '../secrets/sealed-columns.js';
 import { SecretBox } from '../secrets/secret-box.js';
 import { generateUmaKey, parseCertChain } from './uma-certificates.js';
 import { UmaDomain } from './uma-domain.js';
-import { notConfigured } from '../common/requires-port.js';
+import { notConfigured } from '../errors/not-configured.js';
 
 /** A generated sandbox certificate is valid this long. */
 const SANDBOX_CERT_DAYS = 365;

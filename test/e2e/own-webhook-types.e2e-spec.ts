@@ -1,6 +1,7 @@
 import { DataSource } from 'typeorm';
 import { parseId } from '../../src/common/ids.js';
-import { EXTRA_WEBHOOK_TYPE_CHOICES, OWN_WEBHOOK_TYPES, wantsWebhookType } from '../../src/outbox/webhook-types.js';
+import { EXTRA_WEBHOOK_TYPE_CHOICES, OWN_WEBHOOK_TYPES } from '../../src/outbox/webhook-types.js';
+import { wantsExtraWebhookTypeSql } from '../../src/platform-config/extra-webhook-types.sql.js';
 import { recordedEvents, signedSubscriber, stopSubscribers } from '../support/events.js';
 import { FakeClock } from '../support/fake-clock.js';
 import { kycApprovedCustomer } from '../support/fixtures.js';
@@ -89,11 +90,24 @@ describe('extraWebhookTypes (PATCH /config, GET /config)', () => {
     expect((await p.patch('/config', { extraWebhookTypes: null })).body.extraWebhookTypes).toEqual([]);
   });
 
-  it('a resource prefix names its own types only (STABLECOIN.* is not STABLECOIN_OPERATION.*)', () => {
-    expect(wantsWebhookType(['STABLECOIN.*'], 'STABLECOIN.GRID_OPERATIONS_STATUS_UPDATED')).toBe(true);
-    expect(wantsWebhookType(['STABLECOIN.*'], 'STABLECOIN_OPERATION.CREATED')).toBe(false);
-    expect(wantsWebhookType(['*'], 'AUTH_SESSION.REVOKED')).toBe(true);
-    expect(wantsWebhookType(['AUTH_SESSION.CREATED'], 'AUTH_SESSION.REVOKED')).toBe(false);
+  it('a resource prefix names its own types only (STABLECOIN.* is not STABLECOIN_OPERATION.*): the condition the outbox write runs', async () => {
+    const wants = async (p: TestPlatform, type: string) =>
+      (
+        await t.app
+          .get(DataSource)
+          .query<Array<{ yes: boolean }>>(`SELECT ${wantsExtraWebhookTypeSql('$1::uuid', '$2')} AS yes`, [
+            parseId('Platform', p.platformId),
+            type,
+          ])
+      )[0].yes;
+    const prefix = await wantOwnEvents(await TestPlatform.create(t), ['STABLECOIN.*', 'AUTH_SESSION.CREATED']);
+    expect(await wants(prefix, 'STABLECOIN.GRID_OPERATIONS_STATUS_UPDATED')).toBe(true);
+    expect(await wants(prefix, 'STABLECOIN_OPERATION.CREATED')).toBe(false);
+    expect(await wants(prefix, 'AUTH_SESSION.CREATED')).toBe(true);
+    expect(await wants(prefix, 'AUTH_SESSION.REVOKED')).toBe(false);
+    const all = await wantOwnEvents(await TestPlatform.create(t), ['*']);
+    expect(await wants(all, 'AUTH_SESSION.REVOKED')).toBe(true);
+    expect(await wants(await TestPlatform.create(t), 'AUTH_SESSION.REVOKED')).toBe(false);
     expect(OWN_WEBHOOK_TYPES.every((type) => EXTRA_WEBHOOK_TYPE_CHOICES.includes(type))).toBe(true);
   });
 });

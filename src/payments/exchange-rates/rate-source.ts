@@ -8,7 +8,7 @@ import { TransactionService } from '../../database/transaction.service.js';
 import { ApiError } from '../../errors/api-error.js';
 import { parseEcbDocument, type EcbRateSet } from './ecb-document.js';
 import { ConfigRateProvider, RateProvider } from './fx-rates.service.js';
-import { notConfigured } from '../../common/requires-port.js';
+import { notConfigured } from '../../errors/not-configured.js';
 
 const ECB = 'ecb';
 /** How often every process re-reads the newest stored set (the worker fetches; everyone reads). */

@@ -26,7 +26,7 @@ import { QuoteEntity } from './quote.entity.js';
 import { RailAdapter, type RailStatus } from '../rail/rail.js';
 import { UmaDestinations } from './uma-destination.js';
 import { walletSignatureRequired } from './wallet-quote.js';
-import { notConfigured } from '../../common/requires-port.js';
+import { notConfigured } from '../../errors/not-configured.js';
 
 /** An executed quote's transaction, stored and rendered. */
 export interface ExecutedPayment {

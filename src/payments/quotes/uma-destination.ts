@@ -4,7 +4,7 @@ import type { BusinessTime } from '../../common/clock.js';
 import type { QuoteRequest } from './quote.dto.js';
 import type { QuoteEntity } from './quote.entity.js';
 import type { Pricing } from '../exchange-rates/quote-pricing.js';
-import { notConfigured } from '../../common/requires-port.js';
+import { notConfigured } from '../../errors/not-configured.js';
 
 /**
  * The 409 of a quote request whose Idempotency-Key was used for another request: a quote to an UMA

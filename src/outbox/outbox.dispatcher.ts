@@ -92,6 +92,8 @@ export class OutboxDispatcher implements OnApplicationBootstrap, BeforeApplicati
   /** Finished attempts waiting to be recorded (recorded in batches, one statement each). */
   private readonly finished: CompletedAttempt[] = [];
   private flushing: Promise<void> | null = null;
+  /** The background loop's claim under way (its events are leased but not yet waiting). */
+  private claiming: Promise<number> | null = null;
   private wakeUp: (() => void) | null = null;
   private woken = false;
   /**
@@ -237,18 +239,40 @@ export class OutboxDispatcher implements OnApplicationBootstrap, BeforeApplicati
     const all: CompletedAttempt[] = [];
     for (let i = 0; i < maxCycles; i++) {
       const done = await this.runOnce();
-      if (done.length === 0) return all;
-      all.push(...done);
+      if (done.length > 0) {
+        all.push(...done);
+        continue;
+      }
+      // Nothing due to this call, but the background loop (when running) may hold what was due:
+      // leased by a claim under way, waiting, or in flight. Drained means those are delivered too.
+      if (!this.holdsAnything()) return all;
+      await this.idle();
     }
     throw new Error(`outbox not drained after ${maxCycles} cycles`);
   }
 
-  /** Waits until nothing is in flight and every attempt is recorded. */
+  /**
+   * Waits until the background loop holds nothing: no claim under way, nothing waiting or in
+   * flight, every attempt recorded.
+   */
   async idle(): Promise<void> {
-    while (this.inflight.size || this.finished.length || this.flushing) {
+    while (this.holdsAnything()) {
+      if (this.claiming) await this.claiming.catch(() => undefined);
+      if (this.readyCount && !this.inflight.size) this.pump();
+      if (this.readyCount && !this.inflight.size) return; // stopping: stop() releases what waits
       await Promise.all([...this.inflight.values()].map((d) => d.done));
       await this.flush();
     }
+  }
+
+  private holdsAnything(): boolean {
+    return (
+      this.claiming !== null ||
+      this.readyCount > 0 ||
+      this.inflight.size > 0 ||
+      this.finished.length > 0 ||
+      this.flushing !== null
+    );
   }
 
   /** Waits until every finished attempt so far is recorded. */
@@ -266,13 +290,16 @@ export class OutboxDispatcher implements OnApplicationBootstrap, BeforeApplicati
       if (room > 0 && worthIt) {
         let claimed: number;
         try {
-          claimed = await this.claim(room);
+          this.claiming = this.claim(room);
+          claimed = await this.claiming;
         } catch (error) {
+          this.claiming = null;
           this.logger.error({ err: error }, 'outbox claim failed');
           await this.sleep(this.pollMs);
           continue;
         }
         this.pump();
+        this.claiming = null;
         if (claimed === room) continue; // likely more due
       }
       await this.sleep(this.pollMs); // a NOTIFY, a freed slot, a recorded outcome or stop() wakes it early

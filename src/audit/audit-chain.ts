@@ -100,7 +100,7 @@ export async function verifyChains(db: DataSource, platformUuid: string | null =
   const columns = 'SELECT chain, seq, hash, floor_seq, floor_hash FROM audit_heads';
   const headRows = await db.query<
     Array<{ chain: string; seq: string; hash: string; floor_seq: string; floor_hash: string | null }>
-  >(platformUuid ? `${columns} WHERE chain = $1` : columns, platformUuid ? [platformUuid] : []);
+  >(platformUuid ? `${columns} WHERE platform_id = $1 AND chain = $1` : columns, platformUuid ? [platformUuid] : []);
   for (const h of headRows) {
     heads.set(h.chain, { seq: Number(h.seq), hash: h.hash, floorSeq: Number(h.floor_seq), floorHash: h.floor_hash });
   }

@@ -34,7 +34,8 @@ export class AuditEventsService {
   list(platformId: string, query: ListAuditEventsQuery): Promise<Page<AuditEvent>> {
     const qb = this.tx.manager
       .createQueryBuilder(AuditEventEntity, 'e')
-      .where('e.platform_id = :platformId', { platformId });
+      // chain: the table's distribution column (src/database/distribution.json), the platform's id here
+      .where('e.chain = :platformId AND e.platform_id = :platformId', { platformId });
     if (query.actorId) qb.andWhere('e.actor_id = :actorId', { actorId: query.actorId });
     if (query.action) qb.andWhere('e.action = :action', { action: query.action });
     if (query.resourceId) qb.andWhere(':resourceId = ANY(e.resource_ids)', { resourceId: query.resourceId });

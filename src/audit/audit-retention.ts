@@ -13,7 +13,8 @@ const RETENTION_SQL = `WITH doomed AS (
 ), last AS (
   SELECT DISTINCT ON (chain) chain, seq, hash FROM gone ORDER BY chain, seq DESC
 ), floors AS (
-  UPDATE audit_heads h SET floor_seq = last.seq, floor_hash = last.hash FROM last WHERE h.chain = last.chain RETURNING 1
+  UPDATE audit_heads h SET floor_seq = last.seq, floor_hash = last.hash FROM last
+    WHERE h.platform_id = last.chain AND h.chain = last.chain RETURNING 1
 )
 SELECT count(*)::int AS n FROM gone`;
 

@@ -69,9 +69,10 @@ const SEAL_SQL = `UPDATE audit_events e SET seq = v.seq, prev_hash = v.prev_hash
   FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::text[]) AS v(id, seq, prev_hash, hash)
   WHERE e.id = v.id AND e.hash IS NULL`;
 
-const HEADS_SQL = `INSERT INTO audit_heads AS h (chain, seq, prev_hash, hash)
-  SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::text[])
-  ON CONFLICT (chain) DO UPDATE SET seq = excluded.seq, prev_hash = excluded.prev_hash, hash = excluded.hash`;
+const HEADS_SQL = `INSERT INTO audit_heads AS h (chain, platform_id, seq, prev_hash, hash)
+  SELECT v.chain, v.chain, v.seq, v.prev_hash, v.hash
+    FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::text[]) AS v(chain, seq, prev_hash, hash)
+  ON CONFLICT (chain, platform_id) DO UPDATE SET seq = excluded.seq, prev_hash = excluded.prev_hash, hash = excluded.hash`;
 
 /**
  * Links appended audit events into their chains, the way a transparency log's sequencer does:

@@ -114,7 +114,7 @@ export class BulkImportService implements OnApplicationBootstrap, OnModuleDestro
       [id, platformId, now],
     );
     try {
-      const total = await this.stageRows(id, file);
+      const total = await this.stageRows(platformId, id, file);
       if (total === 0) throw invalidInput([fieldError('file', 'the CSV has a header and no customer rows')]);
       // the job's audit event commits with its PENDING status (the before-commit hook)
       await this.tx.run(async (m) => {
@@ -134,7 +134,7 @@ export class BulkImportService implements OnApplicationBootstrap, OnModuleDestro
     return { jobId: formatId('Job', id), status: 'PENDING' };
   }
 
-  private async stageRows(jobId: string, file: Readable): Promise<number> {
+  private async stageRows(platformId: string, jobId: string, file: Readable): Promise<number> {
     const parser = file.pipe(
       parse({
         columns: true,
@@ -150,9 +150,9 @@ export class BulkImportService implements OnApplicationBootstrap, OnModuleDestro
     const flush = async () => {
       if (!batch.length) return;
       await this.tx.manager.query(
-        `INSERT INTO bulk_import_rows (job_id, row_number, payload, status)
-         SELECT $1, n, p::jsonb, 'PENDING' FROM unnest($2::int[], $3::text[]) AS r(n, p)`,
-        [jobId, batch.map((r) => r.n), batch.map((r) => r.payload)],
+        `INSERT INTO bulk_import_rows (platform_id, job_id, row_number, payload, status)
+         SELECT $4, $1, n, p::jsonb, 'PENDING' FROM unnest($2::int[], $3::text[]) AS r(n, p)`,
+        [jobId, batch.map((r) => r.n), batch.map((r) => r.payload), platformId],
       );
       batch = [];
     };
@@ -217,8 +217,9 @@ export class BulkImportService implements OnApplicationBootstrap, OnModuleDestro
     );
     if (!job) return false;
     const rows = await m.query<Array<{ row_number: number; payload: Record<string, string> }>>(
-      `SELECT row_number, payload FROM bulk_import_rows WHERE job_id = $1 AND status = 'PENDING' ORDER BY row_number LIMIT ${IMPORT_BATCH}`,
-      [id],
+      `SELECT row_number, payload FROM bulk_import_rows
+        WHERE platform_id = $2 AND job_id = $1 AND status = 'PENDING' ORDER BY row_number LIMIT ${IMPORT_BATCH}`,
+      [id, job.platform_id],
     );
     let ok = 0;
     let failed = 0;
@@ -259,8 +260,8 @@ export class BulkImportService implements OnApplicationBootstrap, OnModuleDestro
       await m.query(
         `UPDATE bulk_import_rows r SET status = o.status, error = o.error::jsonb
            FROM unnest($2::int[], $3::text[], $4::text[]) AS o(n, status, error)
-          WHERE r.job_id = $1 AND r.row_number = o.n`,
-        [id, outcomes.map((o) => o.n), outcomes.map((o) => o.status), outcomes.map((o) => o.error)],
+          WHERE r.platform_id = $5 AND r.job_id = $1 AND r.row_number = o.n`,
+        [id, outcomes.map((o) => o.n), outcomes.map((o) => o.status), outcomes.map((o) => o.error), job.platform_id],
       );
     const now = this.clock.now();
     const done = rows.length < IMPORT_BATCH;
@@ -305,8 +306,9 @@ export class BulkImportService implements OnApplicationBootstrap, OnModuleDestro
 
   private async render(m: EntityManager, job: JobRow): Promise<BulkCustomerImportJob> {
     const errors = await m.query<Array<{ error: BulkImportErrorEntry }>>(
-      `SELECT error FROM bulk_import_rows WHERE job_id = $1 AND status = 'FAILED' ORDER BY row_number LIMIT ${MAX_LISTED_ERRORS}`,
-      [job.id],
+      `SELECT error FROM bulk_import_rows
+        WHERE platform_id = $2 AND job_id = $1 AND status = 'FAILED' ORDER BY row_number LIMIT ${MAX_LISTED_ERRORS}`,
+      [job.id, job.platform_id],
     );
     const status = job.status === 'UPLOADING' ? 'PENDING' : (job.status as BulkCustomerImportJob['status']);
     return {

@@ -18,6 +18,8 @@ export const CODE_LOCK_MAX_MS = 24 * 60 * 60_000;
  * `contact-code`, `contact-code-customer`, `sca-sms-customer`) and `subject` the thing (an id).
  */
 export interface CodeLimitSubject {
+  /** the platform whose credential, wallet or customer it is */
+  platformId: string;
   scope: string;
   subject: string;
 }
@@ -56,8 +58,9 @@ export class OneTimeCodeLimits {
         throw rateLimited(until, now, `At most ${MAX_CODES_PER_WINDOW} codes are issued per hour`);
       }
       await m.query(
-        `UPDATE one_time_code_limits SET issued = issued + 1, updated_at = $3 WHERE scope = $1 AND subject = $2`,
-        [s.scope, s.subject, now],
+        `UPDATE one_time_code_limits SET issued = issued + 1, updated_at = $3
+          WHERE platform_id = $4 AND scope = $1 AND subject = $2`,
+        [s.scope, s.subject, now, s.platformId],
       );
     }
   }
@@ -82,8 +85,9 @@ export class OneTimeCodeLimits {
         refusal ??= rateLimited(until, now, `Too many wrong codes (${MAX_FAILURES_PER_WINDOW} per hour in all)`);
       } else
         await m.query(
-          `UPDATE one_time_code_limits SET failures = failures + 1, updated_at = $3 WHERE scope = $1 AND subject = $2`,
-          [s.scope, s.subject, now],
+          `UPDATE one_time_code_limits SET failures = failures + 1, updated_at = $3
+            WHERE platform_id = $4 AND scope = $1 AND subject = $2`,
+          [s.scope, s.subject, now, s.platformId],
         );
     }
     return refusal;
@@ -94,29 +98,30 @@ export class OneTimeCodeLimits {
     const now = this.clock.now();
     for (const s of subjects)
       await m.query(
-        `UPDATE one_time_code_limits SET failures = 0, locks = 0, updated_at = $3 WHERE scope = $1 AND subject = $2`,
-        [s.scope, s.subject, now],
+        `UPDATE one_time_code_limits SET failures = 0, locks = 0, updated_at = $3
+          WHERE platform_id = $4 AND scope = $1 AND subject = $2`,
+        [s.scope, s.subject, now, s.platformId],
       );
   }
 
   /** The subject's row, locked, its window started over when it has run out. */
   private async row(m: EntityManager, s: CodeLimitSubject, now: Date): Promise<LimitRow> {
     await m.query(
-      `INSERT INTO one_time_code_limits (scope, subject, window_started_at, updated_at) VALUES ($1, $2, $3, $3)
-       ON CONFLICT (scope, subject) DO NOTHING`,
-      [s.scope, s.subject, now],
+      `INSERT INTO one_time_code_limits (platform_id, scope, subject, window_started_at, updated_at)
+       VALUES ($4, $1, $2, $3, $3) ON CONFLICT (scope, subject, platform_id) DO NOTHING`,
+      [s.scope, s.subject, now, s.platformId],
     );
     const [row] = await m.query<LimitRow[]>(
       `SELECT window_started_at, issued, failures, locked_until, locks FROM one_time_code_limits
-        WHERE scope = $1 AND subject = $2 FOR UPDATE`,
-      [s.scope, s.subject],
+        WHERE platform_id = $3 AND scope = $1 AND subject = $2 FOR UPDATE`,
+      [s.scope, s.subject, s.platformId],
     );
     const started = new Date(row.window_started_at).getTime();
     if (now.getTime() >= started + CODE_LIMIT_WINDOW_MS) {
       await m.query(
         `UPDATE one_time_code_limits SET window_started_at = $3, issued = 0, failures = 0, updated_at = $3
-          WHERE scope = $1 AND subject = $2`,
-        [s.scope, s.subject, now],
+          WHERE platform_id = $4 AND scope = $1 AND subject = $2`,
+        [s.scope, s.subject, now, s.platformId],
       );
       return { ...row, window_started_at: now, issued: 0, failures: 0 };
     }
@@ -135,8 +140,8 @@ export class OneTimeCodeLimits {
     await m.query(
       `UPDATE one_time_code_limits SET locked_until = $3, locks = locks + 1, issued = 0, failures = 0,
           window_started_at = $3, updated_at = $4
-        WHERE scope = $1 AND subject = $2`,
-      [s.scope, s.subject, until, now],
+        WHERE platform_id = $5 AND scope = $1 AND subject = $2`,
+      [s.scope, s.subject, until, now, s.platformId],
     );
     return until;
   }

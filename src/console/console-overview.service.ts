@@ -143,7 +143,7 @@ const WEBHOOKS_SQL = `
          round(avg(a.duration_ms))::int AS average_ms,
          round(percentile_cont(0.95) WITHIN GROUP (ORDER BY a.duration_ms))::int AS p95_ms,
          NULL::int AS failed_events, NULL::int AS pending_events
-    FROM outbox_events e JOIN outbox_attempts a ON a.event_id = e.id
+    FROM outbox_events e JOIN outbox_attempts a ON a.platform_id = e.platform_id AND a.event_id = e.id
    WHERE e.platform_id = $1 AND e.created_at >= $2 AND a.attempted_at >= $2
    GROUP BY 1
   UNION ALL

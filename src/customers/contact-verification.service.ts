@@ -45,9 +45,9 @@ interface CodeRow {
  * What the cross-code limits count against (OneTimeCodeLimits): the customer's channel and the
  * customer (every wrong code of every code sent, not per code).
  */
-const codeSubjects = (customerId: string, channel: ContactChannel): CodeLimitSubject[] => [
-  { scope: 'contact-code', subject: `${customerId}:${channel}` },
-  { scope: 'contact-code-customer', subject: customerId },
+const codeSubjects = (platformId: string, customerId: string, channel: ContactChannel): CodeLimitSubject[] => [
+  { platformId, scope: 'contact-code', subject: `${customerId}:${channel}` },
+  { platformId, scope: 'contact-code-customer', subject: customerId },
 ];
 
 /** A wrong code, committed (its attempt counted) before the error is answered. */
@@ -106,7 +106,7 @@ export class ContactVerificationService {
           firstSentAt = prior.first_sent_at;
         }
       }
-      await this.limits.issue(m, codeSubjects(customerId, channel));
+      await this.limits.issue(m, codeSubjects(platformId, customerId, channel));
       const id = newUuid();
       const code = this.config.SANDBOX ? SANDBOX_CONTACT_CODE : newOneTimeCode();
       await m.query(`DELETE FROM contact_verification_codes WHERE customer_id = $1 AND channel = $2`, [
@@ -157,12 +157,12 @@ export class ContactVerificationService {
         throw invalidCode(`Too many wrong codes: POST ${verb} for a new one`);
       if (now.getTime() >= row.expires_at.getTime())
         throw invalidCode(`The code has expired: POST ${verb} for a new one`);
-      await this.limits.guard(m, codeSubjects(customerId, channel));
+      await this.limits.guard(m, codeSubjects(platformId, customerId, channel));
       if (!oneTimeCodeMatches(await this.codeKey.current(), code, row.id, row.code_digest)) {
         await m.query(`UPDATE contact_verification_codes SET failed_attempts = failed_attempts + 1 WHERE id = $1`, [
           row.id,
         ]);
-        const locked = await this.limits.failure(m, codeSubjects(customerId, channel));
+        const locked = await this.limits.failure(m, codeSubjects(platformId, customerId, channel));
         if (locked) return new Refusal(locked);
         const left = CONTACT_CODE_MAX_FAILED_ATTEMPTS - row.failed_attempts - 1;
         return new Refusal(
@@ -172,7 +172,7 @@ export class ContactVerificationService {
         );
       }
       await m.query(`DELETE FROM contact_verification_codes WHERE id = $1`, [row.id]);
-      await this.limits.success(m, codeSubjects(customerId, channel));
+      await this.limits.success(m, codeSubjects(platformId, customerId, channel));
       const state: ContactVerification = { ...customer.contactVerification, [key(channel)]: 'VERIFIED' };
       await m.update(CustomerEntity, { id: customer.id }, { contactVerification: state, updatedAt: now });
       noteAuditResource(formatId('Customer', customerId));

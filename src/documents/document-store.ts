@@ -9,31 +9,35 @@ import { portNotConfigured } from '../common/requires-port.js';
  * derived from the document id before the row commits, and sweep objects without a row).
  */
 export abstract class DocumentStore {
-  abstract put(m: EntityManager, documentId: string, bytes: Buffer): Promise<void>;
-  abstract read(m: EntityManager, documentId: string): Promise<Buffer | null>;
-  abstract remove(m: EntityManager, documentId: string): Promise<void>;
+  abstract put(m: EntityManager, platformId: string, documentId: string, bytes: Buffer): Promise<void>;
+  abstract read(m: EntityManager, platformId: string, documentId: string): Promise<Buffer | null>;
+  abstract remove(m: EntityManager, platformId: string, documentId: string): Promise<void>;
 }
 
 /** The default store: `document_contents` (bytea), in the same database and transaction as `documents`. */
 @Injectable()
 export class PostgresDocumentStore extends DocumentStore {
-  async put(m: EntityManager, documentId: string, bytes: Buffer): Promise<void> {
+  async put(m: EntityManager, platformId: string, documentId: string, bytes: Buffer): Promise<void> {
     await m.query(
-      `INSERT INTO document_contents (document_id, bytes) VALUES ($1, $2)
-       ON CONFLICT (document_id) DO UPDATE SET bytes = EXCLUDED.bytes`,
-      [documentId, bytes],
+      `INSERT INTO document_contents (platform_id, document_id, bytes) VALUES ($1, $2, $3)
+       ON CONFLICT (document_id, platform_id) DO UPDATE SET bytes = EXCLUDED.bytes`,
+      [platformId, documentId, bytes],
     );
   }
 
-  async read(m: EntityManager, documentId: string): Promise<Buffer | null> {
-    const rows = await m.query<Array<{ bytes: Buffer }>>('SELECT bytes FROM document_contents WHERE document_id = $1', [
-      documentId,
-    ]);
+  async read(m: EntityManager, platformId: string, documentId: string): Promise<Buffer | null> {
+    const rows = await m.query<Array<{ bytes: Buffer }>>(
+      'SELECT bytes FROM document_contents WHERE platform_id = $1 AND document_id = $2',
+      [platformId, documentId],
+    );
     return rows[0]?.bytes ?? null;
   }
 
-  async remove(m: EntityManager, documentId: string): Promise<void> {
-    await m.query('DELETE FROM document_contents WHERE document_id = $1', [documentId]);
+  async remove(m: EntityManager, platformId: string, documentId: string): Promise<void> {
+    await m.query('DELETE FROM document_contents WHERE platform_id = $1 AND document_id = $2', [
+      platformId,
+      documentId,
+    ]);
   }
 }
 

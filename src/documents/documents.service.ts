@@ -125,7 +125,7 @@ export class DocumentsService {
       } catch (error) {
         throw uniqueViolation(error) ?? error;
       }
-      await this.store.put(m, row.id, file.bytes);
+      await this.store.put(m, platformId, row.id, file.bytes);
       noteAuditResource(formatId('Document', row.id));
       return renderDocument(row);
     });
@@ -153,7 +153,7 @@ export class DocumentsService {
   async content(platformId: string, id: string): Promise<{ bytes: Buffer; fileName: string }> {
     return this.tx.run(async (m) => {
       const row = await this.find(m, platformId, id);
-      const bytes = await this.store.read(m, row.id);
+      const bytes = await this.store.read(m, platformId, row.id);
       if (!bytes) throw notFound(id);
       return { bytes, fileName: row.fileName };
     });
@@ -208,7 +208,7 @@ export class DocumentsService {
       } catch (error) {
         throw uniqueViolation(error) ?? error;
       }
-      if (file) await this.store.put(m, row.id, file.bytes);
+      if (file) await this.store.put(m, platformId, row.id, file.bytes);
       noteAuditResource(formatId('Document', row.id));
       return renderDocument(next);
     });
@@ -224,7 +224,7 @@ export class DocumentsService {
           `Document ${formatId('Document', id)} was submitted for verification and cannot be deleted`,
           { details: { submittedAt: row.submittedAt.toISOString() } },
         );
-      await this.store.remove(m, row.id);
+      await this.store.remove(m, platformId, row.id);
       await m.delete(DocumentEntity, { id: row.id });
       noteAuditResource(formatId('Document', row.id));
     });

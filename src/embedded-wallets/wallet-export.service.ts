@@ -92,7 +92,7 @@ export class WalletExportService {
   private async seed(m: EntityManager, platformId: string, accountId: string): Promise<string> {
     await m.query(
       `INSERT INTO wallet_seeds (account_id, platform_id, mnemonic_enc, created_at) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (account_id) DO NOTHING`,
+       ON CONFLICT (account_id, platform_id) DO NOTHING`,
       [accountId, platformId, this.box.seal(generateMnemonic(english)), this.clock.now()],
     );
     const [row] = await m.query<Array<{ mnemonic_enc: string }>>(

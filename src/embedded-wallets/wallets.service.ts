@@ -181,9 +181,9 @@ export function maskContact(contact: string | null): string | null {
 type EmbeddedWalletConfig = NonNullable<Awaited<ReturnType<PlatformConfigService['embeddedWalletConfig']>>>;
 
 /** What a wallet OTP's limits count against: the credential and its wallet (docs/embedded-wallets.md, "Limits"). */
-const otpSubjects = (row: { id: string; account_id: string }): CodeLimitSubject[] => [
-  { scope: 'wallet-otp-credential', subject: row.id },
-  { scope: 'wallet-otp-account', subject: row.account_id },
+const otpSubjects = (row: { id: string; platform_id: string; account_id: string }): CodeLimitSubject[] => [
+  { platformId: row.platform_id, scope: 'wallet-otp-credential', subject: row.id },
+  { platformId: row.platform_id, scope: 'wallet-otp-account', subject: row.account_id },
 ];
 
 /**

@@ -64,6 +64,9 @@ export class OutboxAttemptEntity {
   @PrimaryGeneratedColumn('identity', { type: 'bigint', generatedIdentity: 'ALWAYS' })
   id: string;
 
+  @PrimaryColumn('uuid', { name: 'platform_id' })
+  platformId: string;
+
   @Column('uuid', { name: 'event_id' })
   eventId: string;
 

@@ -248,8 +248,8 @@ export class OutboxStore {
          WHERE e.id = v.id AND e.lock_token = v.token
          RETURNING e.id
        )
-       INSERT INTO outbox_attempts (event_id, attempted_at, duration_ms, response_status, response_body, error)
-       SELECT * FROM unnest($1::uuid[], $6::timestamptz[], $7::int[], $8::int[], $9::text[], $10::text[])`,
+       INSERT INTO outbox_attempts (platform_id, event_id, attempted_at, duration_ms, response_status, response_body, error)
+       SELECT * FROM unnest($11::uuid[], $1::uuid[], $6::timestamptz[], $7::int[], $8::int[], $9::text[], $10::text[])`,
       [
         col((d) => d.event.id),
         col((d) => d.event.token),
@@ -261,6 +261,7 @@ export class OutboxStore {
         col((d) => d.attempt.status),
         col((d) => pgText(d.attempt.responseBody)),
         col((d) => pgText(d.attempt.error)),
+        col((d) => d.event.platformId),
       ],
     );
   }

@@ -59,6 +59,7 @@ export class WebhookEventsService {
     const page = await paginate(whereTimeRange(qb, 'e', query), query, (row) => row);
     const attempts = await this.attemptsOf(
       m,
+      platformId,
       page.data.map((r) => r.id),
     );
     return { ...page, data: page.data.map((row) => renderWebhookEvent(row, attempts.get(row.id) ?? [])) };
@@ -67,7 +68,7 @@ export class WebhookEventsService {
   async get(platformId: string, id: string): Promise<WebhookEvent> {
     const m = this.tx.manager;
     const row = await this.find(m, platformId, id);
-    return renderWebhookEvent(row, (await this.attemptsOf(m, [row.id])).get(row.id) ?? []);
+    return renderWebhookEvent(row, (await this.attemptsOf(m, platformId, [row.id])).get(row.id) ?? []);
   }
 
   /**
@@ -134,10 +135,17 @@ export class WebhookEventsService {
     );
   }
 
-  private async attemptsOf(m: EntityManager, eventIds: string[]): Promise<Map<string, OutboxAttemptEntity[]>> {
+  private async attemptsOf(
+    m: EntityManager,
+    platformId: string,
+    eventIds: string[],
+  ): Promise<Map<string, OutboxAttemptEntity[]>> {
     const byEvent = new Map<string, OutboxAttemptEntity[]>();
     if (eventIds.length === 0) return byEvent;
-    const rows = await m.find(OutboxAttemptEntity, { where: { eventId: In(eventIds) }, order: { id: 'ASC' } });
+    const rows = await m.find(OutboxAttemptEntity, {
+      where: { platformId, eventId: In(eventIds) },
+      order: { id: 'ASC' },
+    });
     for (const row of rows) {
       const list = byEvent.get(row.eventId) ?? [];
       list.push(row);

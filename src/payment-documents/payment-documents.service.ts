@@ -112,7 +112,7 @@ export class PaymentDocumentsService {
           now,
         ],
       );
-      await this.store.put(m, id, file.bytes);
+      await this.store.put(m, platformId, id, file.bytes);
       noteAuditResource(formatId('PaymentDocument', id));
       return renderPaymentDocument({
         id,
@@ -136,7 +136,7 @@ export class PaymentDocumentsService {
   async content(platformId: string, id: string): Promise<{ bytes: Buffer; fileName: string }> {
     return this.tx.run(async (m) => {
       const row = await this.find(m, platformId, id);
-      const bytes = await this.store.read(m, row.id);
+      const bytes = await this.store.read(m, platformId, row.id);
       if (!bytes) throw notFound(id);
       return { bytes, fileName: row.file_name };
     });
@@ -147,7 +147,7 @@ export class PaymentDocumentsService {
     await this.tx.run(async (m) => {
       const row = await this.find(m, platformId, id, true);
       if (row.quote_id !== null) throw alreadyUsed(row);
-      await this.store.remove(m, row.id);
+      await this.store.remove(m, platformId, row.id);
       await m.query('DELETE FROM documents WHERE id = $1', [row.id]);
       noteAuditResource(formatId('PaymentDocument', row.id));
     });

@@ -128,7 +128,9 @@ export const SANDBOX_SMS_CODE = '123456';
 const digest = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** What SMS codes' cross-challenge limits count against (OneTimeCodeLimits): the customer. */
-const smsSubjects = (customerId: string): CodeLimitSubject[] => [{ scope: 'sca-sms-customer', subject: customerId }];
+const smsSubjects = (customer: { platformId: string; id: string }): CodeLimitSubject[] => [
+  { platformId: customer.platformId, scope: 'sca-sms-customer', subject: customer.id },
+];
 
 /** What a proof is checked against (ScaChallengesService.authorize), found in its transaction. */
 export interface ChallengeLookup {
@@ -204,7 +206,7 @@ export class ScaChallengesService {
     if (factor === 'SMS_OTP') {
       if (!customer.phoneNumber)
         throw factorNotEnrolled("SMS_OTP needs the customer's phone number: the customer has none");
-      await this.limits.issue(m, smsSubjects(customer.id));
+      await this.limits.issue(m, smsSubjects(customer));
       const code = this.config.SANDBOX ? SANDBOX_SMS_CODE : newOneTimeCode(6);
       smsCodeMac = oneTimeCodeDigest(await this.codeKey.current(), code, id);
       await this.sms.send({ to: customer.phoneNumber, purpose: target.purpose, code });
@@ -306,7 +308,7 @@ export class ScaChallengesService {
     // counts as a code issued (OneTimeCodeLimits). A challenge from before keeps its sealed code.
     let code: string;
     if (row.sms_code_mac) {
-      await this.limits.issue(m, smsSubjects(customer.id));
+      await this.limits.issue(m, smsSubjects(customer));
       code = this.config.SANDBOX ? SANDBOX_SMS_CODE : newOneTimeCode(6);
       await m.query(`UPDATE sca_challenges SET sms_code_mac = $2 WHERE id = $1`, [
         row.id,
@@ -350,7 +352,7 @@ export class ScaChallengesService {
       if (row.expires_at.getTime() <= now.getTime())
         throw challengeRefused('EXPIRED', `This challenge expired at ${row.expires_at.toISOString()}`);
       const sms = row.factor === 'SMS_OTP' && !proof.passkeyAssertion && row.purpose !== ENROLL_PASSKEY;
-      if (sms) await this.limits.guard(m, smsSubjects(customer.id));
+      if (sms) await this.limits.guard(m, smsSubjects(customer));
       const checked = await this.check(m, customer, row, proof, now);
       const problem = typeof checked === 'string' ? checked : null;
       if (problem) {
@@ -360,7 +362,7 @@ export class ScaChallengesService {
           failed,
           failed >= MAX_FAILED_ATTEMPTS ? 'LOCKED' : 'PENDING',
         ]);
-        const locked = sms ? await this.limits.failure(m, smsSubjects(customer.id)) : null;
+        const locked = sms ? await this.limits.failure(m, smsSubjects(customer)) : null;
         noteAuditRefusal(); // the count commits, the request is a failure (its 400 is recorded)
         if (locked) return new Refusal(locked);
         return new Refusal(
@@ -374,7 +376,7 @@ export class ScaChallengesService {
         );
       }
       await m.query(`UPDATE sca_challenges SET status = 'USED', used_at = $2 WHERE id = $1`, [row.id, now]);
-      if (sms) await this.limits.success(m, smsSubjects(customer.id));
+      if (sms) await this.limits.success(m, smsSubjects(customer));
       return {
         value: await onSuccess(m, {
           id: row.id,

@@ -325,7 +325,7 @@ export class ScaService {
       await m.query(
         `INSERT INTO sca_login_states (customer_id, platform_id, failed_attempts, locked_until, suspended, updated_at)
          VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT (customer_id) DO UPDATE SET failed_attempts = $3, locked_until = $4, suspended = $5, updated_at = $6`,
+         ON CONFLICT (customer_id, platform_id) DO UPDATE SET failed_attempts = $3, locked_until = $4, suspended = $5, updated_at = $6`,
         [customer.id, platformId, state.failed_attempts, state.locked_until, state.suspended, now],
       );
       return {

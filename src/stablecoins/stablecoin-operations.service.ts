@@ -351,7 +351,7 @@ export class StablecoinOperationsService {
       `INSERT INTO stablecoin_external_account_links
          (id, platform_id, provider_account_id, external_account_id, provider_address_id, created_at)
        VALUES ($1, $2, $3, $4, $5, $6)
-       ON CONFLICT (provider_account_id, external_account_id) DO NOTHING`,
+       ON CONFLICT (platform_id, provider_account_id, external_account_id) DO NOTHING`,
       [newUuid(), link.platformId, link.id, account.id, providerAddressId, this.clock.now()],
     );
     return providerAddressId;

@@ -536,7 +536,7 @@ export class UmaSettlementService extends SettlementLayer implements OnModuleIni
       `INSERT INTO uma_settlement_messages (id, platform_id, kind, reference, target_domain, payload, status,
                                             attempts, next_attempt_at, created_at, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, 'PENDING', 0, $7, $7, $7)
-       ON CONFLICT (kind, reference) DO NOTHING`,
+       ON CONFLICT (platform_id, kind, reference) DO NOTHING`,
       [newUuid(), platformId, kind, reference, targetDomain, JSON.stringify(message), now],
     );
   }

@@ -10,6 +10,10 @@ import { isolatedDatabase } from '../support/isolated-database.js';
  * lock, and `down` must restore the global index.
  */
 const BEFORE = MIGRATIONS.slice(0, MIGRATIONS.indexOf(ExternalAccountKeyPerPlatform1767231400000));
+/** Up to this migration (the down test reverts it as the last one). */
+const THROUGH = MIGRATIONS.slice(0, BEFORE.length + 1);
+/** What a migrator applies after BEFORE: this migration and any later ones. */
+const PENDING = MIGRATIONS.slice(BEFORE.length).map((m) => m.name);
 const INDEXES = `SELECT indexname, indexdef FROM pg_indexes
   WHERE tablename = 'external_accounts' AND indexname LIKE 'external_accounts_platform_account_id%'`;
 const PLATFORMS = ['01900000-0000-7000-8000-0000000000a1', '01900000-0000-7000-8000-0000000000a2'];
@@ -39,7 +43,8 @@ const insertAccount = (d: DataSource, id: string, platformId: string, platformAc
       await before.runMigrations({ transaction: 'each' });
       await before.destroy();
       const applied = await Promise.all([migrate(db.url), migrate(db.url), migrate(db.url)]);
-      expect(applied.flat()).toEqual(['ExternalAccountKeyPerPlatform1767231400000']);
+      expect(applied.flat()).toEqual(PENDING);
+      expect(PENDING[0]).toBe('ExternalAccountKeyPerPlatform1767231400000');
       const { rows } = await db.query(INDEXES);
       expect(rows.map((r: { indexname: string }) => r.indexname)).toEqual([
         'external_accounts_platform_account_id_per_platform',
@@ -54,7 +59,7 @@ const insertAccount = (d: DataSource, id: string, platformId: string, platformAc
 
 it('up keys platformAccountId by platform, keeps the partial condition; down restores the global key', async () => {
   const db = await isolatedDatabase({ migrated: false });
-  const d = await dataSource(db.url, MIGRATIONS);
+  const d = await dataSource(db.url, THROUGH);
   try {
     await d.runMigrations({ transaction: 'each' });
     for (const [i, id] of PLATFORMS.entries())

@@ -76,7 +76,7 @@ export class SandboxRailAdapter extends RailAdapter {
            (id, transaction_id, platform_id, outcome, reported, next_status, due_real_at, settles_business_at, created_at)
          VALUES ($1, $2, $3, $4, $5::jsonb, $6, $7,
                  CASE WHEN $4 = 'SLOW' THEN ${business} + interval '${SANDBOX_SLOW_RAIL_DAYS} days' END, $8)
-         ON CONFLICT (transaction_id) DO NOTHING`,
+         ON CONFLICT (platform_id, transaction_id) DO NOTHING`,
         [
           newUuid(),
           transactionId,

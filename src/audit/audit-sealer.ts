@@ -77,7 +77,8 @@ const sealSql = (pin: string) => `UPDATE audit_events e SET seq = v.seq, prev_ha
   WHERE ${pin} AND e.chain = $1 AND e.id = v.id AND e.hash IS NULL`;
 
 /** A chain's rows pinned to its platform (`platform_id = $1`; the nil chain's have no platform). */
-const pinOf = (chain: string, alias = '') => (chain === NIL_CHAIN ? `${alias}platform_id IS NULL` : `${alias}platform_id = $1`);
+const pinOf = (chain: string, alias = '') =>
+  chain === NIL_CHAIN ? `${alias}platform_id IS NULL` : `${alias}platform_id = $1`;
 
 const HEADS_SQL = `INSERT INTO audit_heads AS h (chain, seq, prev_hash, hash)
   SELECT * FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::text[])

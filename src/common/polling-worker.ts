@@ -55,7 +55,8 @@ export abstract class PollingWorker implements OnApplicationBootstrap, BeforeApp
  * `platform_id`, at most DUE_PLATFORMS rows, the longest waiting first.
  */
 export async function duePlatformIds(m: EntityManager, sql: string, parameters: unknown[]): Promise<string[]> {
-  if (!/\/\* cross-shard: [a-z0-9-]+ \*\//.test(sql)) throw new Error('a due-platforms read carries its cross-shard tag');
+  if (!/\/\* cross-shard: [a-z0-9-]+ \*\//.test(sql))
+    throw new Error('a due-platforms read carries its cross-shard tag');
   const rows = await m.query<Array<{ platform_id: string }>>(sql, parameters);
   return rows.map((r) => r.platform_id);
 }

@@ -253,6 +253,7 @@ export class OutboxStore {
     try {
       // The driver's client itself: TypeORM's query() keeps only a single statement's result.
       const client = (await runner.connect()) as pg.PoolClient;
+      this.dataSource.logger.logQuery(sql, undefined, runner); // as TypeORM's own queries are (statement checks)
       const results = (await client.query(sql)) as unknown as pg.QueryResult[];
       for (const r of results) {
         if (r.command !== 'SELECT') continue;
@@ -302,17 +303,15 @@ export class OutboxStore {
     for (const e of events) byPlatform.set(e.platformId, [...(byPlatform.get(e.platformId) ?? []), e]);
     const uuids = (values: string[]) => `ARRAY[${values.map((v) => escapeLiteral(v)).join(',')}]::uuid[]`;
     const statements = [...byPlatform].map(([platformId, list]) =>
-      statement(
-        `${escapeLiteral(platformId)}::uuid`,
-        uuids(list.map((e) => e.id)),
-        uuids(list.map((e) => e.token)),
-      ),
+      statement(`${escapeLiteral(platformId)}::uuid`, uuids(list.map((e) => e.id)), uuids(list.map((e) => e.token))),
     );
     const runner = this.dataSource.createQueryRunner();
     try {
       const client = (await runner.connect()) as pg.PoolClient;
+      const sql = statements.join(';\n');
+      this.dataSource.logger.logQuery(sql, undefined, runner); // as TypeORM's own queries are (statement checks)
       // Several statements in one string run as one implicit transaction (all or none).
-      const result = (await client.query(statements.join(';\n'))) as unknown as pg.QueryResult | pg.QueryResult[];
+      const result = (await client.query(sql)) as unknown as pg.QueryResult | pg.QueryResult[];
       return (Array.isArray(result) ? result : [result]).flatMap((r) => r.rows as Array<Record<string, unknown>>);
     } finally {
       await runner.release();

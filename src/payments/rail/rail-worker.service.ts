@@ -170,7 +170,11 @@ export class RailWorker extends PollingWorker {
           await m.update(
             OutgoingTransactionEntity,
             { id: row.id, platformId },
-            { railSendAttempts: attempts, railProvider: this.rail.name, railDueRealAt: later(real, RAIL_SEND_LEASE_MS) },
+            {
+              railSendAttempts: attempts,
+              railProvider: this.rail.name,
+              railDueRealAt: later(real, RAIL_SEND_LEASE_MS),
+            },
           );
           claimed.push({
             id: row.id,

@@ -3,7 +3,7 @@ import { DataSource, EntityManager } from 'typeorm';
 import { AppConfig } from '../config/app-config.js';
 import { Runtime } from '../config/config.module.js';
 import { MetricsService } from '../metrics/metrics.service.js';
-import { ActorType, AuditRecord, canonical, linkHash } from './audit-record.js';
+import { ActorType, AuditRecord, canonical, linkHash, NIL_CHAIN } from './audit-record.js';
 
 /** Events linked per transaction (a pass runs batches until the sealable tail is empty). */
 const BATCH = 2000;
@@ -55,7 +55,9 @@ export function storedRecord(row: StoredEvent): AuditRecord {
 }
 
 /**
- * Every unsealed event this transaction can see (committed), oldest append first. No watermark:
+ * Every unsealed event of one chain ($1) this transaction can see (committed), oldest append
+ * first, pinned to the chain's platform (the chain is the platform; unattributed events, the nil
+ * chain, have none). No watermark:
  * chain positions are given here, at sealing, so an event whose transaction commits after others
  * (its append sequence taken earlier, at insert) is simply not visible yet and is sealed in a later
  * round, after them: nothing is skipped, nothing is ever placed behind an event already sealed, and
@@ -63,11 +65,20 @@ export function storedRecord(row: StoredEvent): AuditRecord {
  * No horizon of in-flight transactions either (`pg_snapshot_xmin` is cluster-wide: one long
  * transaction in any database of the server would hold every seal back).
  */
-const SEALABLE_SQL = `SELECT ${STORED_COLUMNS} FROM audit_events WHERE hash IS NULL ORDER BY pos LIMIT ${BATCH}`;
+const sealableSql = (pin: string) =>
+  `SELECT ${STORED_COLUMNS} FROM audit_events WHERE ${pin} AND chain = $1 AND hash IS NULL ORDER BY pos LIMIT ${BATCH}`;
 
-const SEAL_SQL = `UPDATE audit_events e SET seq = v.seq, prev_hash = v.prev_hash, hash = v.hash
-  FROM unnest($1::uuid[], $2::bigint[], $3::text[], $4::text[]) AS v(id, seq, prev_hash, hash)
-  WHERE e.id = v.id AND e.hash IS NULL`;
+/** The chains with unsealed events, oldest append first: an unlocked read across platforms. */
+const UNSEALED_CHAINS_SQL = `/* cross-shard: audit-unsealed-chains */
+  SELECT chain FROM audit_events WHERE hash IS NULL GROUP BY chain ORDER BY min(pos) LIMIT ${BATCH}`;
+
+const sealSql = (pin: string) => `UPDATE audit_events e SET seq = v.seq, prev_hash = v.prev_hash, hash = v.hash
+  FROM unnest($2::uuid[], $3::bigint[], $4::text[], $5::text[]) AS v(id, seq, prev_hash, hash)
+  WHERE ${pin} AND e.chain = $1 AND e.id = v.id AND e.hash IS NULL`;
+
+/** A chain's rows pinned to its platform (`platform_id = $1`; the nil chain's have no platform). */
+const pinOf = (chain: string, alias = '') =>
+  chain === NIL_CHAIN ? `${alias}platform_id IS NULL` : `${alias}platform_id = $1`;
 
 const HEADS_SQL = `INSERT INTO audit_heads AS h (chain, platform_id, seq, prev_hash, hash)
   SELECT v.chain, v.chain, v.seq, v.prev_hash, v.hash
@@ -77,7 +88,7 @@ const HEADS_SQL = `INSERT INTO audit_heads AS h (chain, platform_id, seq, prev_h
 /**
  * Links appended audit events into their chains, the way a transparency log's sequencer does:
  * requests append events unlinked (no shared row, no wait), and this worker job, every
- * AUDIT_SEAL_INTERVAL_MS, takes the committed unsealed events (see SEALABLE_SQL) in append order and gives
+ * AUDIT_SEAL_INTERVAL_MS, takes the committed unsealed events (see sealableSql) in append order and gives
  * each event its chain's next number, the previous hash and its own (sha256 of the previous hash
  * and its canonical text, as before), advancing each chain's head, in one transaction per batch.
  * One sealer at a time (an advisory lock); the others skip the round. Publishes
@@ -131,7 +142,7 @@ export class AuditSealer implements OnApplicationBootstrap, OnModuleDestroy {
     for (;;) {
       await this.sealOnce();
       const [left] = await this.db.query<unknown[]>(
-        'SELECT 1 FROM audit_events WHERE hash IS NULL AND txid < $1::xid8 LIMIT 1',
+        '/* cross-shard: audit-unsealed-left */ SELECT 1 FROM audit_events WHERE hash IS NULL AND txid < $1::xid8 LIMIT 1',
         [xmax],
       );
       if (!left) return;
@@ -139,29 +150,44 @@ export class AuditSealer implements OnApplicationBootstrap, OnModuleDestroy {
     }
   }
 
+  /**
+   * Which chains have unsealed events comes from one unlocked read across platforms
+   * (cross-shard: audit-unsealed-chains); each chain is then sealed in transactions of its own,
+   * pinned to its platform, a batch at a time.
+   */
   private async round(): Promise<number> {
     let sealed = 0;
     for (;;) {
-      const n = await this.db.transaction((m) => this.sealBatch(m));
-      if (n === null) return sealed;
-      sealed += n;
-      if (n < BATCH) return sealed;
+      const chains = (await this.db.query<Array<{ chain: string }>>(UNSEALED_CHAINS_SQL)).map((r) => r.chain);
+      if (!chains.length) return sealed;
+      let full = false;
+      for (const chain of chains) {
+        for (;;) {
+          const n = await this.db.transaction((m) => this.sealBatch(m, chain));
+          if (n === null) return sealed;
+          sealed += n;
+          if (n < BATCH) break;
+          full = true;
+        }
+      }
+      // Every chain read was sealed to its end: anything newer waits for the next round, unless
+      // the read may have left chains out (it answers at most a batch of them) or a chain was long.
+      if (chains.length < BATCH && !full) return sealed;
     }
   }
 
-  /** One batch in the caller's transaction; null when another sealer holds the lock. */
-  private async sealBatch(m: EntityManager): Promise<number | null> {
+  /** One batch of `chain` in the caller's transaction; null when another sealer holds the lock. */
+  private async sealBatch(m: EntityManager, chain: string): Promise<number | null> {
     const [{ locked }] = await m.query<Array<{ locked: boolean }>>('SELECT pg_try_advisory_xact_lock($1) AS locked', [
       SEALER_LOCK,
     ]);
     if (!locked) return null;
-    const rows = await m.query<StoredEvent[]>(SEALABLE_SQL);
+    const rows = await m.query<StoredEvent[]>(sealableSql(pinOf(chain)), [chain]);
     if (!rows.length) return 0;
-    const chains = [...new Set(rows.map((r) => r.chain))];
     const heads = new Map<string, { seq: number; hash: string | null }>();
     const headRows = await m.query<Array<{ chain: string; seq: string; hash: string }>>(
-      'SELECT chain, seq, hash FROM audit_heads WHERE chain = ANY($1::uuid[]) FOR UPDATE',
-      [chains],
+      'SELECT chain, seq, hash FROM audit_heads WHERE chain = $1 FOR UPDATE',
+      [chain],
     );
     for (const h of headRows) heads.set(h.chain, { seq: Number(h.seq), hash: h.hash });
     const ids: string[] = [];
@@ -179,7 +205,7 @@ export class AuditSealer implements OnApplicationBootstrap, OnModuleDestroy {
       hashes.push(hash);
       heads.set(row.chain, { seq: head.seq + 1, hash });
     }
-    await m.query(SEAL_SQL, [ids, seqs, prevs, hashes]);
+    await m.query(sealSql(pinOf(chain, 'e.')), [chain, ids, seqs, prevs, hashes]);
     const last = [...lastOf].map(([chain, i]) => ({ chain, seq: seqs[i], prev: prevs[i], hash: hashes[i] }));
     await m.query(HEADS_SQL, [
       last.map((l) => l.chain),
@@ -193,7 +219,7 @@ export class AuditSealer implements OnApplicationBootstrap, OnModuleDestroy {
   /** The unsealed events and the age of the oldest (by the database's clock), at scrape time. */
   private async collect(): Promise<void> {
     const [row] = await this.db.query<Array<{ n: number; lag: number | null }>>(
-      `SELECT count(*)::int AS n, extract(epoch FROM now() - min(appended_at))::float8 AS lag
+      `/* cross-shard: audit-unsealed-gauge */ SELECT count(*)::int AS n, extract(epoch FROM now() - min(appended_at))::float8 AS lag
        FROM audit_events WHERE hash IS NULL`,
     );
     this.metrics.auditUnsealedEvents.set(row.n);

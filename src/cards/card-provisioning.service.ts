@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { PollingWorker } from '../common/polling-worker.js';
+import { DUE_PLATFORMS, perDuePlatform, PollingWorker } from '../common/polling-worker.js';
 import { EntityManager } from 'typeorm';
 import { RealClock } from '../common/clock.js';
 import { Runtime } from '../config/config.module.js';
@@ -56,12 +56,21 @@ export class CardProvisioningService extends PollingWorker {
    * claimed. `platformId` limits it to one platform (tests drive it this way instead of a worker).
    */
   async runOnce(options: { platformId?: string } = {}): Promise<number> {
-    return this.tx.run(async (m) => {
-      const due = await this.cards.claimProvisioning(m, this.clock.now(), BATCH, options.platformId ?? null);
-      for (const card of due)
-        await this.complete(m, card, card.provisioningOutcome ?? (await this.issuer.provisioningOutcome(card)));
-      return due.length;
-    });
+    const now = this.clock.now();
+    let done = 0;
+    // Which platforms have cards due is one unlocked read across platforms (cross-shard:
+    // card-provisioning-due-platforms); each platform's cards are then claimed pinned to it.
+    const due = () => this.cards.provisioningDuePlatforms(this.tx.manager, now, DUE_PLATFORMS);
+    await perDuePlatform(options.platformId, due, BATCH, (platformId, limit) =>
+      this.tx.run(async (m) => {
+        const cards = await this.cards.claimProvisioning(m, now, limit, platformId);
+        for (const card of cards)
+          await this.complete(m, card, card.provisioningOutcome ?? (await this.issuer.provisioningOutcome(card)));
+        done += cards.length;
+        return cards.length;
+      }),
+    );
+    return done;
   }
 
   /** `POST /sandbox/cards/{id}/simulate/provisioning`: the issuer's answer for a PROCESSING card, now. */

@@ -281,22 +281,36 @@ export class CardsRepository {
   }
 
   /**
-   * Claims up to `limit` cards whose provisioning can proceed, FOR UPDATE SKIP LOCKED (several
-   * workers never take the same card): PROCESSING cards whose `provisioningDueAt` has come, and
-   * PENDING_KYC cards whose cardholder's KYC is APPROVED again. `platformId` narrows it (tests).
+   * The platforms with cards whose provisioning can proceed (up to `limit`, the longest waiting
+   * first): an unlocked read across platforms (cross-shard: card-provisioning-due-platforms).
    */
-  async claimProvisioning(
-    m: EntityManager,
-    now: RealTime,
-    limit: number,
-    platformId: string | null = null,
-  ): Promise<CardEntity[]> {
+  async provisioningDuePlatforms(m: EntityManager, now: RealTime, limit: number): Promise<string[]> {
+    const rows = await m.query<Array<{ platform_id: string }>>(
+      `/* cross-shard: card-provisioning-due-platforms */
+       SELECT c.platform_id FROM cards c
+       WHERE c.provisioning_due_at <= $1 AND c.status IN ('PROCESSING', 'PENDING_KYC')
+         AND (c.status = 'PROCESSING'
+              OR EXISTS (SELECT 1 FROM customers k
+                         WHERE k.platform_id = c.platform_id AND k.id = c.customer_id AND k.kyc_status = 'APPROVED'))
+       GROUP BY c.platform_id ORDER BY min(c.provisioning_due_at), c.platform_id
+       LIMIT $2`,
+      [now, limit],
+    );
+    return rows.map((r) => r.platform_id);
+  }
+
+  /**
+   * Claims up to `limit` of the platform's cards whose provisioning can proceed, FOR UPDATE SKIP
+   * LOCKED (several workers never take the same card): PROCESSING cards whose `provisioningDueAt`
+   * has come, and PENDING_KYC cards whose cardholder's KYC is APPROVED again.
+   */
+  async claimProvisioning(m: EntityManager, now: RealTime, limit: number, platformId: string): Promise<CardEntity[]> {
     return m.query<CardEntity[]>(
       `SELECT ${cardColumnsOf('c')} FROM cards c
-       WHERE c.provisioning_due_at <= $1 AND c.status IN ('PROCESSING', 'PENDING_KYC')
-         AND ($3::uuid IS NULL OR c.platform_id = $3)
+       WHERE c.platform_id = $3 AND c.provisioning_due_at <= $1 AND c.status IN ('PROCESSING', 'PENDING_KYC')
          AND (c.status = 'PROCESSING'
-              OR EXISTS (SELECT 1 FROM customers k WHERE k.id = c.customer_id AND k.kyc_status = 'APPROVED'))
+              OR EXISTS (SELECT 1 FROM customers k
+                         WHERE k.platform_id = $3 AND k.id = c.customer_id AND k.kyc_status = 'APPROVED'))
        ORDER BY c.provisioning_due_at
        LIMIT $2
        FOR UPDATE OF c SKIP LOCKED`,

@@ -56,7 +56,7 @@ async function verifyIn(m: EntityManager, platform: string | null): Promise<Ledg
   const params = platform ? [platform] : [];
   const onPlatform = (alias: string) => (platform ? `${alias}.platform_id = $1` : 'TRUE');
   const [counts] = await m.query<Array<{ journals: string; postings: string; accounts: string }>>(
-    `SELECT (SELECT COUNT(DISTINCT journal_id) FROM ledger_entries e WHERE ${onPlatform('e')})::text AS journals,
+    `/* cross-shard: ledger-verify */ SELECT (SELECT COUNT(DISTINCT journal_id) FROM ledger_entries e WHERE ${onPlatform('e')})::text AS journals,
             (SELECT COUNT(*) FROM ledger_entries e WHERE ${onPlatform('e')})::text AS postings,
             (SELECT COUNT(*) FROM internal_accounts a WHERE ${onPlatform('a')})::text AS accounts`,
     params,
@@ -84,7 +84,7 @@ async function firstViolation(
     ? `WHERE journal_id IN (SELECT journal_id FROM ledger_entries WHERE platform_id = $1)`
     : '';
   const [unbalanced] = await m.query<Array<{ journal_id: string; currency: string; sum: string; platform_id: string }>>(
-    `SELECT journal_id, currency, SUM(amount)::text AS sum, MIN(platform_id::text) AS platform_id
+    `/* cross-shard: ledger-verify */ SELECT journal_id, currency, SUM(amount)::text AS sum, MIN(platform_id::text) AS platform_id
        FROM ledger_entries ${journalFilter}
       GROUP BY journal_id, currency HAVING SUM(amount) <> 0
       ORDER BY journal_id, currency LIMIT 1`,
@@ -111,7 +111,7 @@ async function firstViolation(
       n: string;
     }>
   >(
-    `SELECT a.id, a.platform_id, a.currency, a.balance::text, a.ledger_seq::text,
+    `/* cross-shard: ledger-verify */ SELECT a.id, a.platform_id, a.currency, a.balance::text, a.ledger_seq::text,
             COALESCE(s.sum, 0)::text AS sum, COALESCE(s.n, 0)::text AS n
        FROM internal_accounts a
        LEFT JOIN (SELECT account_id, SUM(amount) AS sum, COUNT(*) AS n FROM ledger_entries
@@ -143,7 +143,7 @@ async function firstViolation(
       n: string;
     }>
   >(
-    `SELECT account_id, platform_id, currency, seq::text, balance_after::text, running::text, n::text FROM (
+    `/* cross-shard: ledger-verify */ SELECT account_id, platform_id, currency, seq::text, balance_after::text, running::text, n::text FROM (
        SELECT account_id, platform_id, currency, seq, balance_after,
               SUM(amount) OVER (PARTITION BY account_id ORDER BY seq) AS running,
               ROW_NUMBER() OVER (PARTITION BY account_id ORDER BY seq) AS n
@@ -170,7 +170,7 @@ async function firstViolation(
     };
   }
   const [negative] = await m.query<Array<{ id: string; platform_id: string; currency: string; balance: string }>>(
-    `SELECT id, platform_id, currency, balance::text FROM internal_accounts a
+    `/* cross-shard: ledger-verify */ SELECT id, platform_id, currency, balance::text FROM internal_accounts a
       WHERE ${onPlatform('a')} AND balance < 0 ORDER BY id LIMIT 1`,
     params,
   );
@@ -187,7 +187,7 @@ async function firstViolation(
   const [held] = await m.query<
     Array<{ id: string; platform_id: string; currency: string; held: string; open: string }>
   >(
-    `SELECT a.id, a.platform_id, a.currency, a.held::text, COALESCE(h.open, 0)::text AS open
+    `/* cross-shard: ledger-verify */ SELECT a.id, a.platform_id, a.currency, a.held::text, COALESCE(h.open, 0)::text AS open
        FROM internal_accounts a
        LEFT JOIN (SELECT account_id, SUM(remaining) AS open FROM ledger_holds WHERE status = 'OPEN'
                    GROUP BY account_id) h ON h.account_id = a.id
@@ -217,7 +217,7 @@ async function stablecoinViolation(
 ): Promise<LedgerViolation | null> {
   const platformOf = (id: string) => formatId('Platform', id);
   const [posted] = await m.query<Array<{ id: string; platform_id: string; status: string; journals: string }>>(
-    `SELECT o.id, o.platform_id, o.status, COUNT(DISTINCT e.journal_id)::text AS journals
+    `/* cross-shard: ledger-verify */ SELECT o.id, o.platform_id, o.status, COUNT(DISTINCT e.journal_id)::text AS journals
        FROM stablecoin_operations o
        LEFT JOIN ledger_entries e ON e.platform_id = o.platform_id AND e.reference = 'StablecoinOperation:' || o.id
       WHERE ${onPlatform('o')}
@@ -236,7 +236,7 @@ async function stablecoinViolation(
   const [supply] = await m.query<
     Array<{ id: string; platform_id: string; symbol: string; issued: string; ledger: string }>
   >(
-    `SELECT c.id, c.platform_id, c.symbol, COALESCE(o.issued, 0)::text AS issued, COALESCE(l.sum, 0)::text AS ledger
+    `/* cross-shard: ledger-verify */ SELECT c.id, c.platform_id, c.symbol, COALESCE(o.issued, 0)::text AS issued, COALESCE(l.sum, 0)::text AS ledger
        FROM stablecoins c
        LEFT JOIN (SELECT stablecoin_id, SUM(CASE WHEN operation_type = 'MINT' THEN amount ELSE -amount END) AS issued
                     FROM stablecoin_operations WHERE status = 'COMPLETED' GROUP BY stablecoin_id) o ON o.stablecoin_id = c.id
@@ -256,7 +256,7 @@ async function stablecoinViolation(
       currency: supply.symbol,
     };
   const [reserve] = await m.query<Array<{ platform_id: string; currency: string; backed: string; ledger: string }>>(
-    `SELECT COALESCE(o.platform_id, l.platform_id) AS platform_id, COALESCE(o.currency, l.currency) AS currency,
+    `/* cross-shard: ledger-verify */ SELECT COALESCE(o.platform_id, l.platform_id) AS platform_id, COALESCE(o.currency, l.currency) AS currency,
             COALESCE(o.backed, 0)::text AS backed, COALESCE(l.sum, 0)::text AS ledger
        FROM (SELECT platform_id, fiat_currency AS currency,
                     SUM(CASE WHEN operation_type = 'MINT' THEN fiat_amount ELSE -fiat_amount END) AS backed

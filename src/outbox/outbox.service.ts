@@ -161,6 +161,8 @@ export interface PreparedEvent {
 export interface WrittenEvent {
   /** The uuid of the envelope id. */
   uuid: string;
+  /** The platform's uuid (the event's shard). */
+  platformId: string;
   envelope: WebhookEnvelope;
   seq: number;
 }
@@ -202,7 +204,7 @@ export class OutboxService {
       event.parameters,
     );
     if (rows.length === 0) return null;
-    return { uuid: event.uuid, envelope: event.envelope, seq: Number(rows[0].seq) };
+    return { uuid: event.uuid, platformId: input.platformId, envelope: event.envelope, seq: Number(rows[0].seq) };
   }
 
   /**

@@ -108,7 +108,7 @@ export class WebhookEventsService {
         aggregateId: formatId('PlatformConfig', config.id),
         data: {},
       });
-      return this.store.claimOne(m, written.uuid, this.clock.now());
+      return this.store.claimOne(m, written.uuid, platformId, this.clock.now());
     });
     const target = await this.store.target(platformId);
     const done = await this.sender.send(event, target);

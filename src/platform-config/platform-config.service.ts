@@ -354,7 +354,8 @@ export class PlatformConfigService {
     const targets = new Map<string, WebhookTarget>();
     if (platformIds.length === 0) return targets;
     const rows = await m.query<TargetRow[]>(
-      `SELECT p.platform_id, c.webhook_endpoint, k.private_key_enc, k.secret_enc, k.previous_secret_enc,
+      `/* cross-shard: outbox-webhook-targets */
+       SELECT p.platform_id, c.webhook_endpoint, k.private_key_enc, k.secret_enc, k.previous_secret_enc,
               k.previous_secret_expires_at
        FROM unnest($1::uuid[]) AS p(platform_id)
        LEFT JOIN platform_configs c ON c.platform_id = p.platform_id

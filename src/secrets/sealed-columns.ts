@@ -45,6 +45,7 @@ export interface SealedColumnSql {
  */
 export class SqlSealedColumn implements SealedColumn {
   readonly name: string;
+  private platformColumn: Promise<boolean> | undefined;
 
   constructor(
     private readonly sql: SealedColumnSql,
@@ -57,36 +58,72 @@ export class SqlSealedColumn implements SealedColumn {
   async countByKid(): Promise<Map<string, number>> {
     const v = this.sql.value;
     const rows = await this.tx.manager.query<Array<{ kid: string; n: number | string }>>(
-      `SELECT CASE WHEN left(${v}, 3) = 'v2.' THEN split_part(${v}, '.', 2) ELSE '${LEGACY}' END AS kid,
+      `/* cross-shard: sealed-values-count */
+       SELECT CASE WHEN left(${v}, 3) = 'v2.' THEN split_part(${v}, '.', 2) ELSE '${LEGACY}' END AS kid,
               count(*) AS n
          FROM ${this.sql.table} WHERE ${this.sealedRows()} GROUP BY 1`,
     );
     return new Map(rows.map((r) => [r.kid, Number(r.n)]));
   }
 
+  /**
+   * One batch. On a table of platforms' rows (it has `platform_id`), which platforms have values
+   * to re-seal is an unlocked read across platforms (cross-shard: sealed-values-platforms), and
+   * the batch locks and rewrites one platform's rows at a time, pinned to it: no lock spans shards.
+   */
   async resealBatch(limit: number): Promise<number> {
-    const { table, keys, value, assign } = this.sql;
     const prefix = `v2.${this.box.currentKeyId}.`;
+    const stale = `${this.sealedRows()} AND left(${this.sql.value}, $1::int) <> $2`;
+    if (!(await this.perPlatform())) return this.resealIn(limit, prefix, stale, null);
+    const platforms = await this.tx.manager.query<Array<{ platform_id: string }>>(
+      `/* cross-shard: sealed-values-platforms */
+       SELECT platform_id FROM ${this.sql.table} WHERE ${stale} GROUP BY platform_id LIMIT 50`,
+      [prefix.length, prefix],
+    );
+    let rewritten = 0;
+    for (const { platform_id: platformId } of platforms) {
+      if (rewritten >= limit) break;
+      rewritten += await this.resealIn(limit - rewritten, prefix, stale, platformId);
+    }
+    return rewritten;
+  }
+
+  private resealIn(limit: number, prefix: string, stale: string, platformId: string | null): Promise<number> {
+    const { table, keys, value, assign } = this.sql;
+    const pin = platformId === null ? '' : ' AND platform_id = $3';
     return this.tx.run(async (m) => {
       const rows = await m.query<Array<Record<string, unknown> & { sealed: string }>>(
         `SELECT ${keys.join(', ')}, ${value} AS sealed FROM ${table}
-          WHERE ${this.sealedRows()} AND left(${value}, $1::int) <> $2
+          WHERE ${stale}${pin}
           LIMIT ${Math.max(1, Math.floor(limit))} FOR UPDATE SKIP LOCKED`,
-        [prefix.length, prefix],
+        platformId === null ? [prefix.length, prefix] : [prefix.length, prefix, platformId],
       );
       let rewritten = 0;
       for (const row of rows) {
         const resealed = this.box.seal(this.box.open(row.sealed));
         const match = keys.map((k, i) => `${k} = $${i + 1}`).join(' AND ');
         const n = keys.length;
+        const pinned = platformId === null ? '' : ` AND platform_id = $${n + 3}`;
         const [, count] = await m.query<[unknown, number]>(
-          `UPDATE ${table} SET ${assign(`$${n + 1}`)} WHERE ${match} AND ${value} = $${n + 2}`,
-          [...keys.map((k) => row[k]), resealed, row.sealed],
+          `UPDATE ${table} SET ${assign(`$${n + 1}`)} WHERE ${match} AND ${value} = $${n + 2}${pinned}`,
+          [...keys.map((k) => row[k]), resealed, row.sealed, ...(platformId === null ? [] : [platformId])],
         );
         rewritten += count;
       }
       return rewritten;
     });
+  }
+
+  /** Whether the table holds platforms' rows (a `platform_id` column), asked of the catalog once. */
+  private perPlatform(): Promise<boolean> {
+    this.platformColumn ??= this.tx.manager
+      .query<unknown[]>(
+        `SELECT 1 FROM information_schema.columns
+          WHERE table_schema = current_schema() AND table_name = $1 AND column_name = 'platform_id'`,
+        [this.sql.table],
+      )
+      .then((rows) => rows.length > 0);
+    return this.platformColumn;
   }
 
   private sealedRows(): string {

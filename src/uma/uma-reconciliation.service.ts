@@ -169,14 +169,16 @@ export class UmaReconciliationService implements OnModuleInit {
   /** The platform's unresolved UMA payments, oldest first. */
   async unresolved(platformId: string | null, limit = 100): Promise<UnresolvedSettlement[]> {
     const rows = await this.tx.query<UnresolvedRow[]>(
-      `SELECT u.transaction_id, u.platform_id, o.sent_amount, o.sending_currency, u.receiving_amount,
+      // One platform's (pinned), or every platform's for an operator (cross-shard: uma-unresolved-report).
+      `${platformId ? '' : '/* cross-shard: uma-unresolved-report */ '}SELECT u.transaction_id, u.platform_id, o.sent_amount, o.sending_currency, u.receiving_amount,
               u.receiving_currency, u.receiver_uma_address, u.receiver_domain, u.settling_since,
               u.inquiry_attempts, u.inquiry_due_at, u.last_error,
               (SELECT s.last_error FROM uma_settlement_messages s
-                WHERE s.kind = 'PAYMENT' AND s.reference = 'Transaction:' || u.transaction_id::text
+                WHERE s.platform_id = u.platform_id AND s.kind = 'PAYMENT'
+                  AND s.reference = 'Transaction:' || u.transaction_id::text
                   AND s.last_error IS NOT NULL LIMIT 1) AS callback_error
-         FROM uma_payments u JOIN outgoing_transactions o ON o.id = u.transaction_id
-        WHERE u.status = 'SETTLING' AND ($1::uuid IS NULL OR u.platform_id = $1)
+         FROM uma_payments u JOIN outgoing_transactions o ON o.platform_id = u.platform_id AND o.id = u.transaction_id
+        WHERE u.status = 'SETTLING' AND ${platformId ? 'u.platform_id = $1' : '$1::uuid IS NULL'}
         ORDER BY u.settling_since, u.transaction_id LIMIT $2`,
       [platformId, limit],
     );
@@ -272,7 +274,8 @@ export class UmaReconciliationService implements OnModuleInit {
   private async collect(): Promise<void> {
     const now = this.realClock.now();
     const [row] = await this.tx.query<Array<{ overdue: string | number; oldest: Date | string | null }>>(
-      `SELECT count(*) FILTER (WHERE settling_since <= $1) AS overdue, min(settling_since) AS oldest
+      `/* cross-shard: uma-settlement-gauge */
+       SELECT count(*) FILTER (WHERE settling_since <= $1) AS overdue, min(settling_since) AS oldest
          FROM uma_payments WHERE status = 'SETTLING'`,
       [later(now, -this.inquiryAfterMs)],
     );

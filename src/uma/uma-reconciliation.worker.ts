@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { later, RealClock } from '../common/clock.js';
-import { PollingWorker } from '../common/polling-worker.js';
+import { DUE_PLATFORMS, duePlatformIds, perDuePlatform, PollingWorker } from '../common/polling-worker.js';
 import { Runtime } from '../config/config.module.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { inquiryBackoffMs, UmaReconciliationService, type InquiryResult } from './uma-reconciliation.service.js';
@@ -13,6 +13,7 @@ const BATCH = 20;
 
 interface ClaimedPayment {
   transaction_id: string;
+  platform_id: string;
   receiver_domain: string;
   settling_since: Date | string;
   inquiry_attempts: number;
@@ -45,22 +46,40 @@ export class UmaReconciliationWorker extends PollingWorker {
     });
   }
 
-  /** One pass: an inquiry for every due payment (up to a batch); answers what each learned. */
+  /**
+   * One pass: an inquiry for every due payment (up to a batch); answers what each learned. Which
+   * platforms have due inquiries is one unlocked read across platforms (cross-shard:
+   * uma-reconciliation-due-platforms); each platform's are then claimed pinned to it.
+   */
   async runOnce(): Promise<InquiryResult[]> {
     const now = this.realClock.now();
-    const claimed = await this.tx.query<ClaimedPayment[]>(
-      `WITH due AS (
-         SELECT quote_id FROM uma_payments
+    const due = () =>
+      duePlatformIds(
+        this.tx.manager,
+        `/* cross-shard: uma-reconciliation-due-platforms */
+         SELECT platform_id FROM uma_payments
           WHERE status = 'SETTLING' AND inquiry_due_at <= $1
-          ORDER BY inquiry_due_at, quote_id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED
-       ), claimed AS (
-         UPDATE uma_payments u SET inquiry_due_at = $2, inquiry_attempts = u.inquiry_attempts + 1
-           FROM due WHERE u.quote_id = due.quote_id
-         RETURNING u.transaction_id, u.receiver_domain, u.settling_since, u.inquiry_attempts
-       )
-       SELECT * FROM claimed`,
-      [now, later(now, LEASE_MS)],
-    );
+          GROUP BY platform_id ORDER BY min(inquiry_due_at), platform_id LIMIT ${DUE_PLATFORMS}`,
+        [now],
+      );
+    const claimed: ClaimedPayment[] = [];
+    await perDuePlatform(undefined, due, BATCH, async (platformId, limit) => {
+      const rows = await this.tx.query<ClaimedPayment[]>(
+        `WITH due AS (
+           SELECT quote_id FROM uma_payments
+            WHERE platform_id = $3 AND status = 'SETTLING' AND inquiry_due_at <= $1
+            ORDER BY inquiry_due_at, quote_id LIMIT ${Math.floor(limit)} FOR UPDATE SKIP LOCKED
+         ), claimed AS (
+           UPDATE uma_payments u SET inquiry_due_at = $2, inquiry_attempts = u.inquiry_attempts + 1
+             FROM due WHERE u.platform_id = $3 AND u.quote_id = due.quote_id
+           RETURNING u.transaction_id, u.platform_id, u.receiver_domain, u.settling_since, u.inquiry_attempts
+         )
+         SELECT * FROM claimed`,
+        [now, later(now, LEASE_MS), platformId],
+      );
+      claimed.push(...rows);
+      return rows.length;
+    });
     const results: InquiryResult[] = [];
     for (const payment of claimed) results.push(await this.reconcile(payment));
     return results;
@@ -89,8 +108,8 @@ export class UmaReconciliationWorker extends PollingWorker {
     const now = this.realClock.now();
     await this.tx.query(
       `UPDATE uma_payments SET inquiry_due_at = $2, last_error = $3
-        WHERE transaction_id = $1 AND status = 'SETTLING'`,
-      [payment.transaction_id, later(now, inquiryBackoffMs(payment.inquiry_attempts)), error],
+        WHERE transaction_id = $1 AND platform_id = $4 AND status = 'SETTLING'`,
+      [payment.transaction_id, later(now, inquiryBackoffMs(payment.inquiry_attempts)), error, payment.platform_id],
     );
     return result;
   }

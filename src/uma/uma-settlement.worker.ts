@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { PollingWorker } from '../common/polling-worker.js';
+import { DUE_PLATFORMS, duePlatformIds, perDuePlatform, PollingWorker } from '../common/polling-worker.js';
 import { later, RealClock } from '../common/clock.js';
 import { parseId } from '../common/ids.js';
 import { AppConfig } from '../config/app-config.js';
@@ -19,6 +19,7 @@ const BATCH = 20;
 
 interface ClaimedMessage {
   id: string;
+  platform_id: string;
   kind: SettlementKind;
   reference: string;
   target_domain: string;
@@ -65,22 +66,40 @@ export class UmaSettlementWorker extends PollingWorker {
     });
   }
 
-  /** One pass: delivers every due callback (up to a batch); answers how many were attempted. */
+  /**
+   * One pass: delivers every due callback (up to a batch); answers how many were attempted. Which
+   * platforms have due callbacks is one unlocked read across platforms (cross-shard:
+   * uma-settlement-due-platforms); each platform's are then claimed pinned to it.
+   */
   async runOnce(): Promise<number> {
     const now = this.realClock.now();
-    const claimed = await this.tx.query<ClaimedMessage[]>(
-      `WITH due AS (
-         SELECT id FROM uma_settlement_messages
+    const due = () =>
+      duePlatformIds(
+        this.tx.manager,
+        `/* cross-shard: uma-settlement-due-platforms */
+         SELECT platform_id FROM uma_settlement_messages
           WHERE status = 'PENDING' AND next_attempt_at <= $1
-          ORDER BY next_attempt_at, id LIMIT ${BATCH} FOR UPDATE SKIP LOCKED
-       ), claimed AS (
-         UPDATE uma_settlement_messages s SET next_attempt_at = $2, attempts = s.attempts + 1, updated_at = $1
-           FROM due WHERE s.id = due.id
-         RETURNING s.id, s.kind, s.reference, s.target_domain, s.payload, s.attempts, s.created_at
-       )
-       SELECT * FROM claimed`,
-      [now, later(now, LEASE_MS)],
-    );
+          GROUP BY platform_id ORDER BY min(next_attempt_at), platform_id LIMIT ${DUE_PLATFORMS}`,
+        [now],
+      );
+    const claimed: ClaimedMessage[] = [];
+    await perDuePlatform(undefined, due, BATCH, async (platformId, limit) => {
+      const rows = await this.tx.query<ClaimedMessage[]>(
+        `WITH due AS (
+           SELECT id FROM uma_settlement_messages
+            WHERE platform_id = $3 AND status = 'PENDING' AND next_attempt_at <= $1
+            ORDER BY next_attempt_at, id LIMIT ${Math.floor(limit)} FOR UPDATE SKIP LOCKED
+         ), claimed AS (
+           UPDATE uma_settlement_messages s SET next_attempt_at = $2, attempts = s.attempts + 1, updated_at = $1
+             FROM due WHERE s.platform_id = $3 AND s.id = due.id
+           RETURNING s.id, s.platform_id, s.kind, s.reference, s.target_domain, s.payload, s.attempts, s.created_at
+         )
+         SELECT * FROM claimed`,
+        [now, later(now, LEASE_MS), platformId],
+      );
+      claimed.push(...rows);
+      return rows.length;
+    });
     for (const message of claimed) await this.deliver(message);
     return claimed.length;
   }
@@ -101,8 +120,8 @@ export class UmaSettlementWorker extends PollingWorker {
     if (status !== null && status >= 200 && status < 300) {
       await this.tx.query(
         `UPDATE uma_settlement_messages SET status = 'DELIVERED', next_attempt_at = NULL, last_error = NULL,
-                updated_at = $2 WHERE id = $1`,
-        [message.id, now],
+                updated_at = $2 WHERE id = $1 AND platform_id = $3`,
+        [message.id, now, message.platform_id],
       );
       return;
     }
@@ -117,8 +136,8 @@ export class UmaSettlementWorker extends PollingWorker {
       await this.tx.run(async (m) => {
         await m.query(
           `UPDATE uma_settlement_messages SET status = 'FAILED', next_attempt_at = NULL, last_error = $2,
-                  updated_at = $3 WHERE id = $1`,
-          [message.id, error, now],
+                  updated_at = $3 WHERE id = $1 AND platform_id = $4`,
+          [message.id, error, now, message.platform_id],
         );
         // Refused at the first attempt: the receiver never took the payment, the sender is refunded.
         // A refusal after an attempt whose answer was lost may follow a credit there, and a callback
@@ -136,8 +155,9 @@ export class UmaSettlementWorker extends PollingWorker {
       return;
     }
     await this.tx.query(
-      `UPDATE uma_settlement_messages SET next_attempt_at = $2, last_error = $3, updated_at = $4 WHERE id = $1`,
-      [message.id, later(now, settlementBackoffMs(message.attempts)), error, now],
+      `UPDATE uma_settlement_messages SET next_attempt_at = $2, last_error = $3, updated_at = $4
+        WHERE id = $1 AND platform_id = $5`,
+      [message.id, later(now, settlementBackoffMs(message.attempts)), error, now, message.platform_id],
     );
   }
 }

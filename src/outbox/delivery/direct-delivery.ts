@@ -24,7 +24,7 @@ export class DirectDelivery {
 
   /** Leases the event just written, in the producer's transaction. */
   claim(m: EntityManager, written: WrittenEvent): Promise<ClaimedEvent> {
-    return this.store.claimOne(m, written.uuid, this.clock.now());
+    return this.store.claimOne(m, written.uuid, written.platformId, this.clock.now());
   }
 
   /** Signs and POSTs it now (after the producer's commit), records the attempt, answers it. */

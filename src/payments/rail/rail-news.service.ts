@@ -94,7 +94,7 @@ export class RailNewsApplier {
       row.railDueRealAt = null;
       await m.update(
         OutgoingTransactionEntity,
-        { id: row.id },
+        { id: row.id, platformId: row.platformId },
         { railProvider: news.provider, railProviderRef: news.providerRef, railDueRealAt: null },
       );
     }
@@ -127,9 +127,12 @@ export class RailNewsApplier {
     const id = railUuid(news.transactionId);
     const business = platformTimeSql(this.config.SANDBOX, 't.platform_id', '$1');
     const where = id ? 't.id = $2' : 't.rail_provider = $3 AND t.rail_provider_ref = $2';
+    const parameters = id ? [this.realClock.now(), id] : [this.realClock.now(), news.providerRef, news.provider];
+    // Pinned to the platform when the news says which (docs/scale-out.md).
+    const pinned = news.platformId ? ` AND t.platform_id = $${parameters.push(news.platformId)}` : '';
     const rows: Array<{ row: Record<string, unknown>; now: Date | string }> = await m.query(
-      `SELECT to_jsonb(t) AS row, ${business} AS now FROM outgoing_transactions t WHERE ${where} FOR UPDATE OF t`,
-      id ? [this.realClock.now(), id] : [this.realClock.now(), news.providerRef, news.provider],
+      `SELECT to_jsonb(t) AS row, ${business} AS now FROM outgoing_transactions t WHERE ${where}${pinned} FOR UPDATE OF t`,
+      parameters,
     );
     if (rows.length === 0) return null;
     const row = hydrate(m, OutgoingTransactionEntity, rows[0].row);

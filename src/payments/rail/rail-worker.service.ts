@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { PollingWorker } from '../../common/polling-worker.js';
+import { DUE_PLATFORMS, duePlatformIds, perDuePlatform, PollingWorker } from '../../common/polling-worker.js';
 import { type BusinessTime, later, RealClock } from '../../common/clock.js';
 import { formatId } from '../../common/ids.js';
 import { AppConfig } from '../../config/app-config.js';
@@ -27,6 +27,7 @@ const BATCH = 50;
 /** A payout claimed for its hand-off. */
 interface Claimed {
   id: string;
+  platformId: string;
   payment: RailPayment;
   attempts: number;
 }
@@ -68,7 +69,12 @@ export class RailWorker extends PollingWorker {
     super({ runtime, intervalMs: RAIL_POLL_MS, logger: new Logger('RailWorker'), failure: 'rail run failed' });
   }
 
-  /** One pass (a platform's only with `platformId`: tests drive it this way). */
+  /**
+   * One pass (a platform's only with `platformId`: tests drive it this way). Each of its parts
+   * first reads, unlocked and across platforms, which platforms have work due (one tagged
+   * cross-shard statement each, see src/database/distribution.json), then claims each platform's
+   * pinned to it (FOR UPDATE SKIP LOCKED), up to a batch per part.
+   */
   async runOnce(options: { platformId?: string } = {}): Promise<number> {
     let steps = 0;
     if (this.rail instanceof SandboxRailAdapter) steps += await this.sandboxNews(this.rail, options);
@@ -79,8 +85,17 @@ export class RailWorker extends PollingWorker {
     return steps + (await this.expireAwaiting(options));
   }
 
-  private sandboxNews(sandbox: SandboxRailAdapter, options: { platformId?: string }): Promise<number> {
-    return this.tx.run(async (m) => this.news.apply(m, await sandbox.takeDue(m, options)));
+  private async sandboxNews(sandbox: SandboxRailAdapter, options: { platformId?: string }): Promise<number> {
+    let steps = 0;
+    const due = () => sandbox.duePlatforms(this.tx.manager, DUE_PLATFORMS);
+    await perDuePlatform(options.platformId, due, BATCH, (platformId, limit) =>
+      this.tx.run(async (m) => {
+        const { news, taken } = await sandbox.takeDue(m, platformId, limit);
+        steps += await this.news.apply(m, news);
+        return taken;
+      }),
+    );
+    return steps;
   }
 
   private async handOff(options: { platformId?: string }): Promise<number> {
@@ -96,7 +111,7 @@ export class RailWorker extends PollingWorker {
       }
       steps += await this.tx.run(async (m) => {
         const row = await m.findOne(OutgoingTransactionEntity, {
-          where: { id: c.id },
+          where: { id: c.id, platformId: c.platformId },
           lock: { mode: 'pessimistic_write' },
         });
         if (!row) return 0;
@@ -107,45 +122,71 @@ export class RailWorker extends PollingWorker {
     return steps;
   }
 
-  /** Claims due hand-offs (one transaction, committed before any call): the lease moves their due time. */
+  /**
+   * Claims due hand-offs (one transaction per platform, committed before any call): the lease
+   * moves their due time. Which platforms have some: cross-shard rail-handoff-due-platforms.
+   */
   private async claimSends(options: { platformId?: string }): Promise<Claimed[]> {
-    return this.tx.run(async (m) => {
-      const real = this.realClock.now();
-      const rows = await m
-        .createQueryBuilder(OutgoingTransactionEntity, 't')
-        .setLock('pessimistic_write')
-        .setOnLocked('skip_locked')
-        .where(
-          `t.status = 'PENDING' AND t.destination_kind = 'ExternalAccount' AND t.rail_provider_ref IS NULL
-             AND t.rail_due_real_at <= :real`,
-          { real },
-        )
-        .andWhere(options.platformId ? 't.platform_id = :platformId' : 'true', { platformId: options.platformId })
-        .orderBy('t.rail_due_real_at')
-        .addOrderBy('t.id')
-        .limit(BATCH)
-        .getMany();
-      if (rows.length === 0) return [];
-      const accounts = new Map(
-        (
-          await m
-            .createQueryBuilder(ExternalAccountEntity, 'e')
-            .where('e.id IN (:...ids)', { ids: [...new Set(rows.map((r) => r.destinationAccountId))] })
-            .getMany()
-        ).map((a) => [a.id, a]),
+    const real = this.realClock.now();
+    const due = () =>
+      duePlatformIds(
+        this.tx.manager,
+        `/* cross-shard: rail-handoff-due-platforms */
+         SELECT t.platform_id FROM outgoing_transactions t
+         WHERE t.status = 'PENDING' AND t.destination_kind = 'ExternalAccount' AND t.rail_provider_ref IS NULL
+           AND t.rail_due_real_at <= $1
+         GROUP BY t.platform_id ORDER BY min(t.rail_due_real_at), t.platform_id LIMIT ${DUE_PLATFORMS}`,
+        [real],
       );
-      const claimed: Claimed[] = [];
-      for (const row of rows) {
-        const attempts = row.railSendAttempts + 1;
-        await m.update(
-          OutgoingTransactionEntity,
-          { id: row.id },
-          { railSendAttempts: attempts, railProvider: this.rail.name, railDueRealAt: later(real, RAIL_SEND_LEASE_MS) },
+    const claimed: Claimed[] = [];
+    await perDuePlatform(options.platformId, due, BATCH, (platformId, limit) =>
+      this.tx.run(async (m) => {
+        const rows = await m
+          .createQueryBuilder(OutgoingTransactionEntity, 't')
+          .setLock('pessimistic_write')
+          .setOnLocked('skip_locked')
+          .where('t.platform_id = :platformId', { platformId })
+          .andWhere(
+            `t.status = 'PENDING' AND t.destination_kind = 'ExternalAccount' AND t.rail_provider_ref IS NULL
+               AND t.rail_due_real_at <= :real`,
+            { real },
+          )
+          .orderBy('t.rail_due_real_at')
+          .addOrderBy('t.id')
+          .limit(limit)
+          .getMany();
+        if (rows.length === 0) return 0;
+        const accounts = new Map(
+          (
+            await m
+              .createQueryBuilder(ExternalAccountEntity, 'e')
+              .where('e.platform_id = :platformId', { platformId })
+              .andWhere('e.id IN (:...ids)', { ids: [...new Set(rows.map((r) => r.destinationAccountId))] })
+              .getMany()
+          ).map((a) => [a.id, a]),
         );
-        claimed.push({ id: row.id, attempts, payment: railPayment(row, accounts.get(row.destinationAccountId)) });
-      }
-      return claimed;
-    });
+        for (const row of rows) {
+          const attempts = row.railSendAttempts + 1;
+          await m.update(
+            OutgoingTransactionEntity,
+            { id: row.id, platformId },
+            {
+              railSendAttempts: attempts,
+              railProvider: this.rail.name,
+              railDueRealAt: later(real, RAIL_SEND_LEASE_MS),
+            },
+          );
+          claimed.push({
+            id: row.id,
+            platformId,
+            attempts,
+            payment: railPayment(row, accounts.get(row.destinationAccountId)),
+          });
+        }
+        return rows.length;
+      }),
+    );
+    return claimed;
   }
 
   /** The provider took it: its payment id, its news, the reconciliation poll's first due time. */
@@ -158,7 +199,7 @@ export class RailWorker extends PollingWorker {
     if (row.railProviderRef === null) {
       await m.update(
         OutgoingTransactionEntity,
-        { id: row.id },
+        { id: row.id, platformId: row.platformId },
         {
           railProvider: this.rail.name,
           railProviderRef: answer.providerRef,
@@ -168,7 +209,7 @@ export class RailWorker extends PollingWorker {
         },
       );
     }
-    return this.news.apply(m, answer.news);
+    return this.news.apply(m, ofPlatform(answer.news, row.platformId));
   }
 
   /** A hand-off that failed: refused for good (FAILED, refunded) or tried again later (backoff). */
@@ -193,44 +234,66 @@ export class RailWorker extends PollingWorker {
       { transactionId: formatId('Transaction', row.id), attempts: claimed.attempts, err: failure },
       'rail hand-off failed; retrying with the same idempotency key',
     );
-    await m.update(OutgoingTransactionEntity, { id: row.id }, { railDueRealAt: later(this.realClock.now(), backoff) });
+    await m.update(
+      OutgoingTransactionEntity,
+      { id: row.id, platformId: row.platformId },
+      { railDueRealAt: later(this.realClock.now(), backoff) },
+    );
     return 0;
   }
 
   /**
    * Payouts handed off, without final news, whose poll came (on the platform's clock): claimed
-   * (SKIP LOCKED) and moved one expected settlement ahead, then asked about outside the
-   * transaction, and the answer applied in a new one.
+   * (SKIP LOCKED, per platform: cross-shard rail-reconcile-due-platforms says which) and moved one
+   * expected settlement ahead, then asked about outside the transaction, and the answer applied
+   * in a new one.
    */
   private async reconcile(options: { platformId?: string }): Promise<number> {
-    const due = await this.tx.run(async (m) => {
-      const business = platformTimeSql(this.config.SANDBOX, 't.platform_id', ':real');
-      const { entities, raw } = await m
-        .createQueryBuilder(OutgoingTransactionEntity, 't')
-        .addSelect(`${business}`, 'business_now')
-        .setLock('pessimistic_write')
-        .setOnLocked('skip_locked')
-        .where(
-          `t.status IN ('PENDING', 'PROCESSING') AND t.rail_provider_ref IS NOT NULL AND t.rail_provider = :provider
-             AND t.rail_settles_business_at <= ${business}`,
-          { real: this.realClock.now(), provider: this.rail.name },
-        )
-        .andWhere(options.platformId ? 't.platform_id = :platformId' : 'true', { platformId: options.platformId })
-        .orderBy('t.rail_settles_business_at')
-        .limit(BATCH)
-        .getRawAndEntities<{ business_now: Date | string }>();
-      for (const [i, row] of entities.entries()) {
-        const now = new Date(raw[i].business_now) as BusinessTime;
-        await m.update(
-          OutgoingTransactionEntity,
-          { id: row.id },
-          { railSettlesBusinessAt: later(now, this.rail.expectedSettlementMs(row.paymentRail)) },
-        );
-      }
-      return entities;
-    });
+    const real = this.realClock.now();
+    const due = () => {
+      const business = platformTimeSql(this.config.SANDBOX, 't.platform_id', '$1');
+      return duePlatformIds(
+        this.tx.manager,
+        `/* cross-shard: rail-reconcile-due-platforms */
+         SELECT t.platform_id FROM outgoing_transactions t
+         WHERE t.status IN ('PENDING', 'PROCESSING') AND t.rail_provider_ref IS NOT NULL AND t.rail_provider = $2
+           AND t.rail_settles_business_at <= ${business}
+         GROUP BY t.platform_id ORDER BY min(t.rail_settles_business_at), t.platform_id LIMIT ${DUE_PLATFORMS}`,
+        [real, this.rail.name],
+      );
+    };
+    const claimed: OutgoingTransactionEntity[] = [];
+    await perDuePlatform(options.platformId, due, BATCH, (platformId, limit) =>
+      this.tx.run(async (m) => {
+        const business = platformTimeSql(this.config.SANDBOX, ':platformId', ':real');
+        const { entities, raw } = await m
+          .createQueryBuilder(OutgoingTransactionEntity, 't')
+          .addSelect(`${business}`, 'business_now')
+          .setLock('pessimistic_write')
+          .setOnLocked('skip_locked')
+          .where('t.platform_id = :platformId', { platformId })
+          .andWhere(
+            `t.status IN ('PENDING', 'PROCESSING') AND t.rail_provider_ref IS NOT NULL AND t.rail_provider = :provider
+               AND t.rail_settles_business_at <= ${business}`,
+            { real, provider: this.rail.name },
+          )
+          .orderBy('t.rail_settles_business_at')
+          .limit(limit)
+          .getRawAndEntities<{ business_now: Date | string }>();
+        for (const [i, row] of entities.entries()) {
+          const now = new Date(raw[i].business_now) as BusinessTime;
+          await m.update(
+            OutgoingTransactionEntity,
+            { id: row.id, platformId },
+            { railSettlesBusinessAt: later(now, this.rail.expectedSettlementMs(row.paymentRail)) },
+          );
+        }
+        claimed.push(...entities);
+        return entities.length;
+      }),
+    );
     let steps = 0;
-    for (const row of due) {
+    for (const row of claimed) {
       let news: RailNews[];
       try {
         news = await this.rail.fetch(row.railProviderRef!, formatId('Transaction', row.id));
@@ -238,7 +301,7 @@ export class RailWorker extends PollingWorker {
         this.logger.warn({ transactionId: formatId('Transaction', row.id), err: error }, 'rail reconciliation failed');
         continue;
       }
-      steps += await this.tx.run((m) => this.news.apply(m, news));
+      steps += await this.tx.run((m) => this.news.apply(m, ofPlatform(news, row.platformId)));
     }
     return steps;
   }
@@ -257,31 +320,56 @@ export class RailWorker extends PollingWorker {
    * Transactions left PENDING_AUTHORIZATION (an execution asked for before the quote's SCA
    * authorization) whose quote expired on the platform's clock (`quotes.expires_at`, business time,
    * claimed with `platformTimeSql`): EXPIRED with their event (QuoteExecutionService.expireAwaiting).
+   * Which platforms have some: cross-shard rail-expire-awaiting-due-platforms; then per platform.
    */
   private async expireAwaiting(options: { platformId?: string }): Promise<number> {
-    return this.tx.run(async (m) => {
-      // The quote is locked first, as execute and authorize lock it before its transaction.
-      const business = platformTimeSql(this.config.SANDBOX, 'q.platform_id', ':real');
-      const due = await m
-        .createQueryBuilder(QuoteEntity, 'q')
-        .select('q.transaction_id', 'transaction_id')
-        .addSelect(`${business}`, 'business_now')
-        .innerJoin(OutgoingTransactionEntity, 't', 't.id = q.transaction_id')
-        .setLock('pessimistic_write', undefined, ['q'])
-        .setOnLocked('skip_locked')
-        .where(`t.status = 'PENDING_AUTHORIZATION' AND q.expires_at <= ${business}`, { real: this.realClock.now() })
-        .andWhere(options.platformId ? 'q.platform_id = :platformId' : 'true', { platformId: options.platformId })
-        .orderBy('q.id')
-        .limit(BATCH)
-        .getRawMany<{ transaction_id: string; business_now: Date | string }>();
-      let expired = 0;
-      for (const { transaction_id: id, business_now: now } of due) {
-        const row = await m.findOne(OutgoingTransactionEntity, { where: { id }, lock: { mode: 'pessimistic_write' } });
-        if (row && (await this.payments.expireAwaiting(m, row, new Date(now)))) expired += 1;
-      }
-      return expired;
-    });
+    const real = this.realClock.now();
+    const due = () => {
+      const business = platformTimeSql(this.config.SANDBOX, 'q.platform_id', '$1');
+      return duePlatformIds(
+        this.tx.manager,
+        `/* cross-shard: rail-expire-awaiting-due-platforms */
+         SELECT q.platform_id FROM quotes q
+         JOIN outgoing_transactions t ON t.platform_id = q.platform_id AND t.id = q.transaction_id
+         WHERE t.status = 'PENDING_AUTHORIZATION' AND q.expires_at <= ${business}
+         GROUP BY q.platform_id ORDER BY min(q.expires_at), q.platform_id LIMIT ${DUE_PLATFORMS}`,
+        [real],
+      );
+    };
+    let expired = 0;
+    await perDuePlatform(options.platformId, due, BATCH, (platformId, limit) =>
+      this.tx.run(async (m) => {
+        // The quote is locked first, as execute and authorize lock it before its transaction.
+        const business = platformTimeSql(this.config.SANDBOX, ':platformId', ':real');
+        const due = await m
+          .createQueryBuilder(QuoteEntity, 'q')
+          .select('q.transaction_id', 'transaction_id')
+          .addSelect(`${business}`, 'business_now')
+          .innerJoin(OutgoingTransactionEntity, 't', 't.platform_id = q.platform_id AND t.id = q.transaction_id')
+          .setLock('pessimistic_write', undefined, ['q'])
+          .setOnLocked('skip_locked')
+          .where('q.platform_id = :platformId', { platformId })
+          .andWhere(`t.status = 'PENDING_AUTHORIZATION' AND q.expires_at <= ${business}`, { real })
+          .orderBy('q.id')
+          .limit(limit)
+          .getRawMany<{ transaction_id: string; business_now: Date | string }>();
+        for (const { transaction_id: id, business_now: now } of due) {
+          const row = await m.findOne(OutgoingTransactionEntity, {
+            where: { id, platformId },
+            lock: { mode: 'pessimistic_write' },
+          });
+          if (row && (await this.payments.expireAwaiting(m, row, new Date(now)))) expired += 1;
+        }
+        return due.length;
+      }),
+    );
+    return expired;
   }
+}
+
+/** News the worker brought for a payout of `platformId`'s: the applier pins that platform. */
+function ofPlatform(news: RailNews[], platformId: string): RailNews[] {
+  return news.map((n) => ({ ...n, platformId }));
 }
 
 /** A payout as the rail needs it: our ids formatted, the destination from our external account. */

@@ -104,24 +104,41 @@ export class SandboxRailAdapter extends RailAdapter {
   }
 
   /**
-   * The sandbox's news now due, in the caller's transaction (the RailWorker applies it there):
-   * claims its due payments with FOR UPDATE SKIP LOCKED (a fast step on real time, a slow
-   * settlement on the platform's business time with `platformTimeSql`), reports each one's next
-   * status and schedules the one after (a return a second after completion).
+   * The platforms with sandbox news due (up to `limit`): an unlocked read across platforms
+   * (cross-shard: sandbox-rail-due-platforms), for the RailWorker to take each one's with `takeDue`.
    */
-  async takeDue(m: EntityManager, options: { platformId?: string } = {}): Promise<RailNews[]> {
+  async duePlatforms(m: EntityManager, limit: number): Promise<string[]> {
+    const business = platformTimeSql(this.config.SANDBOX, 's.platform_id', '$1');
+    const rows = await m.query<Array<{ platform_id: string }>>(
+      `/* cross-shard: sandbox-rail-due-platforms */
+       SELECT s.platform_id FROM sandbox_rail_payments s
+       WHERE s.next_status IS NOT NULL AND (s.due_real_at <= $1 OR s.settles_business_at <= ${business})
+       GROUP BY s.platform_id ORDER BY min(s.created_at), s.platform_id LIMIT ${Math.max(1, Math.floor(limit))}`,
+      [this.realClock.now()],
+    );
+    return rows.map((r) => r.platform_id);
+  }
+
+  /**
+   * The sandbox's news now due for one platform (up to `limit` payments), in the caller's
+   * transaction (the RailWorker applies it there): claims its due payments, pinned to the platform,
+   * with FOR UPDATE SKIP LOCKED (a fast step on real time, a slow settlement on the platform's
+   * business time with `platformTimeSql`), reports each one's next status and schedules the one
+   * after (a return a second after completion). Answers the news and how many payments it took.
+   */
+  async takeDue(m: EntityManager, platformId: string, limit = BATCH): Promise<{ news: RailNews[]; taken: number }> {
     const real = this.realClock.now();
-    const business = platformTimeSql(this.config.SANDBOX, 's.platform_id', ':real');
+    const business = platformTimeSql(this.config.SANDBOX, ':platformId', ':real');
     const due = await m
       .createQueryBuilder(SandboxRailPaymentEntity, 's')
       .setLock('pessimistic_write')
       .setOnLocked('skip_locked')
-      .where(`s.next_status IS NOT NULL AND (s.due_real_at <= :real OR s.settles_business_at <= ${business})`, {
+      .where('s.platform_id = :platformId', { platformId })
+      .andWhere(`s.next_status IS NOT NULL AND (s.due_real_at <= :real OR s.settles_business_at <= ${business})`, {
         real,
       })
-      .andWhere(options.platformId ? 's.platform_id = :platformId' : 'true', { platformId: options.platformId })
       .orderBy('s.id')
-      .limit(BATCH)
+      .limit(limit)
       .getMany();
     const news: RailNews[] = [];
     for (const row of due) {
@@ -133,7 +150,7 @@ export class SandboxRailAdapter extends RailAdapter {
       row.settlesBusinessAt = null;
       await m.update(
         SandboxRailPaymentEntity,
-        { id: row.id },
+        { id: row.id, platformId: row.platformId },
         {
           reported: row.reported,
           nextStatus: row.nextStatus,
@@ -141,9 +158,9 @@ export class SandboxRailAdapter extends RailAdapter {
           settlesBusinessAt: row.settlesBusinessAt,
         },
       );
-      news.push(this.newsOf(row, status, real));
+      news.push({ ...this.newsOf(row, status, real), platformId: row.platformId });
     }
-    return news;
+    return { news, taken: due.length };
   }
 
   private reportedNews(row: SandboxRailPaymentEntity): RailNews[] {

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { PollingWorker } from '../../common/polling-worker.js';
 import { type BusinessTime, later, RealClock } from '../../common/clock.js';
-import { formatId } from '../../common/ids.js';
+import { formatId, parseId } from '../../common/ids.js';
 import { AppConfig } from '../../config/app-config.js';
 import { Runtime } from '../../config/config.module.js';
 import { TransactionService } from '../../database/transaction.service.js';
@@ -96,7 +96,7 @@ export class RailWorker extends PollingWorker {
       }
       steps += await this.tx.run(async (m) => {
         const row = await m.findOne(OutgoingTransactionEntity, {
-          where: { id: c.id },
+          where: { id: c.id, platformId: parseId('Platform', c.payment.platformId)! },
           lock: { mode: 'pessimistic_write' },
         });
         if (!row) return 0;
@@ -158,7 +158,7 @@ export class RailWorker extends PollingWorker {
     if (row.railProviderRef === null) {
       await m.update(
         OutgoingTransactionEntity,
-        { id: row.id },
+        { id: row.id, platformId: row.platformId },
         {
           railProvider: this.rail.name,
           railProviderRef: answer.providerRef,
@@ -168,7 +168,10 @@ export class RailWorker extends PollingWorker {
         },
       );
     }
-    return this.news.apply(m, answer.news);
+    return this.news.apply(
+      m,
+      answer.news.map((n) => ({ ...n, platformId: row.platformId })),
+    );
   }
 
   /** A hand-off that failed: refused for good (FAILED, refunded) or tried again later (backoff). */
@@ -193,7 +196,11 @@ export class RailWorker extends PollingWorker {
       { transactionId: formatId('Transaction', row.id), attempts: claimed.attempts, err: failure },
       'rail hand-off failed; retrying with the same idempotency key',
     );
-    await m.update(OutgoingTransactionEntity, { id: row.id }, { railDueRealAt: later(this.realClock.now(), backoff) });
+    await m.update(
+      OutgoingTransactionEntity,
+      { id: row.id, platformId: row.platformId },
+      { railDueRealAt: later(this.realClock.now(), backoff) },
+    );
     return 0;
   }
 
@@ -233,7 +240,9 @@ export class RailWorker extends PollingWorker {
     for (const row of due) {
       let news: RailNews[];
       try {
-        news = await this.rail.fetch(row.railProviderRef!, formatId('Transaction', row.id));
+        news = (await this.rail.fetch(row.railProviderRef!, formatId('Transaction', row.id), row.platformId)).map(
+          (n) => ({ ...n, platformId: row.platformId }),
+        );
       } catch (error) {
         this.logger.warn({ transactionId: formatId('Transaction', row.id), err: error }, 'rail reconciliation failed');
         continue;

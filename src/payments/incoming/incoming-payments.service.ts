@@ -293,7 +293,10 @@ export class IncomingPaymentsService {
       reference: `SANDBOX-${newUuid()}`,
       origin: 'SANDBOX',
     });
-    const row = await m.findOneByOrFail(IncomingTransactionEntity, { id: parseId('Transaction', transactionId)! });
+    const row = await m.findOneByOrFail(IncomingTransactionEntity, {
+      id: parseId('Transaction', transactionId)!,
+      platformId,
+    });
     return this.view(m, row);
   }
 
@@ -512,7 +515,7 @@ export class IncomingPaymentsService {
   private async save(m: EntityManager, row: IncomingTransactionEntity): Promise<void> {
     await m.update(
       IncomingTransactionEntity,
-      { id: row.id },
+      { id: row.id, platformId: row.platformId },
       {
         status: row.status,
         failureReason: row.failureReason,

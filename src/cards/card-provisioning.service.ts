@@ -90,7 +90,7 @@ export class CardProvisioningService extends PollingWorker {
 
   /** Applies the issuer's outcome to a locked PROCESSING or PENDING_KYC card; null when nothing changes. */
   async complete(m: EntityManager, card: CardEntity, outcome: ProvisioningOutcome): Promise<Card | null> {
-    const kycApproved = outcome === 'ACTIVE' && (await this.cards.kycApproved(m, card.customerId));
+    const kycApproved = outcome === 'ACTIVE' && (await this.cards.kycApproved(m, card.platformId, card.customerId));
     const to = provisioningTarget(card.status, outcome, kycApproved);
     if (to === null) return null;
     const next: CardEntity = { ...card };

@@ -50,7 +50,9 @@ export class CardRevealService {
       const secret = randomBytes(32).toString('base64url');
       const now = this.clock.now();
       const expiresAt = later(now, REVEAL_TTL_MS);
-      const panEmbedUrl = await this.issuer.revealUrl({ card, token: `${id}.${secret}`, expiresAt, baseUrl });
+      // The token names its platform too: the public page's lookup is pinned to the platform's shard.
+      const token = `${platformId}.${id}.${secret}`;
+      const panEmbedUrl = await this.issuer.revealUrl({ card, token, expiresAt, baseUrl });
       await m.query(
         `INSERT INTO card_reveals (id, platform_id, card_id, token_hash, created_at, expires_at)
          VALUES ($1, $2, $3, $4, $5, $6)`,
@@ -66,22 +68,24 @@ export class CardRevealService {
    */
   async open(cardUuid: string, token: unknown): Promise<{ pan: string; cvv: string; expiry: string } | null> {
     if (typeof token !== 'string' || token.length > 200) return null;
-    const [id, secret] = token.split('.');
-    if (!id || !secret || !isUuid(id)) return null;
+    const [platformId, id, secret, ...rest] = token.split('.');
+    if (!platformId || !id || !secret || rest.length || !isUuid(platformId) || !isUuid(id)) return null;
     return this.tx.run(async (m) => {
       const rows = await m.query<
         Array<{ platform_id: string; card_id: string; token_hash: Buffer; expires_at: Date; used_at: Date | null }>
-      >(`SELECT platform_id, card_id, token_hash, expires_at, used_at FROM card_reveals WHERE id = $1 FOR UPDATE`, [
-        id,
-      ]);
+      >(
+        `SELECT platform_id, card_id, token_hash, expires_at, used_at FROM card_reveals
+          WHERE id = $1 AND platform_id = $2 FOR UPDATE`,
+        [id, platformId],
+      );
       const row = rows[0];
       if (!row || !timingSafeEqual(Buffer.from(row.token_hash), sha256(secret))) return null;
       // expiry on the card's platform's clock (a public page: the platform is known only now)
       enterPlatformClock(this.clockOffsets, row.platform_id);
       const now = this.clock.now();
       if (row.card_id !== cardUuid || row.used_at || row.expires_at.getTime() <= now.getTime()) return null;
-      await m.query(`UPDATE card_reveals SET used_at = $2 WHERE id = $1`, [id, now]);
-      const card = await m.findOne(CardEntity, { where: { id: row.card_id } });
+      await m.query(`UPDATE card_reveals SET used_at = $2 WHERE id = $1 AND platform_id = $3`, [id, now, platformId]);
+      const card = await m.findOne(CardEntity, { where: { id: row.card_id, platformId } });
       return card ? sandboxCardDetails(card) : null;
     });
   }

@@ -42,7 +42,7 @@ export class CardTransactionEntity {
   @PrimaryColumn('uuid')
   id: string;
 
-  @Column('uuid', { name: 'platform_id' })
+  @PrimaryColumn('uuid', { name: 'platform_id' })
   platformId: string;
 
   @Column('uuid', { name: 'card_id' })

@@ -63,7 +63,7 @@ const CREDIT_KINDS: ReadonlySet<AuthorizationKind> = new Set<AuthorizationKind>(
 export const DAY_USAGE_SQL = `
   SELECT count(*)::int AS count, COALESCE(sum(authorized_amount), 0)::text AS spent
     FROM card_transactions
-   WHERE card_id = $1 AND direction = 'DEBIT' AND status <> 'DECLINED' AND authorized_amount > 0
+   WHERE card_id = $1 AND platform_id = $4 AND direction = 'DEBIT' AND status <> 'DECLINED' AND authorized_amount > 0
      AND authorized_at >= $2 AND authorized_at < $3`;
 
 /** Open (no clearing yet) or partially settled: what a clearing may act on. */
@@ -161,7 +161,7 @@ export class CardTransactionsService {
       const day = utcDate(now);
       let counted: DayUsage | null = null;
       if (declined === null && purchase) {
-        counted = usage.day !== null && usage.day > day ? await this.dayUsage(m, card.id, now) : usageOn(usage, day);
+        counted = usage.day !== null && usage.day > day ? await this.dayUsage(m, card, now) : usageOn(usage, day);
         if (!checkAuthorization(amount, limits, counted).approved) declined = 'SPEND_LIMIT_EXCEEDED';
       }
       // A wallet-funded card: the card's ACTIVE delegated key signs the authorization (none: declined).
@@ -231,7 +231,7 @@ export class CardTransactionsService {
       } else if (purchase && (usage.day === null || usage.day <= day)) {
         // The card's velocity counters, advanced with the approval (never moved back to an earlier
         // day: a test clock set back counts that day from its transactions, above).
-        this.advanceDayUsage(statement, card.id, day, counted!.count + 1, counted!.spent + amount);
+        this.advanceDayUsage(statement, card, day, counted!.count + 1, counted!.spent + amount);
       }
       statement.with('card_txn_insert', insertSql(m, statement, CardTransactionEntity, txn));
       return { issuerTransactionToken: issued.issuerTransactionToken, txn, event: true };
@@ -470,7 +470,7 @@ export class CardTransactionsService {
           const day = utcDate(work.now);
           if (delta > 0n && (usage.day === null || usage.day <= day)) {
             const counted = usageOn(usage, day);
-            this.advanceDayUsage(statement, card.id, day, counted.count, counted.spent + delta);
+            this.advanceDayUsage(statement, card, day, counted.count, counted.spent + delta);
           }
         }
         const before = auth.status;
@@ -541,7 +541,7 @@ export class CardTransactionsService {
     const m = this.tx.manager;
     const card = await this.cards.find(m, platformId, cardUuid);
     if (!card) throw cardNotFound(cardUuid);
-    const platformCustomerId = await this.platformCustomerId(m, card.customerId);
+    const platformCustomerId = await this.platformCustomerId(m, platformId, card.customerId);
     const qb = m
       .createQueryBuilder(CardTransactionEntity, 't')
       .where('t.card_id = :cardId AND t.platform_id = :platformId', { cardId: card.id, platformId });
@@ -588,6 +588,7 @@ export class CardTransactionsService {
               FOR UPDATE`,
         );
       const locked = await this.ledger.lock(m, {
+        platformId,
         statement: s,
         accountsFrom:
           transactionId === null
@@ -599,7 +600,8 @@ export class CardTransactionsService {
           ...(transactionId === null ? {} : { txn: 'SELECT to_jsonb(t) FROM card_txn t' }),
           ...(options.original ? { original: 'SELECT to_jsonb(o) FROM card_original o' } : {}),
           program: cardSettingsSql(platform),
-          customer: 'SELECT platform_customer_id FROM customers WHERE id = (SELECT customer_id FROM head)',
+          customer: `SELECT platform_customer_id FROM customers
+                      WHERE id = (SELECT customer_id FROM head) AND platform_id = ${platform}`,
         },
       });
       const cardJson = locked.outputs.card as Record<string, unknown> | null;
@@ -687,9 +689,14 @@ export class CardTransactionsService {
    * The card's approved purchases of the UTC day containing `now`, from its transactions: only when a
    * sandbox test clock was set back before the day of the card's counters.
    */
-  private async dayUsage(m: EntityManager, cardId: string, now: Date): Promise<DayUsage> {
+  private async dayUsage(m: EntityManager, card: CardEntity, now: Date): Promise<DayUsage> {
     const { start, end } = utcDay(now);
-    const [row] = await m.query<Array<{ count: number; spent: string }>>(DAY_USAGE_SQL, [cardId, start, end]);
+    const [row] = await m.query<Array<{ count: number; spent: string }>>(DAY_USAGE_SQL, [
+      card.id,
+      start,
+      end,
+      card.platformId,
+    ]);
     return { count: Number(row.count), spent: BigInt(row.spent) };
   }
 
@@ -713,7 +720,7 @@ export class CardTransactionsService {
     txn.updatedAt = now;
     s.with(
       name,
-      updateSql(m, s, CardTransactionEntity, txn.id, {
+      updateSql(m, s, CardTransactionEntity, txn, {
         status: txn.status,
         authorizedAmount: txn.authorizedAmount,
         reversedAmount: txn.reversedAmount,
@@ -726,21 +733,21 @@ export class CardTransactionsService {
   }
 
   /** The card's velocity counters set to `count` and `spent` for `day`, in the write statement. */
-  private advanceDayUsage(statement: Statement, cardId: string, day: string, count: number, spent: bigint): void {
+  private advanceDayUsage(statement: Statement, card: CardEntity, day: string, count: number, spent: bigint): void {
     statement.with(
       'card_day_usage',
       `UPDATE cards SET day_usage_date = ${statement.p(day, 'date')}, day_usage_count = ${statement.p(
         count,
         'int',
       )}, day_usage_spent = ${statement.p(spent.toString(), 'bigint')}
-        WHERE id = ${statement.p(cardId, 'uuid')}`,
+        WHERE id = ${statement.p(card.id, 'uuid')} AND platform_id = ${statement.p(card.platformId, 'uuid')}`,
     );
   }
 
-  private async platformCustomerId(m: EntityManager, customerId: string): Promise<string> {
+  private async platformCustomerId(m: EntityManager, platformId: string, customerId: string): Promise<string> {
     const [row] = await m.query<Array<{ platform_customer_id: string }>>(
-      'SELECT platform_customer_id FROM customers WHERE id = $1',
-      [customerId],
+      'SELECT platform_customer_id FROM customers WHERE id = $1 AND platform_id = $2',
+      [customerId, platformId],
     );
     return row.platform_customer_id;
   }

@@ -20,7 +20,7 @@ export class CardEntity {
   @PrimaryColumn('uuid')
   id: string;
 
-  @Column('uuid', { name: 'platform_id' })
+  @PrimaryColumn('uuid', { name: 'platform_id' })
   platformId: string;
 
   /** The cardholder. */
@@ -117,7 +117,7 @@ export class CardStatusHistoryEntity {
   @Column('uuid', { name: 'card_id' })
   cardId: string;
 
-  @Column('uuid', { name: 'platform_id' })
+  @PrimaryColumn('uuid', { name: 'platform_id' })
   platformId: string;
 
   /** `Token:<uuid>` of the API token that asked for it, or `SYSTEM` (provisioning). */

@@ -239,10 +239,10 @@ export class CardsRepository {
    * Whether the cardholder's KYC is APPROVED now (a deleted customer's is not). Read here, in the
    * provisioning transaction, like the claim below reads it.
    */
-  async kycApproved(m: EntityManager, customerId: string): Promise<boolean> {
+  async kycApproved(m: EntityManager, platformId: string, customerId: string): Promise<boolean> {
     const [row] = await m.query<Array<{ ok: boolean }>>(
-      `SELECT (kyc_status = 'APPROVED' AND deleted_at IS NULL) AS ok FROM customers WHERE id = $1`,
-      [customerId],
+      `SELECT (kyc_status = 'APPROVED' AND deleted_at IS NULL) AS ok FROM customers WHERE id = $1 AND platform_id = $2`,
+      [customerId, platformId],
     );
     return row?.ok === true;
   }

@@ -99,14 +99,15 @@ export function insertSql<T extends ObjectLiteral>(
 }
 
 /**
- * `UPDATE <table> SET <the given members> WHERE id = <id>` with the values as parameters of `s`
- * (the members in the order given: a caller passing the same literal sends the same text).
+ * `UPDATE <table> SET <the given members> WHERE id = <id> AND platform_id = <platformId>` with the
+ * values as parameters of `s` (the members in the order given: a caller passing the same literal
+ * sends the same text). The row's platform pins the statement to its shard.
  */
 export function updateSql<T extends ObjectLiteral>(
   m: EntityManager,
   s: Statement,
   entity: EntityTarget<T>,
-  id: string,
+  key: { id: string; platformId: string },
   values: Partial<T>,
 ): string {
   const columns = columnsOf(m, entity);
@@ -115,7 +116,7 @@ export function updateSql<T extends ObjectLiteral>(
     if (!column) throw new Error(`no column for ${key}`);
     return `"${column.databaseName}" = ${s.p(persisted(m, column, values[key]), sqlType(column))}`;
   });
-  return `UPDATE "${tableOf(m, entity)}" SET ${sets.join(', ')} WHERE id = ${s.p(id, 'uuid')}`;
+  return `UPDATE "${tableOf(m, entity)}" SET ${sets.join(', ')} WHERE id = ${s.p(key.id, 'uuid')} AND platform_id = ${s.p(key.platformId, 'uuid')}`;
 }
 
 /**

@@ -19,7 +19,7 @@ export class ExternalAccountEntity {
   @PrimaryColumn('uuid')
   id: string;
 
-  @Column('uuid', { name: 'platform_id' })
+  @PrimaryColumn('uuid', { name: 'platform_id' })
   platformId: string;
 
   /** Null: the account belongs to the platform itself. */

@@ -200,7 +200,7 @@ export class ExternalAccountsService {
         // The customer row lock taken above serialises default moves for this customer.
         await m.update(
           ExternalAccountEntity,
-          { customerId, defaultUmaDepositAccount: true, deletedAt: IsNull() },
+          { platformId, customerId, defaultUmaDepositAccount: true, deletedAt: IsNull() },
           { defaultUmaDepositAccount: false, updatedAt: this.clock.now() },
         );
       }
@@ -443,7 +443,7 @@ export class ExternalAccountsService {
       const now = this.clock.now();
       await m.update(
         ExternalAccountEntity,
-        { id: row.id },
+        { id: row.id, platformId: row.platformId },
         { deletedAt: now, updatedAt: now, defaultUmaDepositAccount: false },
       );
     });
@@ -458,9 +458,17 @@ export class ExternalAccountsService {
   }
 
   /** Marks (or unmarks) a customer external account as a trusted beneficiary, in `m`'s transaction. */
-  async setTrusted(m: EntityManager, id: string, trusted: boolean): Promise<void> {
+  async setTrusted(
+    m: EntityManager,
+    account: Pick<ExternalAccountEntity, 'id' | 'platformId'>,
+    trusted: boolean,
+  ): Promise<void> {
     const now = this.clock.now();
-    await m.update(ExternalAccountEntity, { id }, { trustedAt: trusted ? now : null, updatedAt: now });
+    await m.update(
+      ExternalAccountEntity,
+      { id: account.id, platformId: account.platformId },
+      { trustedAt: trusted ? now : null, updatedAt: now },
+    );
   }
 
   /**
@@ -478,7 +486,7 @@ export class ExternalAccountsService {
         throw new ApiError('ACCOUNT_NOT_FOUND', `External account ${formatId('ExternalAccount', id)} not found`);
       if (row.status === status) return renderExternalAccount(row);
       const now = this.clock.now();
-      await m.update(ExternalAccountEntity, { id: row.id }, { status, updatedAt: now });
+      await m.update(ExternalAccountEntity, { id: row.id, platformId: row.platformId }, { status, updatedAt: now });
       const account = renderExternalAccount({ ...row, status, updatedAt: now });
       await this.outbox.write(m, externalAccountStatusUpdated(platformId, account));
       return account;
@@ -510,7 +518,7 @@ export class ExternalAccountsService {
     now: Date = this.clock.now(),
   ): Promise<ExternalAccount> {
     const next = Object.assign(new ExternalAccountEntity(), row, patch, { updatedAt: now });
-    await m.update(ExternalAccountEntity, { id: row.id }, { ...patch, updatedAt: now });
+    await m.update(ExternalAccountEntity, { id: row.id, platformId: row.platformId }, { ...patch, updatedAt: now });
     const account = renderExternalAccount(next);
     if (next.status !== row.status) await this.outbox.write(m, externalAccountStatusUpdated(row.platformId, account));
     return account;

@@ -25,7 +25,7 @@ export class LedgerEntryEntity {
   @Column('text', { name: 'system_account', nullable: true })
   systemAccount: SystemAccountKind | null;
 
-  @Column('uuid', { name: 'platform_id' })
+  @PrimaryColumn('uuid', { name: 'platform_id' })
   platformId: string;
 
   @Column('text')

@@ -12,7 +12,7 @@ export class LedgerHoldEntity {
   @Column('uuid', { name: 'account_id' })
   accountId: string;
 
-  @Column('uuid', { name: 'platform_id' })
+  @PrimaryColumn('uuid', { name: 'platform_id' })
   platformId: string;
 
   /** Minor units held when the hold was placed. */

@@ -53,6 +53,24 @@ export async function verifyLedger(db: DataSource, platformUuid: string | null =
 }
 
 async function verifyIn(m: EntityManager, platform: string | null): Promise<LedgerVerifyResult> {
+  // One platform's check pins every table to its shard; everything's is a tagged read across them.
+  const tagged = platform ? m : crossShard(m);
+  return verifyOn(tagged, platform);
+}
+
+/** `m` whose queries carry the `ledger-verify` cross-shard tag (src/database/distribution.json). */
+function crossShard(m: EntityManager): EntityManager {
+  return new Proxy(m, {
+    get(target, key, receiver) {
+      if (key === 'query')
+        return (sql: string, parameters?: unknown[]) =>
+          target.query(`/* cross-shard: ledger-verify */ ${sql}`, parameters);
+      return Reflect.get(target, key, receiver) as unknown;
+    },
+  });
+}
+
+async function verifyOn(m: EntityManager, platform: string | null): Promise<LedgerVerifyResult> {
   const params = platform ? [platform] : [];
   const onPlatform = (alias: string) => (platform ? `${alias}.platform_id = $1` : 'TRUE');
   const [counts] = await m.query<Array<{ journals: string; postings: string; accounts: string }>>(
@@ -79,10 +97,8 @@ async function firstViolation(
   const account = (id: string) => formatId('InternalAccount', id);
   const platformOf = (id: string) => formatId('Platform', id);
 
-  // 1. Balanced journals (every journal touching the platform, all its postings).
-  const journalFilter = platform
-    ? `WHERE journal_id IN (SELECT journal_id FROM ledger_entries WHERE platform_id = $1)`
-    : '';
+  // 1. Balanced journals (the platform's: every posting of a journal is its platform's).
+  const journalFilter = platform ? 'WHERE platform_id = $1' : '';
   const [unbalanced] = await m.query<Array<{ journal_id: string; currency: string; sum: string; platform_id: string }>>(
     `/* cross-shard: ledger-verify */ SELECT journal_id, currency, SUM(amount)::text AS sum, MIN(platform_id::text) AS platform_id
        FROM ledger_entries ${journalFilter}
@@ -114,8 +130,9 @@ async function firstViolation(
     `/* cross-shard: ledger-verify */ SELECT a.id, a.platform_id, a.currency, a.balance::text, a.ledger_seq::text,
             COALESCE(s.sum, 0)::text AS sum, COALESCE(s.n, 0)::text AS n
        FROM internal_accounts a
-       LEFT JOIN (SELECT account_id, SUM(amount) AS sum, COUNT(*) AS n FROM ledger_entries
-                   WHERE account_id IS NOT NULL GROUP BY account_id) s ON s.account_id = a.id
+       LEFT JOIN (SELECT account_id, platform_id, SUM(amount) AS sum, COUNT(*) AS n FROM ledger_entries e
+                   WHERE account_id IS NOT NULL AND ${onPlatform('e')} GROUP BY account_id, platform_id) s
+              ON s.platform_id = a.platform_id AND s.account_id = a.id
       WHERE ${onPlatform('a')} AND (a.balance <> COALESCE(s.sum, 0) OR a.ledger_seq <> COALESCE(s.n, 0))
       ORDER BY a.id LIMIT 1`,
     params,
@@ -189,8 +206,9 @@ async function firstViolation(
   >(
     `/* cross-shard: ledger-verify */ SELECT a.id, a.platform_id, a.currency, a.held::text, COALESCE(h.open, 0)::text AS open
        FROM internal_accounts a
-       LEFT JOIN (SELECT account_id, SUM(remaining) AS open FROM ledger_holds WHERE status = 'OPEN'
-                   GROUP BY account_id) h ON h.account_id = a.id
+       LEFT JOIN (SELECT account_id, platform_id, SUM(remaining) AS open FROM ledger_holds lh
+                   WHERE status = 'OPEN' AND ${onPlatform('lh')} GROUP BY account_id, platform_id) h
+              ON h.platform_id = a.platform_id AND h.account_id = a.id
       WHERE ${onPlatform('a')} AND a.held <> COALESCE(h.open, 0)
       ORDER BY a.id LIMIT 1`,
     params,
@@ -238,10 +256,12 @@ async function stablecoinViolation(
   >(
     `/* cross-shard: ledger-verify */ SELECT c.id, c.platform_id, c.symbol, COALESCE(o.issued, 0)::text AS issued, COALESCE(l.sum, 0)::text AS ledger
        FROM stablecoins c
-       LEFT JOIN (SELECT stablecoin_id, SUM(CASE WHEN operation_type = 'MINT' THEN amount ELSE -amount END) AS issued
-                    FROM stablecoin_operations WHERE status = 'COMPLETED' GROUP BY stablecoin_id) o ON o.stablecoin_id = c.id
-       LEFT JOIN (SELECT platform_id, currency, SUM(amount) AS sum FROM ledger_entries
-                   WHERE system_account = 'STABLECOIN_SUPPLY' GROUP BY platform_id, currency) l
+       LEFT JOIN (SELECT stablecoin_id, platform_id,
+                         SUM(CASE WHEN operation_type = 'MINT' THEN amount ELSE -amount END) AS issued
+                    FROM stablecoin_operations so WHERE status = 'COMPLETED' AND ${onPlatform('so')}
+                   GROUP BY stablecoin_id, platform_id) o ON o.platform_id = c.platform_id AND o.stablecoin_id = c.id
+       LEFT JOIN (SELECT platform_id, currency, SUM(amount) AS sum FROM ledger_entries e
+                   WHERE system_account = 'STABLECOIN_SUPPLY' AND ${onPlatform('e')} GROUP BY platform_id, currency) l
               ON l.platform_id = c.platform_id AND l.currency = c.symbol
       WHERE ${onPlatform('c')} AND COALESCE(o.issued, 0) <> COALESCE(l.sum, 0)
       ORDER BY c.id LIMIT 1`,

@@ -33,6 +33,11 @@ export interface LedgerLine {
 
 /** One balanced movement: per currency, its lines sum to zero. */
 export interface LedgerTransfer {
+  /**
+   * The platform the movement is within (every account of a movement is one platform's: the
+   * statements pin it). Defaults to the platform its system-account lines name.
+   */
+  platformId?: string;
   lines: LedgerLine[];
   /** Why the money moved, e.g. `SANDBOX_FUNDING`, `CARD_CLEARING` (1..64 characters). */
   reason: string;
@@ -94,6 +99,8 @@ export function systemAccount(system: SystemAccountKind, platformId: string, cur
  * the customer's platformCustomerId...), by the names the caller gave them.
  */
 export interface Locked {
+  /** The platform every locked row belongs to (the write statement pins it too). */
+  platformId: string;
   accounts: Map<string, InternalAccountEntity>;
   holds: Map<string, LedgerHoldEntity>;
   outputs: Record<string, unknown>;
@@ -101,6 +108,11 @@ export interface Locked {
 
 /** What `LedgerService.lock` locks and reads, in one statement. */
 export interface LockRequest {
+  /**
+   * The platform of every account and hold locked: the statement pins `platform_id` on them (the
+   * caller's own CTEs pin it on theirs), so it runs on one shard.
+   */
+  platformId: string;
   /**
    * The statement to lock in, holding the caller's own CTEs (e.g. `head`: the quote or card
    * `SELECT ... FOR UPDATE`, locked before the accounts, as every movement of it does).
@@ -194,12 +206,19 @@ export class LedgerService {
     requireTransaction(m, 'lock');
     const s = request.statement ?? new Statement();
     const wanted = [...new Set(request.accountIds ?? [])];
+    const platform = s.p(request.platformId, 'uuid');
     const ids = `SELECT unnest(${s.p(wanted, 'uuid[]')})${request.accountsFrom ? ` UNION ${request.accountsFrom}` : ''}`;
-    s.with('ledger_accounts', `SELECT a.* FROM internal_accounts a WHERE a.id IN (${ids}) ORDER BY a.id FOR UPDATE`);
+    s.with(
+      'ledger_accounts',
+      `SELECT a.* FROM internal_accounts a WHERE a.platform_id = ${platform} AND a.id IN (${ids}) ORDER BY a.id FOR UPDATE`,
+    );
     const lockHolds = request.holdIds !== undefined || request.holdsFrom !== undefined;
     if (lockHolds) {
       const holds = `SELECT unnest(${s.p(request.holdIds ?? [], 'uuid[]')})${request.holdsFrom ? ` UNION ${request.holdsFrom}` : ''}`;
-      s.with('ledger_holds_locked', `SELECT h.* FROM ledger_holds h WHERE h.id IN (${holds}) ORDER BY h.id FOR UPDATE`);
+      s.with(
+        'ledger_holds_locked',
+        `SELECT h.* FROM ledger_holds h WHERE h.platform_id = ${platform} AND h.id IN (${holds}) ORDER BY h.id FOR UPDATE`,
+      );
     }
     const outputs = Object.entries(request.outputs ?? {});
     const select = [
@@ -227,7 +246,12 @@ export class LedgerService {
     const missing = wanted.find((id) => !accounts.has(id));
     if (missing !== undefined)
       throw new ApiError('ACCOUNT_NOT_FOUND', `Internal account ${formatId('InternalAccount', missing)} not found`);
-    return { accounts, holds, outputs: Object.fromEntries(outputs.map(([name]) => [name, row[name]])) };
+    return {
+      platformId: request.platformId,
+      accounts,
+      holds,
+      outputs: Object.fromEntries(outputs.map(([name]) => [name, row[name]])),
+    };
   }
 
   /** A new work over what `lock` took. */
@@ -244,6 +268,7 @@ export class LedgerService {
    */
   move(work: LedgerWork, t: LedgerTransfer): TransferResult {
     checkTransfer(t);
+    requireOnePlatform(work.locked.platformId, t);
     for (const id of internalIds(t.lines))
       if (!work.locked.accounts.has(id))
         throw new ApiError('ACCOUNT_NOT_FOUND', `Internal account ${formatId('InternalAccount', id)} not found`);
@@ -424,25 +449,36 @@ export class LedgerService {
   ): Promise<T[]> {
     requireTransaction(m, 'write');
     const s = options.statement ?? new Statement();
+    // Every row of the work is the locked platform's: the statement pins it once, as a scalar.
+    const platformId = work.locked.platformId;
+    for (const row of [...work.entries, ...work.newHolds, ...work.changedHolds.values()])
+      if (row.platformId !== platformId)
+        throw new Error(`ledger row of platform ${row.platformId} in a work of ${platformId}`);
+    const platform =
+      work.entries.length || work.newHolds.length || work.changedHolds.size || work.touched.size
+        ? s.p(platformId, 'uuid')
+        : '';
     if (work.entries.length) {
       const e = work.entries;
       s.with(
         'ledger_postings',
         `INSERT INTO ledger_entries (${POSTING_COLUMNS})
-         SELECT * FROM ${s.unnest(e, [
-           ['uuid', (x) => x.id],
-           ['uuid', (x) => x.journalId],
-           ['uuid', (x) => x.accountId],
-           ['text', (x) => x.systemAccount],
-           ['uuid', (x) => x.platformId],
-           ['text', (x) => x.currency],
-           ['bigint', (x) => x.seq],
-           ['bigint', (x) => x.amount],
-           ['bigint', (x) => x.balanceAfter],
-           ['text', (x) => x.reason],
-           ['text', (x) => x.reference],
-           ['timestamptz', (x) => x.createdAt],
-         ])}`,
+         SELECT v.id, v.journal_id, v.account_id, v.system_account, ${platform}, v.currency, v.seq, v.amount,
+                v.balance_after, v.reason, v.reference, v.created_at
+           FROM ${s.unnest(e, [
+             ['uuid', (x) => x.id],
+             ['uuid', (x) => x.journalId],
+             ['uuid', (x) => x.accountId],
+             ['text', (x) => x.systemAccount],
+             ['text', (x) => x.currency],
+             ['bigint', (x) => x.seq],
+             ['bigint', (x) => x.amount],
+             ['bigint', (x) => x.balanceAfter],
+             ['text', (x) => x.reason],
+             ['text', (x) => x.reference],
+             ['timestamptz', (x) => x.createdAt],
+           ])} AS v(id, journal_id, account_id, system_account, currency, seq, amount, balance_after, reason, reference,
+                  created_at)`,
       );
     }
     if (work.newHolds.length) {
@@ -450,18 +486,19 @@ export class LedgerService {
       s.with(
         'ledger_new_holds',
         `INSERT INTO ledger_holds (${HOLD_COLUMNS})
-         SELECT * FROM ${s.unnest(h, [
-           ['uuid', (x) => x.id],
-           ['uuid', (x) => x.accountId],
-           ['uuid', (x) => x.platformId],
-           ['bigint', (x) => x.amount],
-           ['bigint', (x) => x.remaining],
-           ['text', (x) => x.status],
-           ['text', (x) => x.reason],
-           ['text', (x) => x.reference],
-           ['timestamptz', (x) => x.createdAt],
-           ['timestamptz', (x) => x.updatedAt],
-         ])}`,
+         SELECT v.id, v.account_id, ${platform}, v.amount, v.remaining, v.status, v.reason, v.reference, v.created_at,
+                v.updated_at
+           FROM ${s.unnest(h, [
+             ['uuid', (x) => x.id],
+             ['uuid', (x) => x.accountId],
+             ['bigint', (x) => x.amount],
+             ['bigint', (x) => x.remaining],
+             ['text', (x) => x.status],
+             ['text', (x) => x.reason],
+             ['text', (x) => x.reference],
+             ['timestamptz', (x) => x.createdAt],
+             ['timestamptz', (x) => x.updatedAt],
+           ])} AS v(id, account_id, amount, remaining, status, reason, reference, created_at, updated_at)`,
       );
     }
     if (work.changedHolds.size) {
@@ -476,7 +513,7 @@ export class LedgerService {
              ['text', (x) => x.status],
              ['timestamptz', (x) => x.updatedAt],
            ])} AS v(id, amount, remaining, status, updated_at)
-          WHERE h.id = v.id`,
+          WHERE h.platform_id = ${platform} AND h.id = v.id`,
       );
     }
     const touched = [...work.touched].map((id) => work.account(id));
@@ -491,7 +528,7 @@ export class LedgerService {
              ['bigint', (x) => x.ledgerSeq],
              ['timestamptz', (x) => x.updatedAt],
            ])} AS v(id, balance, held, ledger_seq, updated_at)
-          WHERE a.id = v.id`,
+          WHERE a.platform_id = ${platform} AND a.id = v.id`,
       );
     }
     const events = [
@@ -523,28 +560,29 @@ export class LedgerService {
   async transfer(m: EntityManager, t: LedgerTransfer): Promise<TransferResult> {
     requireTransaction(m, 'transfer');
     checkTransfer(t);
-    const work = this.work(await this.lock(m, { accountIds: internalIds(t.lines) }));
+    const platformId = platformOf(t);
+    const work = this.work(await this.lock(m, { platformId, accountIds: internalIds(t.lines) }));
     const result = this.move(work, t);
     await this.write(m, work);
     return result;
   }
 
-  /** Reserves `amount` on the account: 400 INSUFFICIENT_FUNDS when less than that is available. */
-  async placeHold(m: EntityManager, request: HoldRequest): Promise<HoldResult> {
+  /** Reserves `amount` on the account (of `platformId`: the statements pin it): 400 INSUFFICIENT_FUNDS when less than that is available. */
+  async placeHold(m: EntityManager, request: HoldRequest & { platformId: string }): Promise<HoldResult> {
     requireTransaction(m, 'placeHold');
     if (toMinorUnits(request.amount) <= 0n) throw new Error('a hold is positive');
     checkLabels(request.reason, request.reference);
-    const work = this.work(await this.lock(m, { accountIds: [request.accountId] }));
+    const work = this.work(await this.lock(m, { platformId: request.platformId, accountIds: [request.accountId] }));
     const result = this.hold(work, request);
     await this.write(m, work);
     return result;
   }
 
   /** Releases `amount` of an open hold (all that remains when omitted); the funds become available again. */
-  async releaseHold(m: EntityManager, holdId: string, amount?: bigint): Promise<HoldResult> {
+  async releaseHold(m: EntityManager, hold: HoldKey, amount?: bigint): Promise<HoldResult> {
     requireTransaction(m, 'releaseHold');
-    const work = this.work(await this.lockHold(m, holdId, []));
-    const result = this.release(work, holdId, amount);
+    const work = this.work(await this.lockHold(m, hold, []));
+    const result = this.release(work, hold.id, amount);
     await this.write(m, work);
     return result;
   }
@@ -553,13 +591,13 @@ export class LedgerService {
    * Turns a hold into a debit of `amount` credited to `counter` (e.g. a card clearing to
    * CARD_SETTLEMENT): see `capture`.
    */
-  async captureHold(m: EntityManager, holdId: string, capture: CaptureRequest): Promise<CaptureResult> {
+  async captureHold(m: EntityManager, hold: HoldKey, capture: CaptureRequest): Promise<CaptureResult> {
     requireTransaction(m, 'captureHold');
     if (capture.amount < 0n) throw new Error('a capture is not negative');
     checkLabels(capture.reason, capture.reference);
     const counterId = 'internalAccountId' in capture.counter ? [capture.counter.internalAccountId] : [];
-    const work = this.work(await this.lockHold(m, holdId, counterId));
-    const result = this.capture(work, holdId, capture);
+    const work = this.work(await this.lockHold(m, hold, counterId));
+    const result = this.capture(work, hold.id, capture);
     await this.write(m, work);
     return result;
   }
@@ -602,13 +640,16 @@ export class LedgerService {
   }
 
   /** The hold's account (and `more`) locked, then the hold: one statement. */
-  private async lockHold(m: EntityManager, holdId: string, more: string[]): Promise<Locked> {
+  private async lockHold(m: EntityManager, key: HoldKey, more: string[]): Promise<Locked> {
+    const holdId = key.id;
     const s = new Statement();
     const id = s.p(holdId, 'uuid');
+    const platform = s.p(key.platformId, 'uuid');
     const locked = await this.lock(m, {
+      platformId: key.platformId,
       statement: s,
       accountIds: more,
-      accountsFrom: `SELECT account_id FROM ledger_holds WHERE id = ${id}`,
+      accountsFrom: `SELECT account_id FROM ledger_holds WHERE platform_id = ${platform} AND id = ${id}`,
       holdsFrom: `SELECT ${id}`,
     });
     const hold = locked.holds.get(holdId);
@@ -616,6 +657,26 @@ export class LedgerService {
     if (hold.status !== 'OPEN') throw new Error(`ledger hold ${holdId} is not open`);
     return locked;
   }
+}
+
+/** A hold by its key: its uuid and its platform. */
+export type HoldKey = Pick<LedgerHoldEntity, 'id' | 'platformId'>;
+
+/** The platform a movement is within: given, or the one its system accounts name (a programming error when neither). */
+function platformOf(t: LedgerTransfer): string {
+  const named = t.lines.flatMap((l) => ('system' in l.account ? [l.account.platformId] : []));
+  const platformId = t.platformId ?? named[0];
+  if (platformId === undefined) throw new Error('a ledger movement names its platform (platformId)');
+  return platformId;
+}
+
+/** Every system account of a movement is the work's platform's (a programming error otherwise). */
+function requireOnePlatform(platformId: string, t: LedgerTransfer): void {
+  if (t.platformId !== undefined && t.platformId !== platformId)
+    throw new Error(`a movement of platform ${t.platformId} in a work of ${platformId}`);
+  for (const line of t.lines)
+    if ('system' in line.account && line.account.platformId !== platformId)
+      throw new Error(`system account of platform ${line.account.platformId} in a work of ${platformId}`);
 }
 
 function openHold(work: LedgerWork, holdId: string): LedgerHoldEntity {

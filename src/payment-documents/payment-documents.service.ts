@@ -148,7 +148,7 @@ export class PaymentDocumentsService {
       const row = await this.find(m, platformId, id, true);
       if (row.quote_id !== null) throw alreadyUsed(row);
       await this.store.remove(m, platformId, row.id);
-      await m.query('DELETE FROM documents WHERE id = $1', [row.id]);
+      await m.query('DELETE FROM documents WHERE id = $1 AND platform_id = $2', [row.id, platformId]);
       noteAuditResource(formatId('PaymentDocument', row.id));
     });
   }
@@ -203,11 +203,10 @@ export class PaymentDocumentsService {
         { details: { missingRequirements: unfilled } },
       );
     if (ids.length) {
-      await m.query(`UPDATE documents SET quote_id = $1, updated_at = $2 WHERE id = ANY($3::uuid[])`, [
-        quote.quoteId,
-        this.clock.now(),
-        ids,
-      ]);
+      await m.query(
+        `UPDATE documents SET quote_id = $1, updated_at = $2 WHERE platform_id = $4 AND id = ANY($3::uuid[])`,
+        [quote.quoteId, this.clock.now(), ids, platformId],
+      );
       for (const id of ids) noteAuditResource(formatId('PaymentDocument', id));
     }
     return ids;

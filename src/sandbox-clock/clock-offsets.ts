@@ -91,7 +91,7 @@ export class SandboxClockOffsets extends ClockOffsets implements OnApplicationBo
 
   private async reload(): Promise<void> {
     const rows = await this.dataSource.query<Array<{ platform_id: string; offset_ms: string }>>(
-      'SELECT platform_id, offset_ms FROM sandbox_clocks',
+      '/* cross-shard: sandbox-clock-offsets */ SELECT platform_id, offset_ms FROM sandbox_clocks',
     );
     for (const row of rows) this.apply(row.platform_id, Number(row.offset_ms));
   }

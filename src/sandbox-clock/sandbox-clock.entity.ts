@@ -6,7 +6,7 @@ export class SandboxClockAdvanceEntity {
   @PrimaryColumn('uuid')
   id: string;
 
-  @Column('uuid', { name: 'platform_id' })
+  @PrimaryColumn('uuid', { name: 'platform_id' })
   platformId: string;
 
   /** The API token that advanced it. */

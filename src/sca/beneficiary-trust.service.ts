@@ -63,7 +63,7 @@ export class BeneficiaryTrustService {
       proof,
       async (m) => {
         const account = await this.accounts.findCustomerAccount(m, platformId, accountId);
-        if (Boolean(account.trustedAt) !== trust) await this.accounts.setTrusted(m, account.id, trust);
+        if (Boolean(account.trustedAt) !== trust) await this.accounts.setTrusted(m, account, trust);
         return { trusted: trust };
       },
     );

@@ -230,8 +230,8 @@ export class StablecoinOperationsService {
         `SELECT COALESCE(SUM(CASE WHEN operation_type = 'MINT' AND status = 'COMPLETED' THEN amount
                                   WHEN operation_type = 'BURN' AND status NOT IN ('FAILED', 'EXPIRED') THEN -amount
                                   ELSE 0 END), 0)::text AS available
-           FROM stablecoin_operations WHERE stablecoin_id = $1`,
-        [coin.id],
+           FROM stablecoin_operations WHERE stablecoin_id = $1 AND platform_id = $2`,
+        [coin.id, coin.platformId],
       );
       if (BigInt(available) < amount)
         throw new ApiError(
@@ -470,7 +470,9 @@ export class StablecoinOperationsService {
     business: BusinessTime,
     real: RealTime,
   ): Promise<boolean> {
-    const coin = await m.findOneOrFail(StablecoinEntity, { where: { id: row.stablecoinId } });
+    const coin = await m.findOneOrFail(StablecoinEntity, {
+      where: { id: row.stablecoinId, platformId: row.platformId },
+    });
     if ((row.status === 'CREATED' || row.status === 'PENDING_FUNDING') && row.expiresAt && row.expiresAt <= business) {
       await this.transition(m, row, coin, 'EXPIRED', {
         nextStepAt: null,
@@ -490,7 +492,7 @@ export class StablecoinOperationsService {
     }
     const next = this.provider.nextStep(row.status, row.outcome);
     if (!next) {
-      await m.update(StablecoinOperationEntity, { id: row.id }, { nextStepAt: null });
+      await m.update(StablecoinOperationEntity, { id: row.id, platformId: row.platformId }, { nextStepAt: null });
       return false;
     }
     if (next.status === 'COMPLETED') await this.post(m, row, coin);
@@ -513,6 +515,7 @@ export class StablecoinOperationsService {
     const c = BigInt(row.fiatAmount) * sign;
     const p = row.platformId;
     await this.ledger.transfer(m, {
+      platformId: p,
       lines: [
         { account: systemAccount('STABLECOIN_SUPPLY', p, coin.symbol), amount: n },
         { account: systemAccount('RAIL_CLEARING', p, coin.symbol), amount: -n },
@@ -532,7 +535,11 @@ export class StablecoinOperationsService {
     changes: Partial<Pick<StablecoinOperationEntity, 'nextStepAt' | 'providerStatus' | 'failureReason'>>,
   ): Promise<StablecoinOperation> {
     Object.assign(row, changes, { status, updatedAt: this.clock.now() });
-    await m.update(StablecoinOperationEntity, { id: row.id }, { ...changes, status, updatedAt: row.updatedAt });
+    await m.update(
+      StablecoinOperationEntity,
+      { id: row.id, platformId: row.platformId },
+      { ...changes, status, updatedAt: row.updatedAt },
+    );
     const rendered = renderOperation(row, coin);
     await this.outbox.write(m, operationEvent(row.platformId, rendered));
     return rendered;

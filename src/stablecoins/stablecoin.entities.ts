@@ -18,7 +18,7 @@ import type {
 @Entity('stablecoin_provider_accounts')
 export class StablecoinProviderAccountEntity {
   @PrimaryColumn('uuid') id: string;
-  @Column('uuid', { name: 'platform_id' }) platformId: string;
+  @PrimaryColumn('uuid', { name: 'platform_id' }) platformId: string;
   @Column('text') provider: StablecoinProviderName;
   @Column('text', { name: 'provider_environment' }) providerEnvironment: ProviderEnvironment;
   @Column('text', { name: 'provider_account_id' }) providerAccountId: string;
@@ -35,7 +35,7 @@ export class StablecoinProviderAccountEntity {
 @Entity('stablecoins')
 export class StablecoinEntity {
   @PrimaryColumn('uuid') id: string;
-  @Column('uuid', { name: 'platform_id' }) platformId: string;
+  @PrimaryColumn('uuid', { name: 'platform_id' }) platformId: string;
   /** The link's uuid (stablecoin_provider_accounts.id). */
   @Column('uuid', { name: 'provider_account_id' }) providerAccountId: string;
   @Column('text') provider: StablecoinProviderName;
@@ -57,7 +57,7 @@ export class StablecoinEntity {
 @Entity('stablecoin_operations')
 export class StablecoinOperationEntity {
   @PrimaryColumn('uuid') id: string;
-  @Column('uuid', { name: 'platform_id' }) platformId: string;
+  @PrimaryColumn('uuid', { name: 'platform_id' }) platformId: string;
   @Column('uuid', { name: 'stablecoin_id' }) stablecoinId: string;
   @Column('uuid', { name: 'provider_account_id' }) providerAccountId: string;
   @Column('text', { name: 'operation_type' }) operationType: OperationType;

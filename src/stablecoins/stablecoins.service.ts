@@ -202,7 +202,7 @@ export class StablecoinsService {
         if (status === 'ACTIVE') link.lastVerifiedAt = link.updatedAt;
         await m.update(
           StablecoinProviderAccountEntity,
-          { id: link.id },
+          { id: link.id, platformId: link.platformId },
           { status, updatedAt: link.updatedAt, lastVerifiedAt: link.lastVerifiedAt },
         );
       }
@@ -233,12 +233,14 @@ export class StablecoinsService {
           'STABLECOIN_SYMBOL_ALREADY_EXISTS',
           `A stablecoin with symbol ${token.symbol} is already registered`,
         );
-      const clash = await m.findOne(StablecoinEntity, {
-        where: [
-          { platformId, networkTokenIdentifier: value.networkTokenIdentifier },
-          { platformId, symbol: token.symbol },
-        ],
-      });
+      const clash = await m
+        .createQueryBuilder(StablecoinEntity, 's')
+        .where('s.platform_id = :platformId', { platformId })
+        .andWhere('(s.network_token_identifier = :token OR s.symbol = :symbol)', {
+          token: value.networkTokenIdentifier,
+          symbol: token.symbol,
+        })
+        .getOne();
       if (clash) throw clash.networkTokenIdentifier === value.networkTokenIdentifier ? tokenTaken() : symbolTaken();
       const now = this.clock.now();
       const coin: StablecoinEntity = {
@@ -321,10 +323,11 @@ export class StablecoinsService {
     uuid: string,
     status: OperatorGridStatus,
   ): Promise<Stablecoin> {
-    const coin = platformId
-      ? await this.find(m, platformId, uuid, 'update')
-      : await m.findOne(StablecoinEntity, { where: { id: uuid }, lock: { mode: 'pessimistic_write' } });
-    if (!coin) throw coinNotFound(uuid);
+    // The CLI names a coin of any platform: its platform is read first (unlocked, across
+    // platforms), then the coin is locked on its own platform's shard.
+    const owner = platformId ?? (await this.platformOfCoin(m, uuid));
+    if (owner === null) throw coinNotFound(uuid);
+    const coin = await this.find(m, owner, uuid, 'update');
     noteAuditResource(formatId('Stablecoin', coin.id));
     if (!OPERATOR_TRANSITIONS[coin.gridOperationsStatus].includes(status))
       throw new ApiError(
@@ -335,6 +338,15 @@ export class StablecoinsService {
     return this.changeGridStatus(m, coin, status);
   }
 
+  /** A coin's platform by the coin's id alone (the operator's CLI): null when there is no such coin. */
+  private async platformOfCoin(m: EntityManager, uuid: string): Promise<string | null> {
+    const [row] = await m.query<Array<{ platform_id: string }>>(
+      '/* cross-shard: stablecoin-operator-lookup */ SELECT platform_id FROM stablecoins WHERE id = $1',
+      [uuid],
+    );
+    return row?.platform_id ?? null;
+  }
+
   private async changeGridStatus(
     m: EntityManager,
     coin: StablecoinEntity,
@@ -342,7 +354,11 @@ export class StablecoinsService {
   ): Promise<Stablecoin> {
     coin.gridOperationsStatus = status;
     coin.updatedAt = this.clock.now();
-    await m.update(StablecoinEntity, { id: coin.id }, { gridOperationsStatus: status, updatedAt: coin.updatedAt });
+    await m.update(
+      StablecoinEntity,
+      { id: coin.id, platformId: coin.platformId },
+      { gridOperationsStatus: status, updatedAt: coin.updatedAt },
+    );
     const rendered = renderStablecoin(coin);
     await this.outbox.write(m, gridStatusEvent(coin.platformId, rendered));
     return rendered;

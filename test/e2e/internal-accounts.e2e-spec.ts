@@ -408,7 +408,14 @@ describe('LedgerService holds (card authorizations)', () => {
     const { account } = await fundedAccount(p, 1000);
     const ledger = t.app.get(LedgerService);
     const accountId = uuidOf(account.id);
-    const { hold } = await inTx((m) => ledger.placeHold(m, { accountId, amount: 300, reason: 'CARD_AUTHORIZATION' }));
+    const { hold } = await inTx((m) =>
+      ledger.placeHold(m, {
+        platformId: parseId('Platform', p.platformId)!,
+        accountId,
+        amount: 300,
+        reason: 'CARD_AUTHORIZATION',
+      }),
+    );
     expect(await accountView(p, account.customerId!)).toMatchObject({
       balance: { amount: 700 },
       totalBalance: { amount: 1000 },
@@ -418,14 +425,28 @@ describe('LedgerService holds (card authorizations)', () => {
       code: 'INSUFFICIENT_FUNDS',
     });
     await expect(
-      inTx((m) => ledger.placeHold(m, { accountId, amount: 701, reason: 'CARD_AUTHORIZATION' })),
+      inTx((m) =>
+        ledger.placeHold(m, {
+          platformId: parseId('Platform', p.platformId)!,
+          accountId,
+          amount: 701,
+          reason: 'CARD_AUTHORIZATION',
+        }),
+      ),
     ).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS', status: 400 });
-    const second = await inTx((m) => ledger.placeHold(m, { accountId, amount: 700, reason: 'CARD_AUTHORIZATION' }));
+    const second = await inTx((m) =>
+      ledger.placeHold(m, {
+        platformId: parseId('Platform', p.platformId)!,
+        accountId,
+        amount: 700,
+        reason: 'CARD_AUTHORIZATION',
+      }),
+    );
     expect((await accountView(p, account.customerId!)).balance.amount).toBe(0);
 
     // Capture 100 of the first hold, keep the rest open; then capture 250 more (50 above the hold) and close it.
     await inTx((m) =>
-      ledger.captureHold(m, hold.id, { amount: 100n, reason: 'CARD_CLEARING', close: false, counter: settlement(p) }),
+      ledger.captureHold(m, hold, { amount: 100n, reason: 'CARD_CLEARING', close: false, counter: settlement(p) }),
     );
     expect(await accountView(p, account.customerId!)).toMatchObject({
       balance: { amount: 0 },
@@ -434,18 +455,18 @@ describe('LedgerService holds (card authorizations)', () => {
     // Nothing is available beyond the holds: a capture above the hold fails and writes nothing.
     await expect(
       inTx((m) =>
-        ledger.captureHold(m, hold.id, { amount: 250n, reason: 'CARD_CLEARING', close: true, counter: settlement(p) }),
+        ledger.captureHold(m, hold, { amount: 250n, reason: 'CARD_CLEARING', close: true, counter: settlement(p) }),
       ),
     ).rejects.toMatchObject({ code: 'INSUFFICIENT_FUNDS' });
-    await inTx((m) => ledger.releaseHold(m, second.hold.id, 100n));
+    await inTx((m) => ledger.releaseHold(m, second.hold, 100n));
     await inTx((m) =>
-      ledger.captureHold(m, hold.id, { amount: 250n, reason: 'CARD_CLEARING', close: true, counter: settlement(p) }),
+      ledger.captureHold(m, hold, { amount: 250n, reason: 'CARD_CLEARING', close: true, counter: settlement(p) }),
     );
     expect(await accountView(p, account.customerId!)).toMatchObject({
       balance: { amount: 50 },
       totalBalance: { amount: 650 },
     });
-    await inTx((m) => ledger.releaseHold(m, second.hold.id));
+    await inTx((m) => ledger.releaseHold(m, second.hold));
     expect(await accountView(p, account.customerId!)).toMatchObject({
       balance: { amount: 650 },
       totalBalance: { amount: 650 },
@@ -479,7 +500,14 @@ describe('LedgerService holds (card authorizations)', () => {
     const accountId = uuidOf(account.id);
     const outcomes = await Promise.allSettled(
       Array.from({ length: 30 }, () =>
-        inTx((m) => ledger.placeHold(m, { accountId, amount: 100, reason: 'CARD_AUTHORIZATION' })),
+        inTx((m) =>
+          ledger.placeHold(m, {
+            platformId: parseId('Platform', p.platformId)!,
+            accountId,
+            amount: 100,
+            reason: 'CARD_AUTHORIZATION',
+          }),
+        ),
       ),
     );
     expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(10);

@@ -489,7 +489,7 @@ export class AgentActionsService {
       also: (s) =>
         s.with(
           'agent_usage',
-          updateSql(m, s, AgentEntity, agent.id, {
+          updateSql(m, s, AgentEntity, agent, {
             dailyTransactionCount: usage.dailyTransactionCount,
             dailySpend: String(usage.dailySpend),
             monthlySpend: String(usage.monthlySpend),

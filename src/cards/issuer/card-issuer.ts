@@ -67,7 +67,7 @@ export interface IssuerAuthorization {
 /** A reveal this service minted: the single-use token its sandbox page checks, and when it ends. */
 export interface CardRevealRequest {
   card: CardEntity;
-  /** `<reveal uuid>.<secret>`: only its hash is stored (card_reveals). */
+  /** `<platform uuid>.<reveal uuid>.<secret>`: only the secret's hash is stored (card_reveals). */
   token: string;
   expiresAt: Date;
   /** This service's API base URL with its version prefix (PUBLIC_BASE_URL, else the request's scheme and host). */

@@ -8,7 +8,7 @@ export class PlaidLinkTokenEntity {
   @PrimaryColumn('text', { name: 'link_token' })
   linkToken: string;
 
-  @Column('uuid', { name: 'platform_id' })
+  @PrimaryColumn('uuid', { name: 'platform_id' })
   platformId: string;
 
   @Column('uuid', { name: 'customer_id' })

@@ -91,7 +91,7 @@ export class PlaidService {
       const verified = { fullName: bank.owner.fullName };
       await m.update(
         ExternalAccountEntity,
-        { id },
+        { id, platformId },
         {
           status: 'ACTIVE',
           bankValidation: 'VALIDATED',
@@ -100,7 +100,7 @@ export class PlaidService {
           beneficiaryVerifiedData: verified,
         },
       );
-      await m.update(PlaidLinkTokenEntity, { linkToken }, { externalAccountId: id });
+      await m.update(PlaidLinkTokenEntity, { linkToken, platformId }, { externalAccountId: id });
       noteAuditResource(account.id);
       noteAuditResource(formatId('Customer', token.customerId));
       return {

@@ -293,7 +293,10 @@ export class IncomingPaymentsService {
       reference: `SANDBOX-${newUuid()}`,
       origin: 'SANDBOX',
     });
-    const row = await m.findOneByOrFail(IncomingTransactionEntity, { id: parseId('Transaction', transactionId)! });
+    const row = await m.findOneByOrFail(IncomingTransactionEntity, {
+      id: parseId('Transaction', transactionId)!,
+      platformId,
+    });
     return this.view(m, row);
   }
 
@@ -333,7 +336,7 @@ export class IncomingPaymentsService {
 
   /** Renders one incoming transaction. */
   async view(m: EntityManager, row: IncomingTransactionEntity): Promise<IncomingTransactionView> {
-    const ids = await platformCustomerIds(m, [row.customerId]);
+    const ids = await platformCustomerIds(m, row.platformId, [row.customerId]);
     return renderIncomingTransaction(row, ownerOf(row.platformId, row.customerId, ids));
   }
 
@@ -417,10 +420,12 @@ export class IncomingPaymentsService {
     let work: LedgerWork;
     try {
       locked = await this.ledger.lock(m, {
+        platformId: row.platformId,
         statement: lock,
         accountIds: [row.destinationAccountId],
         outputs: {
-          customer: `SELECT platform_customer_id FROM customers WHERE id = ${lock.p(row.customerId, 'uuid')}`,
+          customer: `SELECT platform_customer_id FROM customers
+                      WHERE id = ${lock.p(row.customerId, 'uuid')} AND platform_id = ${lock.p(row.platformId, 'uuid')}`,
         },
       });
       work = this.ledger.work(locked);
@@ -452,7 +457,7 @@ export class IncomingPaymentsService {
     const s = new Statement();
     s.with(
       'incoming',
-      updateSql(m, s, IncomingTransactionEntity, row.id, {
+      updateSql(m, s, IncomingTransactionEntity, row, {
         status: row.status,
         failureReason: row.failureReason,
         requestedFields: row.requestedFields,
@@ -510,7 +515,7 @@ export class IncomingPaymentsService {
   private async save(m: EntityManager, row: IncomingTransactionEntity): Promise<void> {
     await m.update(
       IncomingTransactionEntity,
-      { id: row.id },
+      { id: row.id, platformId: row.platformId },
       {
         status: row.status,
         failureReason: row.failureReason,

@@ -85,7 +85,11 @@ export class QuoteAuthorizationService {
     );
     quote.status = 'PENDING_AUTHORIZATION';
     quote.scaChallenge = view;
-    await m.update(QuoteEntity, { id: quote.id }, { status: quote.status, scaChallenge: view });
+    await m.update(
+      QuoteEntity,
+      { id: quote.id, platformId: quote.platformId },
+      { status: quote.status, scaChallenge: view },
+    );
   }
 
   /**
@@ -93,7 +97,7 @@ export class QuoteAuthorizationService {
    * transaction as PENDING_AUTHORIZATION (no money moves); a second is 409 CONFLICT.
    */
   async requestExecution(m: EntityManager, quote: QuoteEntity, now: Date): Promise<void> {
-    if (await m.existsBy(OutgoingTransactionEntity, { id: quote.transactionId }))
+    if (await m.existsBy(OutgoingTransactionEntity, { id: quote.transactionId, platformId: quote.platformId }))
       throw new ApiError(
         'CONFLICT',
         `Quote ${formatId('Quote', quote.id)} is waiting for its SCA authorization: authorize it (POST /quotes/{quoteId}/authorize)`,
@@ -138,11 +142,18 @@ export class QuoteAuthorizationService {
       proof,
       async (m) => {
         const now = this.clock.now();
-        const requested = await m.findOneBy(OutgoingTransactionEntity, { id: quote.transactionId });
+        const requested = await m.findOneBy(OutgoingTransactionEntity, {
+          id: quote.transactionId,
+          platformId: quote.platformId,
+        });
         quote.status = 'PENDING';
         quote.scaChallenge = null;
         quote.updatedAt = now;
-        await m.update(QuoteEntity, { id: quote.id }, { status: 'PENDING', scaChallenge: null, updatedAt: now });
+        await m.update(
+          QuoteEntity,
+          { id: quote.id, platformId: quote.platformId },
+          { status: 'PENDING', scaChallenge: null, updatedAt: now },
+        );
         // Only an execution the wallet signed is released: a wallet-funded quote's execution is
         // recorded only after its stamp verified (QuotesService.execute), or is stamped here.
         const walletSigned = quote.walletPayloadToSign !== null && (requested !== null || stamped);
@@ -176,7 +187,10 @@ export class QuoteAuthorizationService {
 
   private async trustedPayee(m: EntityManager, quote: QuoteEntity): Promise<boolean> {
     if (quote.destinationKind !== 'ExternalAccount') return false;
-    const account = await m.findOneBy(ExternalAccountEntity, { id: quote.destinationAccountId });
+    const account = await m.findOneBy(ExternalAccountEntity, {
+      id: quote.destinationAccountId,
+      platformId: quote.platformId,
+    });
     return Boolean(account?.trustedAt);
   }
 

@@ -118,14 +118,16 @@ export class QuoteExecutionService {
   ): Promise<{ quote: QuoteEntity; locked: Locked } | null> {
     const s = new Statement();
     const agent = where.agentId !== undefined ? ` AND agent_id = ${s.p(where.agentId, 'uuid')}` : '';
+    const platform = s.p(where.platformId, 'uuid');
     s.with(
       'head',
-      `SELECT * FROM quotes WHERE id = ${s.p(where.id, 'uuid')} AND platform_id = ${s.p(where.platformId, 'uuid')}${agent} FOR UPDATE`,
+      `SELECT * FROM quotes WHERE id = ${s.p(where.id, 'uuid')} AND platform_id = ${platform}${agent} FOR UPDATE`,
     );
     const locked = await this.ledger.lock(m, {
+      platformId: where.platformId,
       statement: s,
       accountsFrom: QUOTE_ACCOUNTS_SQL,
-      outputs: { quote: 'SELECT to_jsonb(h) FROM head h', customer: QUOTE_CUSTOMER_SQL },
+      outputs: { quote: 'SELECT to_jsonb(h) FROM head h', customer: quoteCustomerSql(platform) },
     });
     const json = locked.outputs.quote as Record<string, unknown> | null;
     if (!json) return null;
@@ -161,7 +163,7 @@ export class QuoteExecutionService {
       );
     }
     const movement = movementOf(quote);
-    const locked = options.locked ?? (await this.lockFor(m, movement, quote.customerId));
+    const locked = options.locked ?? (await this.lockFor(m, quote.platformId, movement, quote.customerId));
     const work = this.ledger.work(locked);
     this.ledger.move(work, ledgerTransfer(movement));
     const internal = quote.destinationKind === 'InternalAccount';
@@ -190,7 +192,7 @@ export class QuoteExecutionService {
       row.createdAt = awaiting.createdAt;
       s.with(
         'payment',
-        updateSql(m, s, OutgoingTransactionEntity, row.id, {
+        updateSql(m, s, OutgoingTransactionEntity, row, {
           status: row.status,
           timeline: row.timeline,
           railDueRealAt: row.railDueRealAt,
@@ -202,7 +204,7 @@ export class QuoteExecutionService {
     noteAuditResource(formatId('Transaction', row.id));
     quote.status = internal ? 'COMPLETED' : 'PROCESSING';
     quote.updatedAt = now;
-    s.with('quote_status', updateSql(m, s, QuoteEntity, quote.id, { status: quote.status, updatedAt: now }));
+    s.with('quote_status', updateSql(m, s, QuoteEntity, quote, { status: quote.status, updatedAt: now }));
     options.also?.(s);
     const view = this.renderWith(row, customerIdsOf(quote.customerId, locked));
     const event = this.outbox.prepare(outgoingPayment(row.platformId, internal ? 'COMPLETED' : 'PENDING', view));
@@ -223,14 +225,23 @@ export class QuoteExecutionService {
   }
 
   /** The accounts of a movement locked, with the customer's platformCustomerId: one statement. */
-  private lockFor(m: EntityManager, movement: LedgerTransfer, customerId: string | null): Promise<Locked> {
+  private lockFor(
+    m: EntityManager,
+    platformId: string,
+    movement: LedgerTransfer,
+    customerId: string | null,
+  ): Promise<Locked> {
     const s = new Statement();
     return this.ledger.lock(m, {
+      platformId,
       statement: s,
       accountIds: movement.lines.flatMap((l) =>
         'internalAccountId' in l.account ? [l.account.internalAccountId] : [],
       ),
-      outputs: { customer: `SELECT platform_customer_id FROM customers WHERE id = ${s.p(customerId, 'uuid')}` },
+      outputs: {
+        customer: `SELECT platform_customer_id FROM customers
+                    WHERE id = ${s.p(customerId, 'uuid')} AND platform_id = ${s.p(platformId, 'uuid')}`,
+      },
     });
   }
 
@@ -384,11 +395,13 @@ export class QuoteExecutionService {
   ): Promise<OutgoingTransactionEntity> {
     // One statement reads the quote (its movement) and locks its accounts, one writes it all.
     const s = new Statement();
-    s.with('head', `SELECT * FROM quotes WHERE id = ${s.p(row.quoteId, 'uuid')}`);
+    const platform = s.p(row.platformId, 'uuid');
+    s.with('head', `SELECT * FROM quotes WHERE id = ${s.p(row.quoteId, 'uuid')} AND platform_id = ${platform}`);
     const locked = await this.ledger.lock(m, {
+      platformId: row.platformId,
       statement: s,
       accountsFrom: REFUND_ACCOUNTS_SQL,
-      outputs: { quote: 'SELECT to_jsonb(h) FROM head h', customer: QUOTE_CUSTOMER_SQL },
+      outputs: { quote: 'SELECT to_jsonb(h) FROM head h', customer: quoteCustomerSql(platform) },
     });
     const quote = hydrate(m, QuoteEntity, locked.outputs.quote as Record<string, unknown>);
     row.status = 'FAILED';
@@ -423,10 +436,14 @@ export class QuoteExecutionService {
     return row;
   }
 
-  /** Renders transactions with their owners (one lookup for the lot). */
+  /** Renders one platform's transactions with their owners (one lookup for the lot). */
   async render(m: EntityManager, rows: OutgoingTransactionEntity[]): Promise<OutgoingTransactionView[]> {
+    if (rows.length === 0) return [];
+    const platformId = rows[0].platformId;
+    if (rows.some((r) => r.platformId !== platformId)) throw new Error('render: transactions of one platform');
     const ids = await platformCustomerIds(
       m,
+      platformId,
       rows.map((r) => r.customerId),
     );
     return rows.map((r) => renderOutgoingTransaction(r, ownerOf(r.platformId, r.customerId, ids)));
@@ -455,11 +472,13 @@ export class QuoteExecutionService {
       const s = new Statement();
       locked =
         row.customerId === null
-          ? { accounts: new Map(), holds: new Map(), outputs: {} }
+          ? { platformId: row.platformId, accounts: new Map(), holds: new Map(), outputs: {} }
           : await this.ledger.lock(m, {
+              platformId: row.platformId,
               statement: s,
               outputs: {
-                customer: `SELECT platform_customer_id FROM customers WHERE id = ${s.p(row.customerId, 'uuid')}`,
+                customer: `SELECT platform_customer_id FROM customers
+                            WHERE id = ${s.p(row.customerId, 'uuid')} AND platform_id = ${s.p(row.platformId, 'uuid')}`,
               },
             });
     }
@@ -469,7 +488,7 @@ export class QuoteExecutionService {
       'payment',
       change.insert
         ? insertSql(m, s, OutgoingTransactionEntity, row)
-        : updateSql(m, s, OutgoingTransactionEntity, row.id, {
+        : updateSql(m, s, OutgoingTransactionEntity, row, {
             status: row.status,
             failureReason: row.failureReason,
             refund: row.refund,
@@ -483,7 +502,11 @@ export class QuoteExecutionService {
             updatedAt: row.updatedAt,
           }),
     );
-    if (change.quote) s.with('quote_status', updateSql(m, s, QuoteEntity, row.quoteId, change.quote));
+    if (change.quote)
+      s.with(
+        'quote_status',
+        updateSql(m, s, QuoteEntity, { id: row.quoteId, platformId: row.platformId }, change.quote),
+      );
     const events = change.events.map((e) => {
       const [event, view] = Array.isArray(e) ? e : [e, this.renderWith(row, ids)];
       return this.outbox.prepare(outgoingPayment(row.platformId, event, view));
@@ -540,11 +563,15 @@ export class QuoteExecutionService {
 /** `platformCustomerId` by customer uuid, for rendering transactions. */
 export async function platformCustomerIds(
   m: EntityManager,
+  platformId: string,
   customerIds: (string | null)[],
 ): Promise<Map<string, string>> {
   const ids = [...new Set(customerIds.filter((id): id is string => id !== null))];
   if (ids.length === 0) return new Map();
-  const rows = await m.find(CustomerEntity, { where: { id: In(ids) }, select: { id: true, platformCustomerId: true } });
+  const rows = await m.find(CustomerEntity, {
+    where: { platformId, id: In(ids) },
+    select: { id: true, platformCustomerId: true },
+  });
   return new Map(rows.map((c) => [c.id, c.platformCustomerId]));
 }
 
@@ -569,7 +596,9 @@ const QUOTE_ACCOUNTS_SQL = `SELECT source_account_id FROM head WHERE status = 'P
 /** A refund's internal accounts: the quote's source and internal destination, whatever its status. */
 const REFUND_ACCOUNTS_SQL = `SELECT source_account_id FROM head WHERE source_account_id IS NOT NULL
    UNION SELECT destination_account_id FROM head WHERE destination_kind = 'InternalAccount'`;
-const QUOTE_CUSTOMER_SQL = 'SELECT platform_customer_id FROM customers WHERE id = (SELECT customer_id FROM head)';
+/** The quote's customer's platformCustomerId (`platform`: the platform id's placeholder). */
+const quoteCustomerSql = (platform: string) =>
+  `SELECT platform_customer_id FROM customers WHERE id = (SELECT customer_id FROM head) AND platform_id = ${platform}`;
 
 function customerIdsOf(customerId: string | null, locked: Locked): Map<string, string> {
   const platformCustomerId = locked.outputs.customer;

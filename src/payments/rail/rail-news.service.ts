@@ -125,14 +125,14 @@ export class RailNewsApplier {
     news: RailNews,
   ): Promise<{ row: OutgoingTransactionEntity; now: BusinessTime } | null> {
     const id = railUuid(news.transactionId);
-    const business = platformTimeSql(this.config.SANDBOX, 't.platform_id', '$1');
-    const where = id ? 't.id = $2' : 't.rail_provider = $3 AND t.rail_provider_ref = $2';
-    const parameters = id ? [this.realClock.now(), id] : [this.realClock.now(), news.providerRef, news.provider];
-    // Pinned to the platform when the news says which (docs/scale-out.md).
-    const pinned = news.platformId ? ` AND t.platform_id = $${parameters.push(news.platformId)}` : '';
+    const platformId = news.platformId ?? (await this.platformOf(m, news, id));
+    if (platformId === null) return null;
+    const business = platformTimeSql(this.config.SANDBOX, '$2::uuid', '$1');
+    const where = id ? 't.id = $3' : 't.rail_provider = $4 AND t.rail_provider_ref = $3';
     const rows: Array<{ row: Record<string, unknown>; now: Date | string }> = await m.query(
-      `SELECT to_jsonb(t) AS row, ${business} AS now FROM outgoing_transactions t WHERE ${where}${pinned} FOR UPDATE OF t`,
-      parameters,
+      `SELECT to_jsonb(t) AS row, ${business} AS now FROM outgoing_transactions t
+        WHERE t.platform_id = $2 AND ${where} FOR UPDATE OF t`,
+      id ? [this.realClock.now(), platformId, id] : [this.realClock.now(), platformId, news.providerRef, news.provider],
     );
     if (rows.length === 0) return null;
     const row = hydrate(m, OutgoingTransactionEntity, rows[0].row);
@@ -140,5 +140,24 @@ export class RailNewsApplier {
     if (row.railProvider !== null && row.railProvider !== news.provider) return null;
     if (row.railProviderRef !== null && row.railProviderRef !== news.providerRef) return null;
     return { row, now: new Date(rows[0].now) as BusinessTime };
+  }
+
+  /**
+   * The platform of the news's transaction when the news does not say (a provider's webhook carries
+   * only our transaction id or its own payment id): one unlocked read across platforms, before the
+   * transaction is locked on its own platform's shard. Null when it is no payout of ours.
+   */
+  private async platformOf(m: EntityManager, news: RailNews, id: string | null): Promise<string | null> {
+    const rows: Array<{ platform_id: string }> = id
+      ? await m.query(
+          '/* cross-shard: rail-news-platform */ SELECT platform_id FROM outgoing_transactions WHERE id = $1',
+          [id],
+        )
+      : await m.query(
+          `/* cross-shard: rail-news-platform */ SELECT platform_id FROM outgoing_transactions
+            WHERE rail_provider = $2 AND rail_provider_ref = $1`,
+          [news.providerRef, news.provider],
+        );
+    return rows[0]?.platform_id ?? null;
   }
 }

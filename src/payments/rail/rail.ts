@@ -49,6 +49,12 @@ export interface RailNews {
   providerRef: string;
   /** Ours (Transaction:<uuid> or the bare uuid), when the provider echoes it (metadata / idempotency key). */
   transactionId: string | null;
+  /**
+   * The transaction's platform (its uuid), when whoever brought the news knows it (the sandbox rail,
+   * the worker's hand-off and poll): the applier's statements pin it. News without it (a provider's
+   * webhook) has its platform found first, by one unlocked read across platforms.
+   */
+  platformId?: string;
   status: RailStatus;
   occurredAt: Date;
   /** The provider's reason / return code, for FAILED and RETURNED (noted on the status timeline). */
@@ -76,8 +82,11 @@ export abstract class RailAdapter {
    * failure, RailPaymentRefused when the provider refuses the payment for good.
    */
   abstract send(payment: RailPayment): Promise<{ providerRef: string; news: RailNews[] }>;
-  /** Reconciliation: the provider's current view of one payment, as news. */
-  abstract fetch(providerRef: string, transactionId: string): Promise<RailNews[]>;
+  /**
+   * Reconciliation: the provider's current view of one payment, as news (`platformId`: the
+   * payment's platform uuid, for a rail that keeps its payments in this database, the sandbox).
+   */
+  abstract fetch(providerRef: string, transactionId: string, platformId?: string): Promise<RailNews[]>;
   /**
    * Verifies (the provider's own signature scheme) and parses one inbound webhook; throws
    * RailWebhookRejected on a forged / malformed one. Non-payment events parse to [].

@@ -18,7 +18,7 @@ export class SandboxRailPaymentEntity {
   @Column('uuid', { name: 'transaction_id' })
   transactionId: string;
 
-  @Column('uuid', { name: 'platform_id' })
+  @PrimaryColumn('uuid', { name: 'platform_id' })
   platformId: string;
 
   @Column('text')

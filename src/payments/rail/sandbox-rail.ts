@@ -8,6 +8,7 @@ import { platformTimeSql } from '../../sandbox-clock/platform-time-sql.js';
 import { RailAdapter, type RailNews, type RailPayment, type RailStatus, RailWebhookRejected } from './rail.js';
 import { type SandboxRailOutcome, SandboxRailPaymentEntity } from './sandbox-rail-payment.entity.js';
 import { railUuid } from './rail-ids.js';
+import { hydrate } from '../../database/statement.js';
 
 /** Real-time seconds between a sandbox payment's steps (PROCESSING -> final; COMPLETED -> RETURNED). */
 export const SANDBOX_RAIL_STEP_MS = 1000;
@@ -88,13 +89,21 @@ export class SandboxRailAdapter extends RailAdapter {
           real,
         ],
       );
-      return m.findOneByOrFail(SandboxRailPaymentEntity, { transactionId });
+      return m.findOneByOrFail(SandboxRailPaymentEntity, { transactionId, platformId });
     });
     return { providerRef: row.id, news: this.reportedNews(row) };
   }
 
-  async fetch(providerRef: string): Promise<RailNews[]> {
-    const row = await this.tx.runDetached((m) => m.findOneBy(SandboxRailPaymentEntity, { id: providerRef }));
+  async fetch(providerRef: string, _transactionId?: string, platformId?: string): Promise<RailNews[]> {
+    const row = await this.tx.runDetached(async (m) => {
+      if (platformId) return m.findOneBy(SandboxRailPaymentEntity, { id: providerRef, platformId });
+      // Asked without the platform (only the worker's poll asks, with it): one read across platforms.
+      const [found] = await m.query<Array<{ row: Record<string, unknown> }>>(
+        '/* cross-shard: sandbox-rail-fetch */ SELECT to_jsonb(s) AS row FROM sandbox_rail_payments s WHERE s.id = $1',
+        [providerRef],
+      );
+      return found ? hydrate(m, SandboxRailPaymentEntity, found.row) : null;
+    });
     return row ? this.reportedNews(row) : [];
   }
 
@@ -173,6 +182,7 @@ export class SandboxRailAdapter extends RailAdapter {
       eventId: `${row.id}:${status}`,
       providerRef: row.id,
       transactionId: row.transactionId,
+      platformId: row.platformId,
       status,
       occurredAt: at,
       ...(status === 'FAILED' ? { failureReason: 'sandbox: ...002 cannot receive' } : {}),

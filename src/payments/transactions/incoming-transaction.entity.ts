@@ -14,7 +14,7 @@ export class IncomingTransactionEntity {
   @PrimaryColumn('uuid')
   id: string;
 
-  @Column('uuid', { name: 'platform_id' })
+  @PrimaryColumn('uuid', { name: 'platform_id' })
   platformId: string;
 
   @Column('uuid', { name: 'customer_id', nullable: true })

@@ -43,7 +43,7 @@ export class OutgoingTransactionEntity {
   @PrimaryColumn('uuid')
   id: string;
 
-  @Column('uuid', { name: 'platform_id' })
+  @PrimaryColumn('uuid', { name: 'platform_id' })
   platformId: string;
 
   /** Null: the platform's own account paid. */

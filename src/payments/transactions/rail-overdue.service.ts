@@ -67,15 +67,17 @@ export class RailOverdue implements OnModuleInit {
     const rails = PAYMENT_RAILS as readonly string[];
     const expected = `CASE o.payment_rail ${rails.map((r, i) => `WHEN '${r}' THEN $${i + 4}::bigint`).join(' ')} ELSE $${rails.length + 4}::bigint END`;
     const from = 'COALESCE(o.expected_settlement_at, o.updated_at)';
+    // One platform's: pinned to its shard; every platform's (the gauge): a tagged read across them.
+    const tag = platformId === null ? '/* cross-shard: rail-overdue-gauge */ ' : '';
+    const platform = platformId === null ? '$2::uuid IS NULL' : 'o.platform_id = $2';
     const rows = await this.tx.query<Row[]>(
-      // One platform's (pinned), or every platform's for the gauge (cross-shard: rail-overdue-gauge).
-      `${platformId ? '' : '/* cross-shard: rail-overdue-gauge */ '}SELECT o.id, o.platform_id, o.sent_amount, o.sending_currency, o.payment_rail, o.destination_account_id,
+      `${tag}SELECT o.id, o.platform_id, o.sent_amount, o.sending_currency, o.payment_rail, o.destination_account_id,
               o.destination_kind, o.updated_at,
               (extract(epoch FROM (${business} - o.updated_at)) * 1000)::bigint AS age_ms,
               (extract(epoch FROM (${business} - ${from})) * 1000)::bigint - (${expected}) AS overdue_ms
          FROM outgoing_transactions o
         WHERE o.status = 'PROCESSING' AND o.destination_kind <> 'UmaAddress'
-          AND ${platformId ? 'o.platform_id = $2' : '$2::uuid IS NULL'}
+          AND ${platform}
           AND ${from} <= ${business} - (${expected}) * interval '1 millisecond'
         ORDER BY o.updated_at, o.id LIMIT $3`,
       [

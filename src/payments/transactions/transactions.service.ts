@@ -162,6 +162,7 @@ export class TransactionsService {
     const incoming = await m.find(IncomingTransactionEntity, { where: where({}) });
     const customers = await platformCustomerIds(
       m,
+      rows[0].platformId,
       [...outgoing, ...incoming].map((r) => r.customerId),
     );
     const byId = new Map<string, TransactionView>();

@@ -149,10 +149,12 @@ export class TransfersService {
       // postings, the balance, the transaction and both events in one write.
       const lock = new Statement();
       const locked = await this.ledger.lock(m, {
+        platformId,
         statement: lock,
         accountIds: [destination.id],
         outputs: {
-          customer: `SELECT platform_customer_id FROM customers WHERE id = ${lock.p(row.customerId, 'uuid')}`,
+          customer: `SELECT platform_customer_id FROM customers
+                      WHERE id = ${lock.p(row.customerId, 'uuid')} AND platform_id = ${lock.p(platformId, 'uuid')}`,
         },
       });
       const work = this.ledger.work(locked);

@@ -74,6 +74,7 @@ import { RailPort1767230900000 } from './migrations/1767230900000-RailPort.js';
 import { ExchangeRateSets1767231100000 } from './migrations/1767231100000-ExchangeRateSets.js';
 import { ExtraWebhookTypes1767231300000 } from './migrations/1767231300000-ExtraWebhookTypes.js';
 import { ExternalAccountKeyPerPlatform1767231400000 } from './migrations/1767231400000-ExternalAccountKeyPerPlatform.js';
+import { RoutingKeys1767231600000 } from './migrations/1767231600000-RoutingKeys.js';
 import {
   StablecoinEntity,
   StablecoinOperationEntity,
@@ -168,4 +169,5 @@ export const MIGRATIONS = [
   ExchangeRateSets1767231100000,
   ExtraWebhookTypes1767231300000,
   ExternalAccountKeyPerPlatform1767231400000,
+  RoutingKeys1767231600000,
 ];

@@ -26,6 +26,7 @@ import {
 } from '../payments/transactions/outgoing-transaction.entity.js';
 import { QuoteExecutionService } from '../payments/quotes/quote-execution.service.js';
 import { SettlementLayer, type SettlementPayment } from '../payments/quotes/uma-destination.js';
+import { UmaAddressRoutes } from './uma-address-routes.js';
 import { UmaKeysService } from './uma-keys.service.js';
 import { fromUmaError, UmaVerifier } from './uma-verifier.js';
 
@@ -334,17 +335,21 @@ export class UmaSettlementService extends SettlementLayer implements OnModuleIni
     if (message.receiver.split('@')[1]?.toLowerCase() !== domain) {
       throw new ApiError('INVALID_RECEIVER', `${message.receiver} is not an address of ${domain}`);
     }
-    const [account] = await this.tx.query<Array<{ platform_id: string; id: string }>>(
-      `SELECT c.platform_id, a.id
-         FROM customers c JOIN internal_accounts a ON a.customer_id = c.id AND a.currency = $2
-        WHERE lower(c.uma_address) = lower($1) AND NOT c.is_deleted
-        ORDER BY c.created_at, c.id, (a.type = 'EMBEDDED_WALLET'), a.created_at, a.id LIMIT 1`,
-      [message.receiver, message.currency],
+    // Pinned on each platform the address routes to (UmaAddressRoutes); the oldest customer wins.
+    const found = await UmaAddressRoutes.oldest(this.tx, message.receiver, (platformId) =>
+      this.tx.query<Array<{ platform_id: string; account_id: string; id: string; created_at: Date }>>(
+        `SELECT c.platform_id, a.id AS account_id, c.id, c.created_at
+           FROM customers c
+           JOIN internal_accounts a ON a.customer_id = c.id AND a.platform_id = c.platform_id AND a.currency = $2
+          WHERE c.platform_id = $3 AND lower(c.uma_address) = lower($1) AND NOT c.is_deleted
+          ORDER BY c.created_at, c.id, (a.type = 'EMBEDDED_WALLET'), a.created_at, a.id LIMIT 1`,
+        [message.receiver, message.currency, platformId],
+      ),
     );
-    if (!account) {
+    if (!found) {
       throw new ApiError('UMA_NOT_FOUND', `No receiver ${message.receiver} with a ${message.currency} account`);
     }
-    return account;
+    return { platform_id: found.platform_id, id: found.account_id };
   }
 
   private async receipt(reference: string): Promise<ReceiptRow | null> {

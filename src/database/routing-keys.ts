@@ -8,7 +8,13 @@ import { createHash } from 'node:crypto';
  * leads to a pinned lookup that finds nothing (the same answer as before).
  */
 export type RoutingKind =
-  'console_session' | 'agent_access_token' | 'agent_device_code' | 'kyc_link' | 'uma_invitation' | 'uma_address';
+  | 'console_session'
+  | 'agent_access_token'
+  | 'agent_device_code'
+  | 'kyc_link'
+  | 'uma_invitation'
+  | 'uma_address'
+  | 'uma_payment';
 
 /** Anything that runs a statement: an EntityManager, the TransactionService, a DataSource. */
 interface Queryable {

@@ -3,7 +3,8 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * `routing_keys` (issue 49): the platform of a lookup that starts from an opaque value (a console
  * session cookie, an agent access token, a device code, a KYC link token, an UMA invitation code,
- * the receiver address of an inbound UMA request), keyed by the SHA-256 of that value. A reference
+ * the receiver address of an inbound UMA request, the sender's transaction a receiver's decision
+ * names), keyed by the SHA-256 of that value. A reference
  * table (src/database/distribution.json): read first, without a platform, then the real lookup
  * pins `platform_id` and goes to one shard. Written in the transaction that writes the row it
  * routes (src/database/routing-keys.ts). The existing rows are routed here.
@@ -31,6 +32,7 @@ export class RoutingKeys1767231600000 implements MigrationInterface {
       UNION SELECT 'agent_device_code', code_hash, platform_id FROM agent_device_codes
       UNION SELECT 'kyc_link', decode(token_hash, 'hex'), platform_id FROM kyc_links
       UNION SELECT 'uma_invitation', sha256(convert_to(code, 'UTF8')), platform_id FROM uma_invitations
+      UNION SELECT 'uma_payment', sha256(convert_to(transaction_id::text, 'UTF8')), platform_id FROM uma_payments
       UNION SELECT 'uma_address', sha256(convert_to(lower(uma_address), 'UTF8')), platform_id
               FROM customers WHERE NOT is_deleted`);
   }

@@ -112,7 +112,7 @@ export class UmaPaymentsService implements UmaQuoting, OnModuleInit {
     const sourceUuid = parseId('InternalAccount', body.source.accountId!);
     const [source] = await this.tx.query<SourceRow[]>(
       `SELECT a.id, a.customer_id, a.currency, c.kyc_status
-         FROM internal_accounts a LEFT JOIN customers c ON c.id = a.customer_id
+         FROM internal_accounts a LEFT JOIN customers c ON c.id = a.customer_id AND c.platform_id = a.platform_id
         WHERE a.id = $1 AND a.platform_id = $2`,
       [sourceUuid, scope.platformId],
     );

@@ -164,11 +164,7 @@ export class ScaChallengesService {
   ) {}
 
   /** The customer's enrolled TOTP and passkey factors (rows), locked when `lock`. */
-  async factors(
-    m: EntityManager,
-    customer: { id: string; platformId: string },
-    lock = false,
-  ): Promise<FactorRow[]> {
+  async factors(m: EntityManager, customer: { id: string; platformId: string }, lock = false): Promise<FactorRow[]> {
     return await m.query<FactorRow[]>(
       `SELECT id, factor, totp_secret, totp_last_step, credential_id, public_key, counter, transports
        FROM sca_factors WHERE customer_id = $1 AND platform_id = $2 ORDER BY created_at${lock ? ' FOR UPDATE' : ''}`,

@@ -118,7 +118,10 @@ export class AgentActionsService {
       this.tx.run(async (m) => {
         const row = await this.lockAgent(m, agent);
         const quote = await this.quotes.scopedQuote(m, agentScope(agent), quoteId, 'update');
-        if (quote.status !== 'PENDING' || (await m.exists(AgentActionEntity, { where: { quoteId: quote.id, platformId: agent.platformId } }))) {
+        if (
+          quote.status !== 'PENDING' ||
+          (await m.exists(AgentActionEntity, { where: { quoteId: quote.id, platformId: agent.platformId } }))
+        ) {
           throw new ApiError('CONFLICT', `Quote ${formatId('Quote', quote.id)} has already been executed`);
         }
         const now = this.clock.now();

@@ -13,7 +13,8 @@ export class AgentEntity {
   @PrimaryColumn('uuid')
   id: string;
 
-  @Column('uuid', { name: 'platform_id' })
+  /** Part of the key (issue 49): every statement by key pins the platform. */
+  @PrimaryColumn('uuid', { name: 'platform_id' })
   platformId: string;
 
   @Column('uuid', { name: 'customer_id' })
@@ -66,7 +67,8 @@ export class AgentDeviceCodeEntity {
   @PrimaryColumn('uuid')
   id: string;
 
-  @Column('uuid', { name: 'platform_id' })
+  /** Part of the key (issue 49): every statement by key pins the platform. */
+  @PrimaryColumn('uuid', { name: 'platform_id' })
   platformId: string;
 
   @Column('uuid', { name: 'agent_id' })
@@ -96,7 +98,8 @@ export class AgentAccessTokenEntity {
   @PrimaryColumn('uuid')
   id: string;
 
-  @Column('uuid', { name: 'platform_id' })
+  /** Part of the key (issue 49): every statement by key pins the platform. */
+  @PrimaryColumn('uuid', { name: 'platform_id' })
   platformId: string;
 
   @Column('uuid', { name: 'agent_id' })

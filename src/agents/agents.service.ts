@@ -10,6 +10,7 @@ import { validateBody } from '../common/validate-body.js';
 import { AppConfig } from '../config/app-config.js';
 import { CustomersService } from '../customers/customers.service.js';
 import { findOwned, type RowLock } from '../database/queries.js';
+import { addRoute, routeOf } from '../database/routing-keys.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
 import { fieldError, type FieldError } from '../errors/field-error.js';
@@ -183,7 +184,11 @@ export class AgentsService {
       if (value.name !== undefined) row.name = value.name;
       if (value.isPaused !== undefined) row.isPaused = value.isPaused;
       row.updatedAt = now;
-      await m.update(AgentEntity, { id: row.id }, { name: row.name, isPaused: row.isPaused, updatedAt: now });
+      await m.update(
+        AgentEntity,
+        { id: row.id, platformId },
+        { name: row.name, isPaused: row.isPaused, updatedAt: now },
+      );
       return renderAgent(row, now);
     });
   }
@@ -203,7 +208,7 @@ export class AgentsService {
       const now = this.clock.now();
       row.policy = policy;
       row.updatedAt = now;
-      await m.update(AgentEntity, { id: row.id }, { policy, updatedAt: now });
+      await m.update(AgentEntity, { id: row.id, platformId }, { policy, updatedAt: now });
       return renderAgent(row, now);
     });
   }
@@ -213,9 +218,9 @@ export class AgentsService {
     await this.tx.run(async (m) => {
       const row = await this.find(m, platformId, agentId, 'update');
       const now = this.clock.now();
-      await m.update(AgentEntity, { id: row.id }, { deletedAt: now, updatedAt: now });
-      await m.update(AgentAccessTokenEntity, { agentId: row.id, revokedAt: IsNull() }, { revokedAt: now });
-      await this.supersedeCodes(m, row.id, now);
+      await m.update(AgentEntity, { id: row.id, platformId }, { deletedAt: now, updatedAt: now });
+      await m.update(AgentAccessTokenEntity, { agentId: row.id, platformId, revokedAt: IsNull() }, { revokedAt: now });
+      await this.supersedeCodes(m, platformId, row.id, now);
     });
   }
 
@@ -229,7 +234,7 @@ export class AgentsService {
           `Agent ${formatId('Agent', agentId)} is connected: its device code was redeemed`,
         );
       const now = this.clock.now();
-      await this.supersedeCodes(m, row.id, now);
+      await this.supersedeCodes(m, platformId, row.id, now);
       return this.issueDeviceCode(m, row, now);
     });
   }
@@ -240,7 +245,7 @@ export class AgentsService {
     if (!code) throw deviceCodeNotFound();
     const row = await this.tx.manager
       .createQueryBuilder(AgentDeviceCodeEntity, 'c')
-      .innerJoin(AgentEntity, 'a', 'a.id = c.agent_id AND a.deleted_at IS NULL')
+      .innerJoin(AgentEntity, 'a', 'a.id = c.agent_id AND a.platform_id = c.platform_id AND a.deleted_at IS NULL')
       .where('c.code_hash = :hash AND c.platform_id = :platformId', { hash: hashDeviceCode(code), platformId })
       .getOne();
     if (!row) throw deviceCodeNotFound();
@@ -252,16 +257,20 @@ export class AgentsService {
    * are revoked: superseded) and `isConnected: true`. Redeemed, superseded or expired codes: 400
    * INVALID_INPUT saying which; unknown codes (or a deleted agent's): 404 NOT_FOUND. The agent row
    * is locked first, so two concurrent redemptions queue and the second finds the code redeemed.
+   * The code comes before its platform: `routing_keys` (kind `agent_device_code`) names it, and
+   * every statement after is pinned to it; the new token is routed the same way.
    */
   async redeem(input: string): Promise<AgentDeviceCodeRedeemResponse> {
     const code = canonicalDeviceCode(input);
     if (!code) throw deviceCodeNotFound();
     const hash = hashDeviceCode(code);
     return this.tx.run(async (m) => {
-      const found = await m.findOne(AgentDeviceCodeEntity, { where: { codeHash: hash } });
+      const platformId = await routeOf(m, 'agent_device_code', hash);
+      if (platformId === null) throw deviceCodeNotFound();
+      const found = await m.findOne(AgentDeviceCodeEntity, { where: { codeHash: hash, platformId } });
       if (!found) throw deviceCodeNotFound();
       const agent = await m.findOne(AgentEntity, {
-        where: { id: found.agentId, deletedAt: IsNull() },
+        where: { id: found.agentId, platformId, deletedAt: IsNull() },
         lock: { mode: 'pessimistic_write' },
       });
       if (!agent) throw deviceCodeNotFound();
@@ -271,7 +280,7 @@ export class AgentsService {
       noteAuditActor({ platformId: agent.platformId, agentId: agent.id });
       noteAuditResource(formatId('Agent', agent.id));
       const row = await m.findOne(AgentDeviceCodeEntity, {
-        where: { id: found.id },
+        where: { id: found.id, platformId },
         lock: { mode: 'pessimistic_write' },
       });
       if (!row) throw deviceCodeNotFound();
@@ -281,19 +290,25 @@ export class AgentsService {
       if (row.supersededAt !== null) throw refuse('was superseded by a newer device code');
       if (row.expiresAt.getTime() <= now.getTime()) throw refuse(`expired at ${row.expiresAt.toISOString()}`);
 
-      await m.update(AgentDeviceCodeEntity, { id: row.id }, { redeemedAt: now });
-      await m.update(AgentAccessTokenEntity, { agentId: agent.id, revokedAt: IsNull() }, { revokedAt: now });
+      await m.update(AgentDeviceCodeEntity, { id: row.id, platformId }, { redeemedAt: now });
+      await m.update(
+        AgentAccessTokenEntity,
+        { agentId: agent.id, platformId, revokedAt: IsNull() },
+        { revokedAt: now },
+      );
       const accessToken = newAccessToken();
+      const tokenHash = hashSecret(accessToken);
       await m.insert(AgentAccessTokenEntity, {
         id: newUuid(),
-        platformId: agent.platformId,
+        platformId,
         agentId: agent.id,
         deviceCodeId: row.id,
-        tokenHash: hashSecret(accessToken),
+        tokenHash,
         createdAt: now,
         revokedAt: null,
       });
-      await m.update(AgentEntity, { id: agent.id }, { isConnected: true, updatedAt: now });
+      await addRoute(m, 'agent_access_token', tokenHash, platformId);
+      await m.update(AgentEntity, { id: agent.id, platformId }, { isConnected: true, updatedAt: now });
       return {
         agentId: formatId('Agent', agent.id),
         agentName: agent.name,
@@ -314,9 +329,11 @@ export class AgentsService {
 
   private async issueDeviceCode(m: EntityManager, agent: AgentEntity, now: BusinessTime): Promise<AgentDeviceCode> {
     const expiresAt = later(now, this.deviceCodeTtlMs);
-    // A collision with any code ever issued (about 2^40 of them) is retried with a new code.
+    // A collision with any code ever issued (about 2^40 of them) is retried with a new code: the
+    // route (unique per code across platforms, a reference table) is taken first.
     for (;;) {
       const code = newDeviceCode();
+      if (!(await addRoute(m, 'agent_device_code', hashDeviceCode(code), agent.platformId))) continue;
       const row = m.create(AgentDeviceCodeEntity, {
         id: newUuid(),
         platformId: agent.platformId,
@@ -339,10 +356,10 @@ export class AgentsService {
     }
   }
 
-  private async supersedeCodes(m: EntityManager, agentId: string, now: Date): Promise<void> {
+  private async supersedeCodes(m: EntityManager, platformId: string, agentId: string, now: Date): Promise<void> {
     await m.update(
       AgentDeviceCodeEntity,
-      { agentId, redeemedAt: IsNull(), supersededAt: IsNull() },
+      { agentId, platformId, redeemedAt: IsNull(), supersededAt: IsNull() },
       { supersededAt: now },
     );
   }

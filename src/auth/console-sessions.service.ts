@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { RealClock } from '../common/clock.js';
 import { AppConfig } from '../config/app-config.js';
+import { addRoute, removeRoutes, routeOf } from '../database/routing-keys.js';
 import { TransactionService } from '../database/transaction.service.js';
 import type { Permission } from './api-token.entity.js';
 import type { PlatformPrincipal } from './auth.decorators.js';
@@ -20,11 +21,12 @@ const sha256 = (value: string) => createHash('sha256').update(value, 'utf8').dig
  */
 const csrfOf = (sessionId: string) => createHash('sha256').update(`csrf:${sessionId}`, 'utf8').digest('base64url');
 
+/** Pinned to the session's platform, found first in routing_keys (api_tokens is a reference table). */
 const LOOKUP_SQL = `
   UPDATE console_sessions s SET last_seen_at = $2
     FROM api_tokens t
-   WHERE s.id_hash = $1 AND s.revoked_at IS NULL AND s.last_seen_at > $3 AND s.created_at > $4
-     AND t.id = s.token_id AND t.revoked_at IS NULL
+   WHERE s.id_hash = $1 AND s.platform_id = $5 AND s.revoked_at IS NULL AND s.last_seen_at > $3 AND s.created_at > $4
+     AND t.id = s.token_id AND t.platform_id = s.platform_id AND t.revoked_at IS NULL
   RETURNING s.token_id, s.platform_id, s.csrf_hash, t.permissions`;
 
 interface SessionRow {
@@ -46,7 +48,9 @@ export interface ConsoleSession {
  * only, with the API token it was signed in with. A session is live while it is not revoked, was
  * used within CONSOLE_SESSION_IDLE_SECONDS, is younger than CONSOLE_SESSION_MAX_SECONDS and its
  * token is not revoked (joined on every lookup: deleting the token signs its sessions out on the
- * next request, on every replica). Each lookup moves `last_seen_at` (one statement).
+ * next request, on every replica). Each lookup moves `last_seen_at`. The cookie comes before the
+ * platform is known: `routing_keys` (kind `console_session`, written with the session) names it,
+ * then the lookup is pinned to it (two statements, each on one node).
  */
 @Injectable()
 export class ConsoleSessionsService {
@@ -63,16 +67,25 @@ export class ConsoleSessionsService {
     const now = this.clock.now();
     const { idleCutoff, maxCutoff } = this.cutoffs(now);
     await this.tx.run(async (m) => {
-      await m.query(
+      const swept = await m.query<Array<{ id_hash: Buffer }>>(
         `DELETE FROM console_sessions
-          WHERE token_id = $1 AND (revoked_at IS NOT NULL OR last_seen_at <= $2 OR created_at <= $3)`,
-        [principal.tokenId, idleCutoff, maxCutoff],
+          WHERE token_id = $1 AND platform_id = $4 AND (revoked_at IS NOT NULL OR last_seen_at <= $2 OR created_at <= $3)
+          RETURNING id_hash`,
+        [principal.tokenId, idleCutoff, maxCutoff, principal.platformId],
       );
+      await removeRoutes(
+        m,
+        'console_session',
+        swept.map((r) => r.id_hash),
+        principal.platformId,
+      );
+      const idHash = sha256(sessionId);
       await m.query(
         `INSERT INTO console_sessions (id_hash, token_id, platform_id, csrf_hash, created_at, last_seen_at)
          VALUES ($1, $2, $3, $4, $5, $5)`,
-        [sha256(sessionId), principal.tokenId, principal.platformId, sha256(csrfToken), now],
+        [idHash, principal.tokenId, principal.platformId, sha256(csrfToken), now],
       );
+      await addRoute(m, 'console_session', idHash, principal.platformId);
     });
     return { sessionId, csrfToken };
   }
@@ -82,11 +95,15 @@ export class ConsoleSessionsService {
     if (sessionId.length === 0 || sessionId.length > 128) return null;
     const now = this.clock.now();
     const { idleCutoff, maxCutoff } = this.cutoffs(now);
+    const idHash = sha256(sessionId);
+    const platformId = await routeOf(this.tx, 'console_session', idHash);
+    if (platformId === null) return null;
     const [rows] = await this.tx.query<[SessionRow[], number]>(LOOKUP_SQL, [
-      sha256(sessionId),
+      idHash,
       now,
       idleCutoff,
       maxCutoff,
+      platformId,
     ]);
     const row = rows[0];
     if (!row) return null;
@@ -111,18 +128,22 @@ export class ConsoleSessionsService {
 
   /** Sign-out: the session is revoked (its row kept until the token's next sign-in sweeps it). */
   async revoke(sessionId: string): Promise<void> {
-    await this.tx.query('UPDATE console_sessions SET revoked_at = $2 WHERE id_hash = $1 AND revoked_at IS NULL', [
-      sha256(sessionId),
-      this.clock.now(),
-    ]);
+    if (sessionId.length === 0 || sessionId.length > 128) return;
+    const idHash = sha256(sessionId);
+    const platformId = await routeOf(this.tx, 'console_session', idHash);
+    if (platformId === null) return;
+    await this.tx.query(
+      'UPDATE console_sessions SET revoked_at = $2 WHERE id_hash = $1 AND platform_id = $3 AND revoked_at IS NULL',
+      [idHash, this.clock.now(), platformId],
+    );
   }
 
   /** In the token's revoking transaction: its sessions end with it. */
-  async revokeForToken(m: EntityManager, tokenId: string, now: Date): Promise<void> {
-    await m.query('UPDATE console_sessions SET revoked_at = $2 WHERE token_id = $1 AND revoked_at IS NULL', [
-      tokenId,
-      now,
-    ]);
+  async revokeForToken(m: EntityManager, platformId: string, tokenId: string, now: Date): Promise<void> {
+    await m.query(
+      'UPDATE console_sessions SET revoked_at = $2 WHERE token_id = $1 AND platform_id = $3 AND revoked_at IS NULL',
+      [tokenId, now, platformId],
+    );
   }
 
   private cutoffs(now: Date): { idleCutoff: Date; maxCutoff: Date } {

@@ -150,8 +150,8 @@ export class TokensService {
     await this.tx.run(async (m) => {
       const row = await this.find(m, platformId, tokenId);
       const now = this.clock.now();
-      await m.update(ApiTokenEntity, { id: row.id }, { revokedAt: now, updatedAt: now });
-      await this.sessions.revokeForToken(m, row.id, now);
+      await m.update(ApiTokenEntity, { id: row.id, platformId }, { revokedAt: now, updatedAt: now });
+      await this.sessions.revokeForToken(m, platformId, row.id, now);
       await this.cache.announceRevocation(m, row.id);
     });
     this.cache.revoked(tokenId);

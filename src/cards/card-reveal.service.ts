@@ -45,7 +45,7 @@ export class CardRevealService {
       noteAuditResource(formatId('Card', card.id));
       if (card.status === 'CLOSED') throw new ApiError('CONFLICT', 'A CLOSED card cannot be revealed');
       const holder = await this.scaCustomers.find(m, platformId, card.customerId);
-      if (this.scaCustomers.requiresSca(holder)) await this.sca.requireSession(m, holder.id);
+      if (this.scaCustomers.requiresSca(holder)) await this.sca.requireSession(m, holder.platformId, holder.id);
       const id = newUuid();
       const secret = randomBytes(32).toString('base64url');
       const now = this.clock.now();

@@ -178,7 +178,13 @@ export class CardTransactionsService {
           },
           now,
         );
-        txn.walletAuthorization = await this.delegatedKeys.signAuthorization(m, card.id, card.fundingSourceId, payload);
+        txn.walletAuthorization = await this.delegatedKeys.signAuthorization(
+          m,
+          card.platformId,
+          card.id,
+          card.fundingSourceId,
+          payload,
+        );
         if (txn.walletAuthorization === null) declined = 'NO_ELIGIBLE_FUNDING_SOURCE';
       }
       if (declined === null) {

@@ -24,22 +24,22 @@ const CUSTOMERS_SQL = `
 
 const INTERNAL_SQL = `
   SELECT a.id, a.currency, a.type, a.customer_id, ${customerNameSql('c')} AS owner
-    FROM internal_accounts a LEFT JOIN customers c ON c.id = a.customer_id
+    FROM internal_accounts a LEFT JOIN customers c ON c.id = a.customer_id AND c.platform_id = a.platform_id
    WHERE a.platform_id = $1 AND a.id = ANY($2::uuid[])`;
 
 const EXTERNAL_SQL = `
   SELECT x.id, x.account_type, x.account_info, x.customer_id, ${customerNameSql('c')} AS owner
-    FROM external_accounts x LEFT JOIN customers c ON c.id = x.customer_id
+    FROM external_accounts x LEFT JOIN customers c ON c.id = x.customer_id AND c.platform_id = x.platform_id
    WHERE x.platform_id = $1 AND x.id = ANY($2::uuid[])`;
 
 const AGENTS_SQL = `
   SELECT g.id, g.name, ${customerNameSql('c')} AS owner
-    FROM agents g JOIN customers c ON c.id = g.customer_id
+    FROM agents g JOIN customers c ON c.id = g.customer_id AND c.platform_id = g.platform_id
    WHERE g.platform_id = $1 AND g.id = ANY($2::uuid[])`;
 
 const CARDS_SQL = `
   SELECT k.id, k.last4, ${customerNameSql('c')} AS owner
-    FROM cards k JOIN customers c ON c.id = k.customer_id
+    FROM cards k JOIN customers c ON c.id = k.customer_id AND c.platform_id = k.platform_id
    WHERE k.platform_id = $1 AND k.id = ANY($2::uuid[])`;
 
 const TRANSACTIONS_SQL = `
@@ -48,7 +48,7 @@ const TRANSACTIONS_SQL = `
             FROM outgoing_transactions
           UNION ALL
           SELECT id, platform_id, 'INCOMING', received_amount, currency, customer_id FROM incoming_transactions) t
-    LEFT JOIN customers c ON c.id = t.customer_id
+    LEFT JOIN customers c ON c.id = t.customer_id AND c.platform_id = t.platform_id
    WHERE t.platform_id = $1 AND t.id = ANY($2::uuid[])`;
 
 /** Minor units with the currency's decimals: "10.02 USD". */

@@ -132,7 +132,7 @@ const ATTENTION_SQL = `
   )
   SELECT r.id, r.type, r.status, r.reason, r.customer_id, ${customerNameSql('c')} AS customer_name,
          r.amount::text AS amount, r.currency, r.failure_reason, r.created_at, r.updated_at, r.total
-    FROM ranked r LEFT JOIN customers c ON c.id = r.customer_id
+    FROM ranked r LEFT JOIN customers c ON c.id = r.customer_id AND c.platform_id = $1
    WHERE r.n <= ${ATTENTION_ROWS}
    ORDER BY r.reason, r.created_at DESC, r.id DESC`;
 

@@ -75,6 +75,7 @@ import { ExchangeRateSets1767231100000 } from './migrations/1767231100000-Exchan
 import { ExtraWebhookTypes1767231300000 } from './migrations/1767231300000-ExtraWebhookTypes.js';
 import { ExternalAccountKeyPerPlatform1767231400000 } from './migrations/1767231400000-ExternalAccountKeyPerPlatform.js';
 import { DistributionKeys1767231500000 } from './migrations/1767231500000-DistributionKeys.js';
+import { RoutingKeys1767231600000 } from './migrations/1767231600000-RoutingKeys.js';
 import {
   StablecoinEntity,
   StablecoinOperationEntity,
@@ -170,4 +171,5 @@ export const MIGRATIONS = [
   ExtraWebhookTypes1767231300000,
   ExternalAccountKeyPerPlatform1767231400000,
   DistributionKeys1767231500000,
+  RoutingKeys1767231600000,
 ];

@@ -114,7 +114,7 @@ export class DelegatedKeysService {
       const target = formatId('Card', cardId);
       const base = { platformId, accountId, target, body };
       if (!isRetry(headers)) {
-        await this.refuseActive(m, cardId, accountId);
+        await this.refuseActive(m, platformId, cardId, accountId);
         const challenge = await this.signatures.challenge(
           m,
           { ...base, action: CREATE },
@@ -138,15 +138,18 @@ export class DelegatedKeysService {
             'WALLET_SIGNATURE_INVALID',
             'The policy grant must be signed by the session that signed the key creation',
           );
-        const [row] = await m.query<KeyRow[]>(`SELECT * FROM wallet_delegated_keys WHERE id = $1 FOR UPDATE`, [keyId]);
+        const [row] = await m.query<KeyRow[]>(
+          `SELECT * FROM wallet_delegated_keys WHERE id = $1 AND platform_id = $2 FOR UPDATE`,
+          [keyId, platformId],
+        );
         if (!row || row.status !== 'PENDING')
           throw new ApiError('WALLET_SIGNATURE_INVALID', 'This challenge names no pending delegated key');
         const now = this.clock.now();
         try {
-          await m.query(`UPDATE wallet_delegated_keys SET status = 'ACTIVE', updated_at = $2 WHERE id = $1`, [
-            row.id,
-            now,
-          ]);
+          await m.query(
+            `UPDATE wallet_delegated_keys SET status = 'ACTIVE', updated_at = $2 WHERE id = $1 AND platform_id = $3`,
+            [row.id, now, platformId],
+          );
         } catch (error) {
           throw conflictFor(error, CONFLICTS) ?? error;
         }
@@ -157,7 +160,7 @@ export class DelegatedKeysService {
         return { status: 201, body: view };
       }
       const creator = await this.signatures.consume(m, headers, { ...base, action: CREATE });
-      await this.refuseActive(m, cardId, accountId);
+      await this.refuseActive(m, platformId, cardId, accountId);
       // The key pair: generated and custodied here; the private half sealed, never answered.
       const pair = generateP256KeyPair();
       const now = this.clock.now();
@@ -230,10 +233,10 @@ export class DelegatedKeysService {
           `Delegated key ${formatId('DelegatedKey', row.id)} is ${row.status}, not ACTIVE`,
         );
       const now = this.clock.now();
-      await m.query(`UPDATE wallet_delegated_keys SET status = 'REVOKED', updated_at = $2 WHERE id = $1`, [
-        row.id,
-        now,
-      ]);
+      await m.query(
+        `UPDATE wallet_delegated_keys SET status = 'REVOKED', updated_at = $2 WHERE id = $1 AND platform_id = $3`,
+        [row.id, now, platformId],
+      );
       const view = renderDelegatedKey({ ...row, status: 'REVOKED', updated_at: now });
       await this.event(m, 'DELEGATED_KEY.REVOKED', platformId, view);
       noteAuditResource(view.id);
@@ -247,14 +250,15 @@ export class DelegatedKeysService {
    */
   async signAuthorization(
     m: EntityManager,
+    platformId: string,
     cardId: string,
     accountId: string,
     payload: string,
   ): Promise<WalletAuthorization | null> {
     const [row] = await m.query<Array<Pick<KeyRow, 'id' | 'public_key' | 'private_key_enc'>>>(
       `SELECT id, public_key, private_key_enc FROM wallet_delegated_keys
-        WHERE card_id = $1 AND account_id = $2 AND status = 'ACTIVE' FOR SHARE`,
-      [cardId, accountId],
+        WHERE card_id = $1 AND account_id = $2 AND platform_id = $3 AND status = 'ACTIVE' FOR SHARE`,
+      [cardId, accountId, platformId],
     );
     if (!row) return null;
     const signature = p256.sign(
@@ -297,10 +301,10 @@ export class DelegatedKeysService {
     return card.id;
   }
 
-  private async refuseActive(m: EntityManager, cardId: string, accountId: string): Promise<void> {
+  private async refuseActive(m: EntityManager, platformId: string, cardId: string, accountId: string): Promise<void> {
     const [active] = await m.query<Array<{ id: string }>>(
-      `SELECT id FROM wallet_delegated_keys WHERE card_id = $1 AND account_id = $2 AND status = 'ACTIVE'`,
-      [cardId, accountId],
+      `SELECT id FROM wallet_delegated_keys WHERE card_id = $1 AND account_id = $2 AND platform_id = $3 AND status = 'ACTIVE'`,
+      [cardId, accountId, platformId],
     );
     if (active) throw activeExists();
   }

@@ -66,12 +66,11 @@ export class WalletAccountsService {
       if (step.challenge) return { status: 202, body: step.challenge };
       const { uuid, target } = step;
       const now = this.clock.now();
-      await m.query(`UPDATE internal_accounts SET private_enabled = $2, updated_at = $3 WHERE id = $1`, [
-        uuid,
-        request.privateEnabled,
-        now,
-      ]);
-      const row = await m.findOneByOrFail(InternalAccountEntity, { id: uuid });
+      await m.query(
+        `UPDATE internal_accounts SET private_enabled = $2, updated_at = $3 WHERE id = $1 AND platform_id = $4`,
+        [uuid, request.privateEnabled, now, platformId],
+      );
+      const row = await m.findOneByOrFail(InternalAccountEntity, { id: uuid, platformId });
       noteAuditResource(target);
       noteAuditStatus(200);
       return { status: 200, body: renderInternalAccount(row) };

@@ -52,8 +52,9 @@ export class WalletContactsService implements OnModuleInit {
     if (!wallet) return 'proceed';
     const live = await m.query<TiedCredential[]>(
       `SELECT id, type, contact FROM wallet_credentials
-        WHERE account_id = $1 AND deleted_at IS NULL AND type IN ('EMAIL_OTP', 'SMS_OTP') ORDER BY id`,
-      [wallet.id],
+        WHERE account_id = $1 AND platform_id = $2 AND deleted_at IS NULL AND type IN ('EMAIL_OTP', 'SMS_OTP')
+        ORDER BY id`,
+      [wallet.id, change.platformId],
     );
     const emailTied =
       change.email !== undefined &&
@@ -122,18 +123,15 @@ export class WalletContactsService implements OnModuleInit {
       );
     const now = this.clock.now();
     for (const c of tiedEmail)
-      await m.query(`UPDATE wallet_credentials SET contact = $2, nickname = $3, updated_at = $4 WHERE id = $1`, [
-        c.id,
-        newEmail!.toLowerCase(),
-        newEmail,
-        now,
-      ]);
+      await m.query(
+        `UPDATE wallet_credentials SET contact = $2, nickname = $3, updated_at = $4 WHERE id = $1 AND platform_id = $5`,
+        [c.id, newEmail!.toLowerCase(), newEmail, now, change.platformId],
+      );
     for (const c of tiedPhone)
-      await m.query(`UPDATE wallet_credentials SET contact = $2, nickname = $2, updated_at = $3 WHERE id = $1`, [
-        c.id,
-        newPhone,
-        now,
-      ]);
+      await m.query(
+        `UPDATE wallet_credentials SET contact = $2, nickname = $2, updated_at = $3 WHERE id = $1 AND platform_id = $4`,
+        [c.id, newPhone, now, change.platformId],
+      );
     for (const c of [...tiedEmail, ...tiedPhone]) noteAuditResource(formatId('AuthMethod', c.id));
     return 'proceed';
   }

@@ -96,8 +96,8 @@ export class WalletExportService {
       [accountId, platformId, this.box.seal(generateMnemonic(english)), this.clock.now()],
     );
     const [row] = await m.query<Array<{ mnemonic_enc: string }>>(
-      `SELECT mnemonic_enc FROM wallet_seeds WHERE account_id = $1`,
-      [accountId],
+      `SELECT mnemonic_enc FROM wallet_seeds WHERE account_id = $1 AND platform_id = $2`,
+      [accountId, platformId],
     );
     return this.box.open(row.mnemonic_enc);
   }

@@ -185,7 +185,11 @@ export class WalletSignatures {
       throw new ApiError('WALLET_SIGNATURE_BODY_MISMATCH', 'The retried body is not the body the challenge bound');
     const sessionId = await this.checkSigner(m, action, row.signer_public_key, stamp, now);
     await this.checkSignature(stamp, row.payload_to_sign);
-    await m.query(`UPDATE wallet_signed_requests SET consumed_at = $2 WHERE id = $1`, [row.id, now]);
+    await m.query(`UPDATE wallet_signed_requests SET consumed_at = $2 WHERE id = $1 AND platform_id = $3`, [
+      row.id,
+      now,
+      action.platformId,
+    ]);
     return { requestId: formatId('Request', row.id), publicKey: stamp.publicKey, sessionId, context: row.context };
   }
 
@@ -221,7 +225,11 @@ export class WalletSignatures {
       row.expires_at.getTime() <= now.getTime()
     )
       throw new ApiError('UNAUTHORIZED', 'Request-Id names no unexpired, unused challenge for this request');
-    await m.query(`UPDATE wallet_signed_requests SET consumed_at = $2 WHERE id = $1`, [row.id, now]);
+    await m.query(`UPDATE wallet_signed_requests SET consumed_at = $2 WHERE id = $1 AND platform_id = $3`, [
+      row.id,
+      now,
+      action.platformId,
+    ]);
     return { payloadToSign: row.payload_to_sign, signerPublicKey: row.signer_public_key, context: row.context };
   }
 
@@ -281,8 +289,8 @@ export class WalletSignatures {
     // names at most one; any other count is refused rather than picking one.
     const sessions = await m.query<Array<{ id: string; account_id: string; platform_id: string }>>(
       `SELECT id, account_id, platform_id FROM wallet_sessions
-        WHERE public_key = $1 AND revoked_at IS NULL AND expires_at > $2`,
-      [stamp.publicKey, now],
+        WHERE public_key = $1 AND platform_id = $3 AND revoked_at IS NULL AND expires_at > $2`,
+      [stamp.publicKey, now, action.platformId],
     );
     const [session] = sessions;
     if (sessions.length !== 1 || session.account_id !== action.accountId || session.platform_id !== action.platformId)

@@ -109,7 +109,7 @@ interface OtpRow {
 
 const SESSION_SELECT = `SELECT s.id, s.account_id, s.credential_id, s.public_key, s.expires_at, s.created_at, s.updated_at,
     c.type, c.nickname
-  FROM wallet_sessions s JOIN wallet_credentials c ON c.id = s.credential_id`;
+  FROM wallet_sessions s JOIN wallet_credentials c ON c.id = s.credential_id AND c.platform_id = s.platform_id`;
 
 /** An answer that is either a 202 challenge or the route's own success. */
 export type TwoStep<T> = { status: 202; body: AuthSignedRequestChallenge } | { status: number; body: T };
@@ -282,7 +282,7 @@ export class WalletsService implements OnModuleInit {
     if (customer.email === null || customer.email === undefined)
       return 'it has no email: set one (PATCH /customers/{id}) and the wallet is provisioned with an EMAIL_OTP credential';
     const [taken] = await m.query<Array<{ id: string }>>(
-      `SELECT w.id FROM wallet_credentials w JOIN internal_accounts a ON a.id = w.account_id
+      `SELECT w.id FROM wallet_credentials w JOIN internal_accounts a ON a.id = w.account_id AND a.platform_id = w.platform_id
         WHERE w.platform_id = $1 AND w.type = 'EMAIL_OTP' AND w.contact = $2 AND w.deleted_at IS NULL
           AND a.customer_id <> $3`,
       [customer.platformId, customer.email.toLowerCase(), customer.id],
@@ -468,7 +468,10 @@ export class WalletsService implements OnModuleInit {
     const id = newUuid();
     const code = newOtp(config);
     const target = generateP256KeyPair();
-    await m.query(`UPDATE wallet_otps SET used_at = $2 WHERE credential_id = $1 AND used_at IS NULL`, [row.id, now]);
+    await m.query(
+      `UPDATE wallet_otps SET used_at = $2 WHERE credential_id = $1 AND platform_id = $3 AND used_at IS NULL`,
+      [row.id, now, row.platform_id],
+    );
     await m.query(
       `INSERT INTO wallet_otps (id, platform_id, credential_id, code_hash, target_public_key, target_private_key_enc,
          expires_at, created_at)
@@ -600,8 +603,9 @@ export class WalletsService implements OnModuleInit {
         'The passkey assertion does not verify (challenge, origin, credential or signature)',
       );
     await m.query(
-      `UPDATE wallet_credentials SET details = jsonb_set(details, '{counter}', to_jsonb($2::int)) WHERE id = $1`,
-      [row.id, counter],
+      `UPDATE wallet_credentials SET details = jsonb_set(details, '{counter}', to_jsonb($2::int))
+        WHERE id = $1 AND platform_id = $3`,
+      [row.id, counter, row.platform_id],
     );
     noteAuditStatus(200);
     return this.openSession(m, row, redeemed.signerPublicKey!);
@@ -616,8 +620,9 @@ export class WalletsService implements OnModuleInit {
     const now = this.clock.now();
     const [otp] = await m.query<OtpRow[]>(
       `SELECT id, code_hash, target_private_key_enc, attempts, expires_at FROM wallet_otps
-        WHERE credential_id = $1 AND used_at IS NULL ORDER BY created_at DESC, id DESC LIMIT 1 FOR UPDATE`,
-      [row.id],
+        WHERE credential_id = $1 AND platform_id = $2 AND used_at IS NULL
+        ORDER BY created_at DESC, id DESC LIMIT 1 FOR UPDATE`,
+      [row.id, row.platform_id],
     );
     if (!otp || otp.expires_at.getTime() <= now.getTime())
       throw new ApiError(
@@ -633,7 +638,11 @@ export class WalletsService implements OnModuleInit {
     const magic = this.appConfig.SANDBOX && sameSecret(attempt.code, SANDBOX_MAGIC_OTP);
     if (!magic && !oneTimeCodeMatches(await this.codeKey.current(), attempt.code, otp.id, otp.code_hash)) {
       const attempts = otp.attempts + 1;
-      await m.query(`UPDATE wallet_otps SET attempts = $2 WHERE id = $1`, [otp.id, attempts]);
+      await m.query(`UPDATE wallet_otps SET attempts = $2 WHERE id = $1 AND platform_id = $3`, [
+        otp.id,
+        attempts,
+        row.platform_id,
+      ]);
       const locked = await this.limits.failure(m, otpSubjects(row));
       noteAuditRefusal(); // the counts commit; the request is answered as the failure it is
       if (locked) return new Refusal(locked);
@@ -650,7 +659,11 @@ export class WalletsService implements OnModuleInit {
         ),
       );
     }
-    await m.query(`UPDATE wallet_otps SET used_at = $2 WHERE id = $1`, [otp.id, now]);
+    await m.query(`UPDATE wallet_otps SET used_at = $2 WHERE id = $1 AND platform_id = $3`, [
+      otp.id,
+      now,
+      row.platform_id,
+    ]);
     await this.limits.success(m, otpSubjects(row));
     const token = await this.enclave.verificationToken({
       id: newUuid(),
@@ -727,7 +740,10 @@ export class WalletsService implements OnModuleInit {
     return this.tx.run(async (m) => {
       const accountId = await this.requireWallet(m, platformId, body.accountId);
       // The account row, locked: two creations on one wallet queue (the one-per-account rules).
-      await m.query(`SELECT id FROM internal_accounts WHERE id = $1 FOR UPDATE`, [accountId]);
+      await m.query(`SELECT id FROM internal_accounts WHERE id = $1 AND platform_id = $2 FOR UPDATE`, [
+        accountId,
+        platformId,
+      ]);
       const planned = await this.plannedCredential(m, platformId, accountId, body);
       const action: WalletAction = {
         platformId,
@@ -779,12 +795,14 @@ export class WalletsService implements OnModuleInit {
     parameters: Record<string, unknown>;
   }> {
     const live = await m.query<Array<{ type: AuthMethodType; contact: string | null }>>(
-      `SELECT type, contact FROM wallet_credentials WHERE account_id = $1 AND deleted_at IS NULL`,
-      [accountId],
+      `SELECT type, contact FROM wallet_credentials WHERE account_id = $1 AND platform_id = $2 AND deleted_at IS NULL`,
+      [accountId, platformId],
     );
     const [customer] = await m.query<Array<{ email: string | null; phone_number: string | null }>>(
-      `SELECT c.email, c.phone_number FROM customers c JOIN internal_accounts a ON a.customer_id = c.id WHERE a.id = $1`,
-      [accountId],
+      `SELECT c.email, c.phone_number
+         FROM customers c JOIN internal_accounts a ON a.customer_id = c.id AND a.platform_id = c.platform_id
+        WHERE a.id = $1 AND a.platform_id = $2`,
+      [accountId, platformId],
     );
     if (body.type === 'EMAIL_OTP' || body.type === 'SMS_OTP') {
       const email = body.type === 'EMAIL_OTP';
@@ -867,8 +885,9 @@ export class WalletsService implements OnModuleInit {
       ]);
     const [dup] = await m.query<Array<{ id: string }>>(
       `SELECT id FROM wallet_credentials
-        WHERE account_id = $1 AND type = 'PASSKEY' AND details->>'credentialId' = $2 AND deleted_at IS NULL`,
-      [accountId, stored.credentialId],
+        WHERE account_id = $1 AND platform_id = $3 AND type = 'PASSKEY' AND details->>'credentialId' = $2
+          AND deleted_at IS NULL`,
+      [accountId, stored.credentialId, platformId],
     );
     if (dup) throw CREDENTIAL_CONFLICTS.wallet_credentials_passkey();
     return {
@@ -915,11 +934,15 @@ export class WalletsService implements OnModuleInit {
   async revokeCredential(platformId: string, credentialId: string, headers: RetryHeaders): Promise<TwoStep<null>> {
     return this.tx.run(async (m) => {
       const row = await this.findCredential(m, platformId, credentialId);
-      await m.query(`SELECT id FROM internal_accounts WHERE id = $1 FOR UPDATE`, [row.account_id]);
+      await m.query(`SELECT id FROM internal_accounts WHERE id = $1 AND platform_id = $2 FOR UPDATE`, [
+        row.account_id,
+        platformId,
+      ]);
       // Exactly: another live credential of the wallet than this one (its signer must be a session of it).
       const [other] = await m.query<Array<{ n: string }>>(
-        `SELECT count(*)::text AS n FROM wallet_credentials WHERE account_id = $1 AND id <> $2 AND deleted_at IS NULL`,
-        [row.account_id, row.id],
+        `SELECT count(*)::text AS n FROM wallet_credentials
+          WHERE account_id = $1 AND platform_id = $3 AND id <> $2 AND deleted_at IS NULL`,
+        [row.account_id, row.id, platformId],
       );
       if (Number(other.n) === 0)
         throw new ApiError('INVALID_INPUT', 'A wallet keeps at least one authentication credential: add another first');
@@ -941,8 +964,8 @@ export class WalletsService implements OnModuleInit {
       }
       const verified = await this.signatures.consume(m, headers, action);
       const [signer] = await m.query<Array<{ credential_id: string }>>(
-        `SELECT credential_id FROM wallet_sessions WHERE id = $1`,
-        [verified.sessionId],
+        `SELECT credential_id FROM wallet_sessions WHERE id = $1 AND platform_id = $2`,
+        [verified.sessionId, platformId],
       );
       if (signer?.credential_id === row.id)
         throw new ApiError(
@@ -950,16 +973,24 @@ export class WalletsService implements OnModuleInit {
           'A credential is revoked with a session of another credential of the wallet, not its own',
         );
       const now = this.clock.now();
-      await m.query(`UPDATE wallet_credentials SET deleted_at = $2, updated_at = $2 WHERE id = $1`, [row.id, now]);
-      await m.query(`UPDATE wallet_otps SET used_at = $2 WHERE credential_id = $1 AND used_at IS NULL`, [row.id, now]);
+      await m.query(
+        `UPDATE wallet_credentials SET deleted_at = $2, updated_at = $2 WHERE id = $1 AND platform_id = $3`,
+        [row.id, now, platformId],
+      );
+      await m.query(
+        `UPDATE wallet_otps SET used_at = $2 WHERE credential_id = $1 AND platform_id = $3 AND used_at IS NULL`,
+        [row.id, now, platformId],
+      );
       noteAuditResource(formatId('AuthMethod', row.id));
       await this.outbox.write(
         m,
         credentialEvent(platformId, 'AUTH_CREDENTIAL.REVOKED', renderAuthMethod({ ...row, updated_at: now })),
       );
       const sessions = await m.query<SessionRow[]>(
-        `${SESSION_SELECT} WHERE s.credential_id = $1 AND s.revoked_at IS NULL AND s.expires_at > $2 FOR UPDATE OF s`,
-        [row.id, now],
+        `${SESSION_SELECT}
+          WHERE s.credential_id = $1 AND s.platform_id = $3 AND s.revoked_at IS NULL AND s.expires_at > $2
+          FOR UPDATE OF s`,
+        [row.id, now, platformId],
       );
       await this.revokeSessions(m, platformId, sessions);
       noteAuditStatus(204);
@@ -973,7 +1004,9 @@ export class WalletsService implements OnModuleInit {
    * Opens a session of `credential` bound to the client's compressed public key (no key material is
    * returned). A client key is bound to one live session: a new session on a key replaces (revokes)
    * the wallet's live sessions on the same key, and a key that is live on another wallet's session
-   * is refused (400). The key's rows are serialized by a transaction-scoped advisory lock.
+   * is refused (400). The key's rows are serialized by a transaction-scoped advisory lock. The
+   * binding is per platform (the statements are pinned to the credential's platform: issue 49): a
+   * stamp is only ever checked against its own platform's sessions (WalletSignatures).
    */
   async openSession(m: EntityManager, credential: CredentialRow, publicKey: string): Promise<AuthSession> {
     const id = newUuid();
@@ -982,8 +1015,9 @@ export class WalletsService implements OnModuleInit {
     await m.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 47))`, [`wallet-session-key:${key}`]);
     const live = await m.query<Array<SessionRow & { platform_id: string }>>(
       `${SESSION_SELECT.replace('SELECT s.id,', 'SELECT s.platform_id, s.id,')}
-        WHERE s.public_key = $1 AND s.revoked_at IS NULL AND s.expires_at > $2 FOR UPDATE OF s`,
-      [key, now],
+        WHERE s.public_key = $1 AND s.platform_id = $3 AND s.revoked_at IS NULL AND s.expires_at > $2
+        FOR UPDATE OF s`,
+      [key, now, credential.platform_id],
     );
     if (live.some((r) => r.account_id !== credential.account_id || r.platform_id !== credential.platform_id))
       throw invalidInput([
@@ -1016,7 +1050,11 @@ export class WalletsService implements OnModuleInit {
   private async revokeSessions(m: EntityManager, platformId: string, rows: SessionRow[]): Promise<void> {
     const now = this.clock.now();
     for (const row of rows) {
-      await m.query(`UPDATE wallet_sessions SET revoked_at = $2, updated_at = $2 WHERE id = $1`, [row.id, now]);
+      await m.query(`UPDATE wallet_sessions SET revoked_at = $2, updated_at = $2 WHERE id = $1 AND platform_id = $3`, [
+        row.id,
+        now,
+        platformId,
+      ]);
       noteAuditResource(formatId('Session', row.id));
       await this.outbox.write(
         m,
@@ -1031,7 +1069,7 @@ export class WalletsService implements OnModuleInit {
     if (uuid === null) return { data: [] };
     const rows = await this.tx.query<SessionRow[]>(
       `SELECT s.id, s.account_id, s.credential_id, s.public_key, s.expires_at, s.created_at, s.updated_at, c.type, c.nickname
-         FROM wallet_sessions s JOIN wallet_credentials c ON c.id = s.credential_id
+         FROM wallet_sessions s JOIN wallet_credentials c ON c.id = s.credential_id AND c.platform_id = s.platform_id
         WHERE s.platform_id = $1 AND s.account_id = $2 AND s.revoked_at IS NULL AND s.expires_at > $3
         ORDER BY s.id`,
       [platformId, uuid, this.clock.now()],
@@ -1047,7 +1085,7 @@ export class WalletsService implements OnModuleInit {
         ? []
         : await m.query<SessionRow[]>(
             `SELECT s.id, s.account_id, s.credential_id, s.public_key, s.expires_at, s.created_at, s.updated_at, c.type, c.nickname
-               FROM wallet_sessions s JOIN wallet_credentials c ON c.id = s.credential_id
+               FROM wallet_sessions s JOIN wallet_credentials c ON c.id = s.credential_id AND c.platform_id = s.platform_id
               WHERE s.id = $1 AND s.platform_id = $2 AND s.revoked_at IS NULL AND s.expires_at > $3
               FOR UPDATE OF s`,
             [uuid, platformId, this.clock.now()],
@@ -1072,7 +1110,7 @@ export class WalletsService implements OnModuleInit {
       const sessions = await m.query<Array<SessionRow & { revoked_at: Date | null; contact: string | null }>>(
         `SELECT s.id, s.account_id, s.credential_id, s.public_key, s.expires_at, s.created_at, s.updated_at, s.revoked_at,
                 c.type, c.nickname, c.contact
-           FROM wallet_sessions s JOIN wallet_credentials c ON c.id = s.credential_id
+           FROM wallet_sessions s JOIN wallet_credentials c ON c.id = s.credential_id AND c.platform_id = s.platform_id
           WHERE s.platform_id = $1 AND s.account_id = $2
           ORDER BY s.id DESC LIMIT ${SESSION_HISTORY}`,
         [platformId, uuid],

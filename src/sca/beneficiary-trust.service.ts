@@ -36,7 +36,7 @@ export class BeneficiaryTrustService {
           'CONFLICT',
           `External account ${formatId('ExternalAccount', accountId)} is already ${trust ? 'trusted' : 'not trusted'}`,
         );
-      const passkey = this.challenges.passkeyOf(await this.challenges.factors(m, customer.id));
+      const passkey = this.challenges.passkeyOf(await this.challenges.factors(m, customer));
       const { view } = await this.challenges.issue(
         m,
         customer,

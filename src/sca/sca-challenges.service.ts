@@ -166,11 +166,11 @@ export class ScaChallengesService {
   ) {}
 
   /** The customer's enrolled TOTP and passkey factors (rows), locked when `lock`. */
-  async factors(m: EntityManager, customerId: string, lock = false): Promise<FactorRow[]> {
+  async factors(m: EntityManager, customer: { id: string; platformId: string }, lock = false): Promise<FactorRow[]> {
     return await m.query<FactorRow[]>(
       `SELECT id, factor, totp_secret, totp_last_step, credential_id, public_key, counter, transports
-       FROM sca_factors WHERE customer_id = $1 ORDER BY created_at${lock ? ' FOR UPDATE' : ''}`,
-      [customerId],
+       FROM sca_factors WHERE customer_id = $1 AND platform_id = $2 ORDER BY created_at${lock ? ' FOR UPDATE' : ''}`,
+      [customer.id, customer.platformId],
     );
   }
 
@@ -211,7 +211,7 @@ export class ScaChallengesService {
       smsCodeMac = oneTimeCodeDigest(await this.codeKey.current(), code, id);
       await this.sms.send({ to: customer.phoneNumber, purpose: target.purpose, code });
     } else if (factor === 'PASSKEY' && !webauthnChallenge) {
-      const passkey = this.passkeyOf(await this.factors(m, customer.id));
+      const passkey = this.passkeyOf(await this.factors(m, customer));
       if (!passkey) throw factorNotEnrolled('The customer has no passkey enrolled');
       const challenge = linkedChallenge(randomBytes(32), `${id}|${target.purpose}|${target.binding}`);
       passkeyOptions = (await assertionOptions(this.settings.relyingPartyId, passkey, challenge)) as unknown as Record<
@@ -220,7 +220,7 @@ export class ScaChallengesService {
       >;
       webauthnChallenge = passkeyOptions.challenge as string;
     } else if (factor === 'TOTP') {
-      const totp = (await this.factors(m, customer.id)).some((r) => r.factor === 'TOTP');
+      const totp = (await this.factors(m, customer)).some((r) => r.factor === 'TOTP');
       if (!totp) throw factorNotEnrolled('The customer has no TOTP factor enrolled');
     }
     await m.query(
@@ -268,8 +268,8 @@ export class ScaChallengesService {
   async resend(m: EntityManager, customer: CustomerEntity, challengeId: string): Promise<void> {
     const rows = await m.query<ChallengeRow[]>(
       `SELECT id, purpose, factor, sms_code, sms_code_mac, status, expires_at, code_sent_at, resend_count
-       FROM sca_challenges WHERE id = $1 AND customer_id = $2 FOR UPDATE`,
-      [challengeId, customer.id],
+       FROM sca_challenges WHERE id = $1 AND customer_id = $2 AND platform_id = $3 FOR UPDATE`,
+      [challengeId, customer.id, customer.platformId],
     );
     const row = rows[0];
     if (!row || row.factor !== 'SMS_OTP' || (!row.sms_code && !row.sms_code_mac) || !customer.phoneNumber)
@@ -310,15 +310,16 @@ export class ScaChallengesService {
     if (row.sms_code_mac) {
       await this.limits.issue(m, smsSubjects(customer));
       code = this.config.SANDBOX ? SANDBOX_SMS_CODE : newOneTimeCode(6);
-      await m.query(`UPDATE sca_challenges SET sms_code_mac = $2 WHERE id = $1`, [
+      await m.query(`UPDATE sca_challenges SET sms_code_mac = $2 WHERE id = $1 AND platform_id = $3`, [
         row.id,
         oneTimeCodeDigest(await this.codeKey.current(), code, row.id),
+        customer.platformId,
       ]);
     } else code = this.box.open(row.sms_code!);
-    await m.query(`UPDATE sca_challenges SET code_sent_at = $2, resend_count = resend_count + 1 WHERE id = $1`, [
-      row.id,
-      now,
-    ]);
+    await m.query(
+      `UPDATE sca_challenges SET code_sent_at = $2, resend_count = resend_count + 1 WHERE id = $1 AND platform_id = $3`,
+      [row.id, now, customer.platformId],
+    );
     await this.sms.send({ to: customer.phoneNumber, purpose: row.purpose, code });
   }
 
@@ -341,7 +342,7 @@ export class ScaChallengesService {
   ): Promise<T> {
     const outcome = await this.tx.run(async (m) => {
       const { customer, target, challengeId, factor } = await load(m);
-      const row = await this.lockChallenge(m, customer.id, target, challengeId, factor);
+      const row = await this.lockChallenge(m, customer, target, challengeId, factor);
       if (target.binding !== undefined && !sameSecret(row.binding, digest(target.binding)))
         throw challengeRefused('UNKNOWN', 'This challenge was issued for something else');
       if (row.status === 'USED')
@@ -357,11 +358,10 @@ export class ScaChallengesService {
       const problem = typeof checked === 'string' ? checked : null;
       if (problem) {
         const failed = row.failed_attempts + 1;
-        await m.query(`UPDATE sca_challenges SET failed_attempts = $2, status = $3 WHERE id = $1`, [
-          row.id,
-          failed,
-          failed >= MAX_FAILED_ATTEMPTS ? 'LOCKED' : 'PENDING',
-        ]);
+        await m.query(
+          `UPDATE sca_challenges SET failed_attempts = $2, status = $3 WHERE id = $1 AND platform_id = $4`,
+          [row.id, failed, failed >= MAX_FAILED_ATTEMPTS ? 'LOCKED' : 'PENDING', customer.platformId],
+        );
         const locked = sms ? await this.limits.failure(m, smsSubjects(customer)) : null;
         noteAuditRefusal(); // the count commits, the request is a failure (its 400 is recorded)
         if (locked) return new Refusal(locked);
@@ -375,7 +375,11 @@ export class ScaChallengesService {
           ),
         );
       }
-      await m.query(`UPDATE sca_challenges SET status = 'USED', used_at = $2 WHERE id = $1`, [row.id, now]);
+      await m.query(`UPDATE sca_challenges SET status = 'USED', used_at = $2 WHERE id = $1 AND platform_id = $3`, [
+        row.id,
+        now,
+        customer.platformId,
+      ]);
       if (sms) await this.limits.success(m, smsSubjects(customer));
       return {
         value: await onSuccess(m, {
@@ -391,7 +395,7 @@ export class ScaChallengesService {
 
   private async lockChallenge(
     m: EntityManager,
-    customerId: string,
+    customer: { id: string; platformId: string },
     target: { purpose: string; subject: string },
     challengeId: string | null,
     factor?: ScaFactor,
@@ -401,14 +405,15 @@ export class ScaChallengesService {
     const rows = challengeId
       ? await m.query<ChallengeRow[]>(
           `SELECT ${columns} FROM sca_challenges
-             WHERE id = $1 AND customer_id = $2 AND purpose = $3 AND subject = $4 FOR UPDATE`,
-          [challengeId, customerId, target.purpose, target.subject],
+             WHERE id = $1 AND customer_id = $2 AND platform_id = $5 AND purpose = $3 AND subject = $4 FOR UPDATE`,
+          [challengeId, customer.id, target.purpose, target.subject, customer.platformId],
         )
       : await m.query<ChallengeRow[]>(
           `SELECT ${columns} FROM sca_challenges
-             WHERE customer_id = $1 AND purpose = $2 AND subject = $3 AND ($4::text IS NULL OR factor = $4)
+             WHERE customer_id = $1 AND platform_id = $5 AND purpose = $2 AND subject = $3
+               AND ($4::text IS NULL OR factor = $4)
              ORDER BY created_at DESC, id DESC LIMIT 1 FOR UPDATE`,
-          [customerId, target.purpose, target.subject, factor ?? null],
+          [customer.id, target.purpose, target.subject, factor ?? null, customer.platformId],
         );
     const row = rows[0];
     if (!row)
@@ -448,7 +453,7 @@ export class ScaChallengesService {
       if (row.factor !== 'PASSKEY' || !row.webauthn_challenge) return 'This challenge is not for a passkey';
       const origin = proof.origin ?? '';
       if (!this.settings.passkeyOrigins.includes(origin)) return `The origin ${JSON.stringify(origin)} is not allowed`;
-      const rows = await this.factors(m, customer.id, true);
+      const rows = await this.factors(m, customer, true);
       const passkey = this.passkeyOf(rows);
       if (!passkey) return 'The customer has no passkey enrolled';
       const counter = await verifyAssertion(
@@ -459,10 +464,10 @@ export class ScaChallengesService {
         passkey,
       );
       if (counter === null) return 'The passkey assertion does not verify for this challenge';
-      await m.query(`UPDATE sca_factors SET counter = $2 WHERE customer_id = $1 AND factor = 'PASSKEY'`, [
-        customer.id,
-        counter,
-      ]);
+      await m.query(
+        `UPDATE sca_factors SET counter = $2 WHERE customer_id = $1 AND platform_id = $3 AND factor = 'PASSKEY'`,
+        [customer.id, counter, customer.platformId],
+      );
       return null;
     }
     const code = proof.code ?? '';
@@ -477,12 +482,16 @@ export class ScaChallengesService {
     if (row.factor === 'TOTP') {
       const secret = row.enrollment_secret ? this.box.open(row.enrollment_secret) : null;
       if (secret) return (await verifyTotp(secret, code, now, null)) === null ? 'The TOTP code is wrong' : null;
-      const totp = (await this.factors(m, customer.id, true)).find((r) => r.factor === 'TOTP');
+      const totp = (await this.factors(m, customer, true)).find((r) => r.factor === 'TOTP');
       if (!totp?.totp_secret) return 'The customer has no TOTP factor enrolled';
       const last = totp.totp_last_step === null ? null : Number(totp.totp_last_step);
       const step = await verifyTotp(this.box.open(totp.totp_secret), code, now, last);
       if (step === null) return 'The TOTP code is wrong, or was already used';
-      await m.query(`UPDATE sca_factors SET totp_last_step = $2 WHERE id = $1`, [totp.id, step]);
+      await m.query(`UPDATE sca_factors SET totp_last_step = $2 WHERE id = $1 AND platform_id = $3`, [
+        totp.id,
+        step,
+        customer.platformId,
+      ]);
       return null;
     }
     return 'A passkey challenge needs passkeyAssertion and origin';

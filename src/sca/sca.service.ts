@@ -57,7 +57,7 @@ export class ScaService {
     return this.tx.run(async (m) => {
       const customer = await this.customers.findScaCustomer(m, platformId, customerId);
       const factors: ScaFactorView[] = customer.phoneNumber ? [{ factor: 'SMS_OTP' }] : [];
-      for (const row of await this.challenges.factors(m, customer.id))
+      for (const row of await this.challenges.factors(m, customer))
         factors.push(
           row.factor === 'PASSKEY'
             ? { factor: 'PASSKEY', credentialId: row.credential_id!, name: 'Passkey' }
@@ -71,7 +71,7 @@ export class ScaService {
     noteAuditResource(formatId('Customer', customerId)); // the customer is a query parameter
     return this.tx.run(async (m) => {
       const customer = await this.customers.findScaCustomer(m, platformId, customerId);
-      const enrolled = await this.challenges.factors(m, customer.id);
+      const enrolled = await this.challenges.factors(m, customer);
       if (type === 'PASSKEY') {
         if (enrolled.some((r) => r.factor === 'PASSKEY'))
           throw new ApiError(
@@ -204,11 +204,11 @@ export class ScaService {
     noteAuditResource(formatId('Customer', customerId)); // the customer is a query parameter
     await this.tx.run(async (m) => {
       const customer = await this.customers.findScaCustomer(m, platformId, customerId);
-      const passkey = (await this.challenges.factors(m, customer.id, true)).find(
+      const passkey = (await this.challenges.factors(m, customer, true)).find(
         (r) => r.factor === 'PASSKEY' && r.credential_id === credentialId,
       );
       if (!passkey) throw new ApiError('NOT_FOUND', 'No enrolled factor of this customer has this credential id');
-      await m.query(`DELETE FROM sca_factors WHERE id = $1`, [passkey.id]);
+      await m.query(`DELETE FROM sca_factors WHERE id = $1 AND platform_id = $2`, [passkey.id, platformId]);
     });
   }
 
@@ -243,7 +243,7 @@ export class ScaService {
     return this.challenges.authorize(
       async (m) => {
         const customer = await this.customers.findScaCustomer(m, platformId, customerId);
-        this.refuseLocked(await this.loginState(m, customer.id));
+        this.refuseLocked(await this.loginState(m, platformId, customer.id));
         return {
           customer,
           target: { purpose: LOGIN, subject: 'login' },
@@ -266,10 +266,11 @@ export class ScaService {
   }
 
   /** 409 SCA_SESSION_REQUIRED unless the customer has a live SCA login session (on the platform's clock). */
-  async requireSession(m: EntityManager, customerId: string): Promise<void> {
+  async requireSession(m: EntityManager, platformId: string, customerId: string): Promise<void> {
     const rows = await m.query<unknown[]>(
-      `SELECT 1 FROM sca_sessions WHERE customer_id = $1 AND revoked_at IS NULL AND expires_at > $2 LIMIT 1`,
-      [customerId, this.clock.now()],
+      `SELECT 1 FROM sca_sessions
+        WHERE customer_id = $1 AND platform_id = $3 AND revoked_at IS NULL AND expires_at > $2 LIMIT 1`,
+      [customerId, this.clock.now(), platformId],
     );
     if (rows.length === 0)
       throw new ApiError(
@@ -278,10 +279,11 @@ export class ScaService {
       );
   }
 
-  private async loginState(m: EntityManager, customerId: string): Promise<LoginState> {
+  private async loginState(m: EntityManager, platformId: string, customerId: string): Promise<LoginState> {
     const rows = await m.query<LoginState[]>(
-      `SELECT failed_attempts, locked_until, suspended FROM sca_login_states WHERE customer_id = $1 FOR UPDATE`,
-      [customerId],
+      `SELECT failed_attempts, locked_until, suspended FROM sca_login_states
+        WHERE customer_id = $1 AND platform_id = $2 FOR UPDATE`,
+      [customerId, platformId],
     );
     return rows[0] ?? { failed_attempts: 0, locked_until: null, suspended: false };
   }
@@ -309,12 +311,12 @@ export class ScaService {
       const now = this.clock.now();
       let state: LoginState = { failed_attempts: 0, locked_until: null, suspended: false };
       if (eventType === 'RESET_PASSWORD_COMPLETED') {
-        await m.query(`UPDATE sca_sessions SET revoked_at = $2 WHERE customer_id = $1 AND revoked_at IS NULL`, [
-          customer.id,
-          now,
-        ]);
+        await m.query(
+          `UPDATE sca_sessions SET revoked_at = $2 WHERE customer_id = $1 AND platform_id = $3 AND revoked_at IS NULL`,
+          [customer.id, now, platformId],
+        );
       } else {
-        const failed = (await this.loginState(m, customer.id)).failed_attempts + 1;
+        const failed = (await this.loginState(m, platformId, customer.id)).failed_attempts + 1;
         const minutes = LOCKOUT_MINUTES[failed];
         state = {
           failed_attempts: failed,
@@ -345,13 +347,14 @@ export class ScaService {
     noteAuditResource(formatId('Customer', customerId)); // the customer is a query parameter
     return this.tx.run(async (m) => {
       const customer = await this.customers.findScaCustomer(m, platformId, customerId);
-      const enrolled = await this.challenges.factors(m, customer.id);
+      const enrolled = await this.challenges.factors(m, customer);
       if (factor !== 'SMS_OTP' && !enrolled.some((r) => r.factor === factor))
         throw factorNotEnrolled(`The customer has no ${factor} factor to reset`);
       const now = this.clock.now();
       const [{ count }] = await m.query<Array<{ count: number }>>(
-        `SELECT count(*)::int AS count FROM sca_factor_resets WHERE customer_id = $1 AND created_at > $2`,
-        [customer.id, later(now, -24 * 3600_000)],
+        `SELECT count(*)::int AS count FROM sca_factor_resets
+          WHERE customer_id = $1 AND platform_id = $3 AND created_at > $2`,
+        [customer.id, later(now, -24 * 3600_000), platformId],
       );
       if (count >= 5)
         throw new ApiError('RATE_LIMITED', 'Factor resets are limited to 5 per 24 hours per customer', {
@@ -371,7 +374,7 @@ export class ScaService {
   async resetStatus(platformId: string, customerId: string, resetId: string) {
     return this.tx.run(async (m) => {
       const customer = await this.customers.findScaCustomer(m, platformId, customerId);
-      const row = await this.findReset(m, customer.id, resetId, false);
+      const row = await this.findReset(m, platformId, customer.id, resetId, false);
       return {
         status: this.resetStatusOf(row),
         factor: row.factor,
@@ -386,17 +389,21 @@ export class ScaService {
     noteAuditResource(formatId('Customer', customerId)); // the customer is a query parameter
     await this.tx.run(async (m) => {
       const customer = await this.customers.findScaCustomer(m, platformId, customerId);
-      const row = await this.findReset(m, customer.id, resetId, true);
+      const row = await this.findReset(m, platformId, customer.id, resetId, true);
       if (this.resetStatusOf(row) !== 'LIVENESS_PASSED')
         throw new ApiError('INVALID_INPUT', `This reset is ${this.resetStatusOf(row)}: it cannot be completed`, {
           details: { resetStatus: this.resetStatusOf(row) },
         });
       if (row.factor !== 'SMS_OTP')
-        await m.query(`DELETE FROM sca_factors WHERE customer_id = $1 AND factor = $2`, [customer.id, row.factor]);
-      await m.query(`UPDATE sca_factor_resets SET status = 'COMPLETED', completed_at = $2 WHERE id = $1`, [
-        row.id,
-        this.clock.now(),
-      ]);
+        await m.query(`DELETE FROM sca_factors WHERE customer_id = $1 AND platform_id = $3 AND factor = $2`, [
+          customer.id,
+          row.factor,
+          platformId,
+        ]);
+      await m.query(
+        `UPDATE sca_factor_resets SET status = 'COMPLETED', completed_at = $2 WHERE id = $1 AND platform_id = $3`,
+        [row.id, this.clock.now(), platformId],
+      );
     });
   }
 
@@ -406,15 +413,15 @@ export class ScaService {
       : row.status;
   }
 
-  private async findReset(m: EntityManager, customerId: string, resetId: string, lock: boolean) {
+  private async findReset(m: EntityManager, platformId: string, customerId: string, resetId: string, lock: boolean) {
     const uuid = isUuid(resetId) ? resetId : null;
     const rows = uuid
       ? await m.query<
           Array<{ id: string; factor: ScaFactor; status: string; expires_at: Date; completed_at: Date | null }>
         >(
           `SELECT id, factor, status, expires_at, completed_at FROM sca_factor_resets
-           WHERE id = $1 AND customer_id = $2${lock ? ' FOR UPDATE' : ''}`,
-          [uuid, customerId],
+           WHERE id = $1 AND customer_id = $2 AND platform_id = $3${lock ? ' FOR UPDATE' : ''}`,
+          [uuid, customerId, platformId],
         )
       : [];
     if (!rows[0]) throw new ApiError('NOT_FOUND', 'No such factor reset for this customer');

@@ -5,6 +5,7 @@ import { type BusinessTime, Clock, ClockOffsets, RealClock, timeOfPlatform } fro
 import { validateBody } from '../common/validate-body.js';
 import { AppConfig } from '../config/app-config.js';
 import { currencyInfo } from '../customers/currencies.js';
+import { addRoute, routeOf, routingHash } from '../database/routing-keys.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
 import { fieldError } from '../errors/field-error.js';
@@ -76,7 +77,8 @@ export class InvitationsService {
     }
     return this.tx.run(async (m) => {
       const inviter = await m.query<Array<{ currency: string | null }>>(
-        `SELECT (SELECT a.currency FROM internal_accounts a WHERE a.customer_id = c.id ORDER BY a.created_at, a.id LIMIT 1)
+        `SELECT (SELECT a.currency FROM internal_accounts a
+                  WHERE a.customer_id = c.id AND a.platform_id = c.platform_id ORDER BY a.created_at, a.id LIMIT 1)
                   AS currency
            FROM customers c
           WHERE c.platform_id = $1 AND lower(c.uma_address) = lower($2) AND NOT c.is_deleted LIMIT 1`,
@@ -85,7 +87,11 @@ export class InvitationsService {
       if (!inviter[0]) {
         throw invalidInput([fieldError('inviterUma', 'inviterUma must be the UMA address of one of your customers')]);
       }
-      const code = randomBytes(6).toString('hex');
+      // The code is the capability any platform may read or claim with: routed (kind
+      // `uma_invitation`, unique across platforms; a taken code is drawn again).
+      let code = randomBytes(6).toString('hex');
+      while (!(await addRoute(m, 'uma_invitation', routingHash(code), platformId)))
+        code = randomBytes(6).toString('hex');
       const rows = await m.query<InvitationRow[]>(
         `INSERT INTO uma_invitations (code, platform_id, inviter_customer_id, inviter_uma, first_name, amount_to_send,
                                       amount_currency, status, expires_at, created_at, updated_at)
@@ -128,8 +134,8 @@ export class InvitationsService {
       const now = this.clock.now();
       const [[updated]] = await m.query<[InvitationRow[], number]>(
         `UPDATE uma_invitations SET status = 'CLAIMED', invitee_uma = $2, claimed_at = $3, updated_at = $3
-          WHERE code = $1 RETURNING ${COLUMNS}`,
-        [row.code, value.inviteeUma, now],
+          WHERE code = $1 AND platform_id = $4 RETURNING ${COLUMNS}`,
+        [row.code, value.inviteeUma, now, row.platform_id],
       );
       const invitation = this.render(updated, base);
       await this.outbox.write(m, {
@@ -152,8 +158,9 @@ export class InvitationsService {
       }
       this.assertPending(row);
       const [[updated]] = await m.query<[InvitationRow[], number]>(
-        `UPDATE uma_invitations SET status = 'CANCELLED', updated_at = $2 WHERE code = $1 RETURNING ${COLUMNS}`,
-        [row.code, this.clock.now()],
+        `UPDATE uma_invitations SET status = 'CANCELLED', updated_at = $2 WHERE code = $1 AND platform_id = $3
+         RETURNING ${COLUMNS}`,
+        [row.code, this.clock.now(), row.platform_id],
       );
       noteAuditResource(`Invitation:${row.code}`);
       return this.render(updated, base);
@@ -179,15 +186,21 @@ export class InvitationsService {
     );
   }
 
-  /** Locked FOR UPDATE when `m` (a transaction) is given. */
+  /**
+   * Locked FOR UPDATE when `m` (a transaction) is given. Any platform may hold the code: its
+   * platform comes from `routing_keys` (kind `uma_invitation`), then the read is pinned to it.
+   */
   private async find(
     code: string,
     m?: { query: <T>(sql: string, p: unknown[]) => Promise<T> },
   ): Promise<InvitationRow> {
     const notFound = () => new ApiError('INVITATION_NOT_FOUND', `Invitation ${code.slice(0, 64)} not found`);
     if (!/^[0-9a-f]{12}$/.test(code)) throw notFound();
-    const sql = `SELECT ${COLUMNS} FROM uma_invitations WHERE code = $1${m ? ' FOR UPDATE' : ''}`;
-    const rows = m ? await m.query<InvitationRow[]>(sql, [code]) : await this.tx.query<InvitationRow[]>(sql, [code]);
+    const q = m ?? this.tx;
+    const platformId = await routeOf(q, 'uma_invitation', routingHash(code));
+    if (platformId === null) throw notFound();
+    const sql = `SELECT ${COLUMNS} FROM uma_invitations WHERE code = $1 AND platform_id = $2${m ? ' FOR UPDATE' : ''}`;
+    const rows = await q.query<InvitationRow[]>(sql, [code, platformId]);
     if (!rows[0]) throw notFound();
     return rows[0];
   }

@@ -247,7 +247,8 @@ export class UmaLookupService {
     if (errors.length) throw invalidInput(errors);
     const rows = await this.tx.query<SenderRow[]>(
       `SELECT c.id, c.uma_address,
-              (SELECT a.currency FROM internal_accounts a WHERE a.customer_id = c.id ORDER BY a.created_at, a.id LIMIT 1)
+              (SELECT a.currency FROM internal_accounts a
+                WHERE a.customer_id = c.id AND a.platform_id = c.platform_id ORDER BY a.created_at, a.id LIMIT 1)
                 AS currency
          FROM customers c
         WHERE c.platform_id = $1 AND NOT c.is_deleted

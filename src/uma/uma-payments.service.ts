@@ -11,6 +11,7 @@ import { Clock } from '../common/clock.js';
 import { parseId } from '../common/ids.js';
 import { AppConfig } from '../config/app-config.js';
 import { currencyInfo } from '../customers/currencies.js';
+import { addRoute, routingHash } from '../database/routing-keys.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { ApiError, errorCatalogue, type ErrorCode } from '../errors/api-error.js';
 import { fieldError } from '../errors/field-error.js';
@@ -111,7 +112,7 @@ export class UmaPaymentsService implements UmaQuoting, OnModuleInit {
     const sourceUuid = parseId('InternalAccount', body.source.accountId!);
     const [source] = await this.tx.query<SourceRow[]>(
       `SELECT a.id, a.customer_id, a.currency, c.kyc_status
-         FROM internal_accounts a LEFT JOIN customers c ON c.id = a.customer_id
+         FROM internal_accounts a LEFT JOIN customers c ON c.id = a.customer_id AND c.platform_id = a.platform_id
         WHERE a.id = $1 AND a.platform_id = $2`,
       [sourceUuid, scope.platformId],
     );
@@ -176,6 +177,8 @@ export class UmaPaymentsService implements UmaQuoting, OnModuleInit {
       sendingCurrency: sending.code,
       price: pricing,
       record: async (m: EntityManager, quote: QuoteEntity) => {
+        // The receiver's decision names only the transaction: routed (kind `uma_payment`).
+        await addRoute(m, 'uma_payment', routingHash(quote.transactionId), quote.platformId);
         await m.query(
           `INSERT INTO uma_payments (quote_id, platform_id, transaction_id, lookup_id, sender_uma_address,
                                      receiver_uma_address, receiver_domain, receiving_currency, receiving_amount,

@@ -18,6 +18,7 @@ import { TransactionService } from '../database/transaction.service.js';
 import { ApiError } from '../errors/api-error.js';
 import { UmaRates } from './uma-currencies.js';
 import { isUmaAddress } from './uma-domain.js';
+import { UmaAddressRoutes } from './uma-address-routes.js';
 import { UmaKeysService } from './uma-keys.service.js';
 import { fromUmaError, UmaVerifier } from './uma-verifier.js';
 
@@ -29,6 +30,7 @@ interface ReceiverRow {
   id: string;
   uma_address: string;
   currencies: string[];
+  created_at: Date;
 }
 
 /**
@@ -190,21 +192,27 @@ export class UmaReceiverService {
     return JSON.parse(response.toJsonString()) as Record<string, unknown>;
   }
 
-  /** The active customer holding the address on this deployment (the oldest, should two platforms hold it). */
+  /**
+   * The active customer holding the address on this deployment (the oldest, should two platforms
+   * hold it): found on the platforms the address routes to (UmaAddressRoutes), pinned on each.
+   */
   private async receiver(receiverAddress: string): Promise<ReceiverRow> {
     const [user, domain] = receiverAddress.split('@');
     const address = `${user.startsWith('$') ? '' : '$'}${user}@${domain}`;
-    const rows = await this.tx.query<ReceiverRow[]>(
-      `SELECT c.id, c.uma_address,
-              coalesce(nullif(array(SELECT DISTINCT a.currency FROM internal_accounts a
-                                     WHERE a.customer_id = c.id ORDER BY a.currency), '{}'), c.currencies) AS currencies
-         FROM customers c
-        WHERE lower(c.uma_address) = lower($1) AND NOT c.is_deleted
-        ORDER BY c.created_at, c.id LIMIT 1`,
-      [address],
+    const row = await UmaAddressRoutes.oldest(this.tx, address, (platformId) =>
+      this.tx.query<ReceiverRow[]>(
+        `SELECT c.id, c.uma_address, c.created_at,
+                coalesce(nullif(array(SELECT DISTINCT a.currency FROM internal_accounts a
+                                       WHERE a.customer_id = c.id AND a.platform_id = c.platform_id
+                                       ORDER BY a.currency), '{}'), c.currencies) AS currencies
+           FROM customers c
+          WHERE c.platform_id = $2 AND lower(c.uma_address) = lower($1) AND NOT c.is_deleted
+          ORDER BY c.created_at, c.id LIMIT 1`,
+        [address, platformId],
+      ),
     );
-    if (!rows[0]) throw new ApiError('UMA_NOT_FOUND', `No receiver ${address} on this deployment`);
-    const currencies = rows[0].currencies.length ? rows[0].currencies : ['USD'];
-    return { ...rows[0], currencies };
+    if (!row) throw new ApiError('UMA_NOT_FOUND', `No receiver ${address} on this deployment`);
+    const currencies = row.currencies.length ? row.currencies : ['USD'];
+    return { ...row, currencies };
   }
 }

@@ -168,20 +168,29 @@ export class UmaReconciliationService implements OnModuleInit {
 
   /** The platform's unresolved UMA payments, oldest first. */
   async unresolved(platformId: string | null, limit = 100): Promise<UnresolvedSettlement[]> {
-    const rows = await this.tx.query<UnresolvedRow[]>(
-      // One platform's (pinned), or every platform's for an operator (cross-shard: uma-unresolved-report).
-      `${platformId ? '' : '/* cross-shard: uma-unresolved-report */ '}SELECT u.transaction_id, u.platform_id, o.sent_amount, o.sending_currency, u.receiving_amount,
+    // One platform's (pinned), or every platform's: the operator's report (cross-shard, read only).
+    const select = `SELECT u.transaction_id, u.platform_id, o.sent_amount, o.sending_currency, u.receiving_amount,
               u.receiving_currency, u.receiver_uma_address, u.receiver_domain, u.settling_since,
               u.inquiry_attempts, u.inquiry_due_at, u.last_error,
               (SELECT s.last_error FROM uma_settlement_messages s
                 WHERE s.platform_id = u.platform_id AND s.kind = 'PAYMENT'
                   AND s.reference = 'Transaction:' || u.transaction_id::text
                   AND s.last_error IS NOT NULL LIMIT 1) AS callback_error
-         FROM uma_payments u JOIN outgoing_transactions o ON o.platform_id = u.platform_id AND o.id = u.transaction_id
-        WHERE u.status = 'SETTLING' AND ${platformId ? 'u.platform_id = $1' : '$1::uuid IS NULL'}
-        ORDER BY u.settling_since, u.transaction_id LIMIT $2`,
-      [platformId, limit],
-    );
+         FROM uma_payments u JOIN outgoing_transactions o ON o.id = u.transaction_id AND o.platform_id = u.platform_id`;
+    const rows =
+      platformId === null
+        ? await this.tx.query<UnresolvedRow[]>(
+            `/* cross-shard: uma-unresolved-report */ ${select}
+              WHERE u.status = 'SETTLING'
+              ORDER BY u.settling_since, u.transaction_id LIMIT $1`,
+            [limit],
+          )
+        : await this.tx.query<UnresolvedRow[]>(
+            `${select}
+              WHERE u.status = 'SETTLING' AND u.platform_id = $1
+              ORDER BY u.settling_since, u.transaction_id LIMIT $2`,
+            [platformId, limit],
+          );
     const now = this.realClock.now().getTime();
     return rows.map((r) => {
       const since = new Date(r.settling_since);
@@ -217,14 +226,14 @@ export class UmaReconciliationService implements OnModuleInit {
       if (!uuid || !row) throw notFound(transactionId);
       if (row.status !== 'SETTLING') throw resolvedAlready(transactionId, row.status);
       const now = this.realClock.now();
-      await m.query(`UPDATE uma_payments SET inquiry_due_at = $2, updated_at = $2 WHERE transaction_id = $1`, [
-        uuid,
-        now,
-      ]);
+      await m.query(
+        `UPDATE uma_payments SET inquiry_due_at = $2, updated_at = $2 WHERE transaction_id = $1 AND platform_id = $3`,
+        [uuid, now, platformId],
+      );
       await m.query(
         `UPDATE uma_settlement_messages SET next_attempt_at = $2, updated_at = $2
-          WHERE kind = 'PAYMENT' AND reference = $1 AND status = 'PENDING'`,
-        [formatId('Transaction', uuid), now],
+          WHERE kind = 'PAYMENT' AND reference = $1 AND platform_id = $3 AND status = 'PENDING'`,
+        [formatId('Transaction', uuid), now, platformId],
       );
     });
   }
@@ -262,8 +271,8 @@ export class UmaReconciliationService implements OnModuleInit {
         await m.query(
           `UPDATE uma_settlement_messages SET status = 'FAILED', next_attempt_at = NULL,
                   last_error = 'withdrawn: refunded by an operator', updated_at = $2
-            WHERE kind = 'PAYMENT' AND reference = $1 AND status = 'PENDING'`,
-          [formatId('Transaction', uuid), this.realClock.now()],
+            WHERE kind = 'PAYMENT' AND reference = $1 AND platform_id = $3 AND status = 'PENDING'`,
+          [formatId('Transaction', uuid), this.realClock.now(), platformId],
         );
       }
       return { transactionId: formatId('Transaction', uuid), status: result.status };

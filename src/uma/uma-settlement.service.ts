@@ -26,6 +26,8 @@ import {
 } from '../payments/transactions/outgoing-transaction.entity.js';
 import { QuoteExecutionService } from '../payments/quotes/quote-execution.service.js';
 import { SettlementLayer, type SettlementPayment } from '../payments/quotes/uma-destination.js';
+import { routeOf, routingHash } from '../database/routing-keys.js';
+import { UmaAddressRoutes } from './uma-address-routes.js';
 import { UmaKeysService } from './uma-keys.service.js';
 import { fromUmaError, UmaVerifier } from './uma-verifier.js';
 
@@ -145,15 +147,21 @@ export class UmaSettlementService extends SettlementLayer implements OnModuleIni
   /** SettlementLayer: the PAYMENT callback to the receiver's deployment, in the execution's transaction. */
   async submit(m: EntityManager, payment: SettlementPayment, now: BusinessTime): Promise<void> {
     const [row] = await m.query<Array<{ sender_uma_address: string; receiver_domain: string; payer_data: object }>>(
-      `SELECT sender_uma_address, receiver_domain, payer_data FROM uma_payments WHERE quote_id = $1`,
-      [payment.quoteId],
+      `SELECT sender_uma_address, receiver_domain, payer_data FROM uma_payments WHERE quote_id = $1 AND platform_id = $2`,
+      [payment.quoteId, payment.platformId],
     );
     if (!row) throw new Error(`no UMA payment recorded for quote ${payment.quoteId}`);
     const since = this.realClock.now();
     await m.query(
       `UPDATE uma_payments SET status = 'SETTLING', settling_since = $3, inquiry_due_at = $4, updated_at = $2
-        WHERE quote_id = $1`,
-      [payment.quoteId, now, since, later(since, this.config.UMA_SETTLEMENT_INQUIRY_AFTER_SECONDS * 1000)],
+        WHERE quote_id = $1 AND platform_id = $5`,
+      [
+        payment.quoteId,
+        now,
+        since,
+        later(since, this.config.UMA_SETTLEMENT_INQUIRY_AFTER_SECONDS * 1000),
+        payment.platformId,
+      ],
     );
     const message: PaymentMessage = {
       reference: formatId('Transaction', payment.transactionId),
@@ -334,17 +342,21 @@ export class UmaSettlementService extends SettlementLayer implements OnModuleIni
     if (message.receiver.split('@')[1]?.toLowerCase() !== domain) {
       throw new ApiError('INVALID_RECEIVER', `${message.receiver} is not an address of ${domain}`);
     }
-    const [account] = await this.tx.query<Array<{ platform_id: string; id: string }>>(
-      `SELECT c.platform_id, a.id
-         FROM customers c JOIN internal_accounts a ON a.customer_id = c.id AND a.currency = $2
-        WHERE lower(c.uma_address) = lower($1) AND NOT c.is_deleted
-        ORDER BY c.created_at, c.id, (a.type = 'EMBEDDED_WALLET'), a.created_at, a.id LIMIT 1`,
-      [message.receiver, message.currency],
+    // Pinned on each platform the address routes to (UmaAddressRoutes); the oldest customer wins.
+    const found = await UmaAddressRoutes.oldest(this.tx, message.receiver, (platformId) =>
+      this.tx.query<Array<{ platform_id: string; account_id: string; id: string; created_at: Date }>>(
+        `SELECT c.platform_id, a.id AS account_id, c.id, c.created_at
+           FROM customers c
+           JOIN internal_accounts a ON a.customer_id = c.id AND a.platform_id = c.platform_id AND a.currency = $2
+          WHERE c.platform_id = $3 AND lower(c.uma_address) = lower($1) AND NOT c.is_deleted
+          ORDER BY c.created_at, c.id, (a.type = 'EMBEDDED_WALLET'), a.created_at, a.id LIMIT 1`,
+        [message.receiver, message.currency, platformId],
+      ),
     );
-    if (!account) {
+    if (!found) {
       throw new ApiError('UMA_NOT_FOUND', `No receiver ${message.receiver} with a ${message.currency} account`);
     }
-    return account;
+    return { platform_id: found.platform_id, id: found.account_id };
   }
 
   private async receipt(reference: string): Promise<ReceiptRow | null> {
@@ -396,13 +408,16 @@ export class UmaSettlementService extends SettlementLayer implements OnModuleIni
       ...(failureReason ? { failureReason } : {}),
     });
     for (let round = 0; round < 3; round++) {
-      const incoming = await this.incomingByReference(reference);
+      // The receipt (a reference table) names the receiving platform: an incoming transaction of
+      // the reference is only ever made from its receipt (receiveFrom), so it is looked for there.
+      const receipt = await this.receipt(reference);
+      const incoming =
+        receipt?.state === 'RECEIVED' ? await this.incomingByReference(reference, receipt.platform_id!) : null;
       if (incoming) {
         if (incoming.status === 'COMPLETED') return answer('CREDITED', false);
         if (incoming.status === 'FAILED') return answer('REFUSED', true, incoming.failure_reason);
         return answer('PENDING', false);
       }
-      const receipt = await this.receipt(reference);
       if (receipt?.state === 'RECEIVED') {
         await this.receiveFrom(senderDomain, receipt); // interrupted: finish receiving it, then answer
         continue;
@@ -423,11 +438,13 @@ export class UmaSettlementService extends SettlementLayer implements OnModuleIni
 
   private async incomingByReference(
     reference: string,
+    platformId: string,
   ): Promise<{ status: string; failure_reason: string | null } | null> {
     const [row] = await this.tx.query<Array<{ status: string; failure_reason: string | null }>>(
-      `SELECT status, failure_reason FROM incoming_transactions WHERE reference = $1 AND origin = 'UMA'
+      `SELECT status, failure_reason FROM incoming_transactions
+        WHERE reference = $1 AND platform_id = $2 AND origin = 'UMA'
         ORDER BY created_at LIMIT 1`,
-      [reference],
+      [reference, platformId],
     );
     return row ?? null;
   }
@@ -480,10 +497,16 @@ export class UmaSettlementService extends SettlementLayer implements OnModuleIni
     const fromDomain = options.fromDomain ?? null;
     const failure = options.failure ?? {};
     const platformId = options.platformId;
-    const found = await m.query<Array<{ quote_id: string; receiver_domain: string; platform_id: string }>>(
-      `SELECT quote_id, receiver_domain, platform_id FROM uma_payments WHERE transaction_id = $1 FOR UPDATE`,
-      [transactionUuid],
-    );
+    // A receiver's decision names only the transaction: its platform is routed (kind `uma_payment`).
+    const shard = platformId ?? (await routeOf(m, 'uma_payment', routingHash(transactionUuid)));
+    const found =
+      shard === null
+        ? []
+        : await m.query<Array<{ quote_id: string; receiver_domain: string; platform_id: string }>>(
+            `SELECT quote_id, receiver_domain, platform_id FROM uma_payments
+              WHERE transaction_id = $1 AND platform_id = $2 FOR UPDATE`,
+            [transactionUuid, shard],
+          );
     const payment = found[0];
     if (
       !payment ||
@@ -493,7 +516,7 @@ export class UmaSettlementService extends SettlementLayer implements OnModuleIni
       throw new ApiError('TRANSACTION_NOT_FOUND', `Transaction ${formatId('Transaction', transactionUuid)} not found`);
     }
     const row = await m.findOne(OutgoingTransactionEntity, {
-      where: { id: transactionUuid },
+      where: { id: transactionUuid, platformId: payment.platform_id },
       lock: { mode: 'pessimistic_write' },
     });
     if (!row)
@@ -509,12 +532,16 @@ export class UmaSettlementService extends SettlementLayer implements OnModuleIni
         // settle's COMPLETED step carries no note: the resolution's words go on it here
         const last = after.timeline[after.timeline.length - 1];
         after.timeline = [...after.timeline.slice(0, -1), { ...last, note: failure.note }];
-        await m.update(OutgoingTransactionEntity, { id: after.id }, { timeline: after.timeline });
+        await m.update(
+          OutgoingTransactionEntity,
+          { id: after.id, platformId: payment.platform_id },
+          { timeline: after.timeline },
+        );
       }
       await m.query(
         `UPDATE uma_payments SET status = $2, resolution = $3, inquiry_due_at = NULL, updated_at = $4
-          WHERE quote_id = $1`,
-        [payment.quote_id, after.status, options.resolution, this.realClock.now()],
+          WHERE quote_id = $1 AND platform_id = $5`,
+        [payment.quote_id, after.status, options.resolution, this.realClock.now(), payment.platform_id],
       );
       if (options.systemAudit) {
         await this.audit.recordSystem(m, payment.platform_id, options.systemAudit, [formatId('Transaction', row.id)]);

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CustomersModule } from '../customers/customers.module.js';
 import { ExternalAccountsModule } from '../external-accounts/external-accounts.module.js';
 import { OutboxWriterModule } from '../outbox/outbox-writer.module.js';
 import { PaymentsModule } from '../payments/payments.module.js';
@@ -11,6 +12,7 @@ import {
   UmaProvidersController,
   UmaWellKnownController,
 } from './uma.controller.js';
+import { UmaAddressRoutes } from './uma-address-routes.js';
 import { UmaDomain } from './uma-domain.js';
 import { UmaKeysService } from './uma-keys.service.js';
 import { UmaLookupService } from './uma-lookup.service.js';
@@ -28,11 +30,12 @@ import { UmaReconciliationWorker } from './uma-reconciliation.worker.js';
  * to UMA addresses (the pay-request exchange) and the sandbox settlement layer between deployments.
  */
 @Module({
-  imports: [SecretsModule, ExternalAccountsModule, OutboxWriterModule, PaymentsModule],
+  imports: [SecretsModule, CustomersModule, ExternalAccountsModule, OutboxWriterModule, PaymentsModule],
   controllers: [UmaWellKnownController, ReceiverLookupController, InvitationsController, UmaProvidersController],
   providers: [
     CounterpartyHttp,
     UmaDomain,
+    UmaAddressRoutes,
     UmaKeysService,
     UmaVerifier,
     UmaReceiverService,

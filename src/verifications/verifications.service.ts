@@ -10,6 +10,7 @@ import type { CustomerEntity } from '../customers/customer.entity.js';
 import type { KycStatus } from '../customers/customer.types.js';
 import { CustomersService } from '../customers/customers.service.js';
 import { findOwned } from '../database/queries.js';
+import { addRoute, routeOf, routingHash } from '../database/routing-keys.js';
 import { TransactionService } from '../database/transaction.service.js';
 import { DocumentsService } from '../documents/documents.service.js';
 import { ApiError } from '../errors/api-error.js';
@@ -204,6 +205,7 @@ export class VerificationsService {
       const token = randomBytes(32).toString('base64url');
       const now = this.clock.now();
       const expiresAt = later(now, KYC_LINK_TTL_MS);
+      await addRoute(m, 'kyc_link', routingHash(token), platformId);
       await m.insert(KycLinkEntity, {
         id: newUuid(),
         platformId,
@@ -239,7 +241,7 @@ export class VerificationsService {
       const link = await this.usableLink(m, token, true);
       noteAuditActor({ platformId: link.platformId }); // a public page: the event goes on the link's platform
       const customer = await this.customers.requireActive(m, link.platformId, link.customerId, 'update');
-      await m.update(KycLinkEntity, { id: link.id }, { usedAt: this.clock.now() });
+      await m.update(KycLinkEntity, { id: link.id, platformId: link.platformId }, { usedAt: this.clock.now() });
       const now = this.clock.now();
       const row: VerificationEntity = {
         id: newUuid(),
@@ -259,9 +261,12 @@ export class VerificationsService {
     });
   }
 
+  /** The token comes before its platform: `routing_keys` (kind `kyc_link`) names it, then the read is pinned. */
   private async usableLink(m: EntityManager, token: string, lock = false): Promise<KycLinkEntity> {
+    const platformId = await routeOf(m, 'kyc_link', routingHash(token));
+    if (platformId === null) throw invalidLink();
     const link = await m.findOne(KycLinkEntity, {
-      where: { tokenHash: hashToken(token) },
+      where: { tokenHash: hashToken(token), platformId },
       ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
     });
     if (!link) throw invalidLink();

@@ -23,7 +23,8 @@ export class AgentActionEntity {
   @PrimaryColumn('uuid')
   id: string;
 
-  @Column('uuid', { name: 'platform_id' })
+  /** Part of the key (issue 49): every statement by key pins the platform. */
+  @PrimaryColumn('uuid', { name: 'platform_id' })
   platformId: string;
 
   @Column('uuid', { name: 'agent_id' })

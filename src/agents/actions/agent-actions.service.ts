@@ -118,7 +118,10 @@ export class AgentActionsService {
       this.tx.run(async (m) => {
         const row = await this.lockAgent(m, agent);
         const quote = await this.quotes.scopedQuote(m, agentScope(agent), quoteId, 'update');
-        if (quote.status !== 'PENDING' || (await m.exists(AgentActionEntity, { where: { quoteId: quote.id } }))) {
+        if (
+          quote.status !== 'PENDING' ||
+          (await m.exists(AgentActionEntity, { where: { quoteId: quote.id, platformId: agent.platformId } }))
+        ) {
           throw new ApiError('CONFLICT', `Quote ${formatId('Quote', quote.id)} has already been executed`);
         }
         const now = this.clock.now();
@@ -266,7 +269,7 @@ export class AgentActionsService {
         const action = await this.pendingAction(m, platformId, agentId, actionId);
         if (action.type === 'TRANSFER_IN') return this.approveTransferIn(m, row, action);
         const quote = await m.findOneOrFail(QuoteEntity, {
-          where: { id: action.quoteId! },
+          where: { id: action.quoteId!, platformId },
           lock: { mode: 'pessimistic_write' },
         });
         noteAuditResource(formatId('Quote', quote.id));
@@ -291,7 +294,11 @@ export class AgentActionsService {
         if (failure) await this.recordFailure(m, quote, failure, now);
         action.status = failure ? 'FAILED' : 'APPROVED';
         action.updatedAt = now;
-        await m.update(AgentActionEntity, { id: action.id }, { status: action.status, updatedAt: now });
+        await m.update(
+          AgentActionEntity,
+          { id: action.id, platformId: action.platformId },
+          { status: action.status, updatedAt: now },
+        );
         return this.renderOne(m, action, now);
       }),
     );
@@ -338,7 +345,7 @@ export class AgentActionsService {
     action.updatedAt = now;
     await m.update(
       AgentActionEntity,
-      { id: action.id },
+      { id: action.id, platformId: action.platformId },
       { status: action.status, incomingTransactionId: incomingId, updatedAt: now },
     );
     return this.renderOne(m, action, now);
@@ -354,7 +361,7 @@ export class AgentActionsService {
       action.updatedAt = now;
       await m.update(
         AgentActionEntity,
-        { id: action.id },
+        { id: action.id, platformId: action.platformId },
         { status: action.status, rejectionReason: action.rejectionReason, updatedAt: now },
       );
       return this.renderOne(m, action, now);
@@ -435,7 +442,7 @@ export class AgentActionsService {
   private async writeUsage(m: EntityManager, agent: AgentEntity, usage: PolicyDecision['usage']): Promise<void> {
     await m.update(
       AgentEntity,
-      { id: agent.id },
+      { id: agent.id, platformId: agent.platformId },
       {
         dailyTransactionCount: usage.dailyTransactionCount,
         dailySpend: String(usage.dailySpend),
@@ -588,19 +595,21 @@ export class AgentActionsService {
   /** Renders actions with their quotes, transactions and customers, three lookups for the lot. */
   private async renderMany(m: EntityManager, actions: AgentActionEntity[], now: Date): Promise<AgentActionView[]> {
     if (actions.length === 0) return [];
+    const platformId = actions[0].platformId; // a page is one platform's
     const quoteIds = actions.flatMap((a) => (a.quoteId ? [a.quoteId] : []));
     const incomingIds = actions.flatMap((a) => (a.incomingTransactionId ? [a.incomingTransactionId] : []));
     // One after the other: inside a transaction they share one connection.
-    const quotes = quoteIds.length ? await m.find(QuoteEntity, { where: { id: In(quoteIds) } }) : [];
+    const quotes = quoteIds.length ? await m.find(QuoteEntity, { where: { id: In(quoteIds), platformId } }) : [];
     const transactions = quoteIds.length
-      ? await m.find(OutgoingTransactionEntity, { where: { quoteId: In(quoteIds) } })
+      ? await m.find(OutgoingTransactionEntity, { where: { quoteId: In(quoteIds), platformId } })
       : [];
     const incoming = incomingIds.length
-      ? await m.find(IncomingTransactionEntity, { where: { id: In(incomingIds) } })
+      ? await m.find(IncomingTransactionEntity, { where: { id: In(incomingIds), platformId } })
       : [];
     const incomingById = new Map(incoming.map((t) => [t.id, t]));
     const customers = await this.platformCustomerIds(
       m,
+      platformId,
       actions.map((a) => a.customerId),
     );
     const quoteById = new Map(quotes.map((q) => [q.id, q]));
@@ -619,9 +628,13 @@ export class AgentActionsService {
     );
   }
 
-  private async platformCustomerIds(m: EntityManager, customerIds: string[]): Promise<Map<string, string>> {
+  private async platformCustomerIds(
+    m: EntityManager,
+    platformId: string,
+    customerIds: string[],
+  ): Promise<Map<string, string>> {
     const rows = await m.find(CustomerEntity, {
-      where: { id: In([...new Set(customerIds)]) },
+      where: { id: In([...new Set(customerIds)]), platformId },
       select: { id: true, platformCustomerId: true },
     });
     return new Map(rows.map((c) => [c.id, c.platformCustomerId]));

@@ -12,7 +12,7 @@ import { accountOutsidePolicy } from '../policy-evaluator.js';
 export class AgentPolicyCheck {
   accountsAllowed(agent: AgentPrincipal): QuoteAccountsCheck {
     return async (m: EntityManager, internalAccountIds: string[]) => {
-      const row = await m.findOne(AgentEntity, { where: { id: agent.agentId } });
+      const row = await m.findOne(AgentEntity, { where: { id: agent.agentId, platformId: agent.platformId } });
       const outside = row ? accountOutsidePolicy(renderPolicy(row.policy), internalAccountIds) : undefined;
       if (outside !== undefined) {
         throw new ApiError('FORBIDDEN', `The agent's policy does not allow account ${outside}`, {

@@ -196,7 +196,7 @@ export class QuoteAuthorizationService {
 
   private async defaultFactor(m: EntityManager, customer: CustomerEntity): Promise<ScaFactor> {
     if (customer.phoneNumber) return 'SMS_OTP';
-    const factors = await this.challenges.factors(m, customer.id);
+    const factors = await this.challenges.factors(m, customer);
     return this.challenges.passkeyOf(factors)
       ? 'PASSKEY'
       : factors.some((f) => f.factor === 'TOTP')

@@ -28,7 +28,11 @@ export interface SealedColumn {
 export interface SealedColumnSql {
   name: string;
   table: string;
-  /** The row's key columns. */
+  /**
+   * The row's key columns. A table distributed by platform (src/database/distribution.json) lists
+   * `platform_id` among them: its values are then re-sealed one platform at a time, each batch
+   * locking rows of one platform only.
+   */
   keys: string[];
   /** SQL reading the sealed string (a column, or e.g. `response_body->>'sealed'`). */
   value: string;
@@ -57,7 +61,7 @@ export class SqlSealedColumn implements SealedColumn {
   async countByKid(): Promise<Map<string, number>> {
     const v = this.sql.value;
     const rows = await this.tx.manager.query<Array<{ kid: string; n: number | string }>>(
-      `SELECT CASE WHEN left(${v}, 3) = 'v2.' THEN split_part(${v}, '.', 2) ELSE '${LEGACY}' END AS kid,
+      `SELECT /* cross-shard: sealed-values-by-key */ CASE WHEN left(${v}, 3) = 'v2.' THEN split_part(${v}, '.', 2) ELSE '${LEGACY}' END AS kid,
               count(*) AS n
          FROM ${this.sql.table} WHERE ${this.sealedRows()} GROUP BY 1`,
     );
@@ -65,14 +69,34 @@ export class SqlSealedColumn implements SealedColumn {
   }
 
   async resealBatch(limit: number): Promise<number> {
+    const max = Math.max(1, Math.floor(limit));
+    if (!this.sql.keys.includes('platform_id')) return this.resealIn(max, null);
+    // Which platforms hold values to re-seal (read without a lock), then each platform's rows,
+    // locked on that platform alone.
+    const prefix = `v2.${this.box.currentKeyId}.`;
+    const platforms = await this.tx.manager.query<Array<{ platform_id: string }>>(
+      `SELECT /* cross-shard: sealed-values-to-reseal */ DISTINCT platform_id FROM ${this.sql.table}
+        WHERE ${this.sealedRows()} AND left(${this.sql.value}, $1::int) <> $2`,
+      [prefix.length, prefix],
+    );
+    let rewritten = 0;
+    for (const { platform_id } of platforms) {
+      if (rewritten >= max) break;
+      rewritten += await this.resealIn(max - rewritten, platform_id);
+    }
+    return rewritten;
+  }
+
+  /** Up to `limit` values of one platform (all rows when `platformId` is null), in one transaction. */
+  private async resealIn(limit: number, platformId: string | null): Promise<number> {
     const { table, keys, value, assign } = this.sql;
     const prefix = `v2.${this.box.currentKeyId}.`;
     return this.tx.run(async (m) => {
       const rows = await m.query<Array<Record<string, unknown> & { sealed: string }>>(
         `SELECT ${keys.join(', ')}, ${value} AS sealed FROM ${table}
-          WHERE ${this.sealedRows()} AND left(${value}, $1::int) <> $2
-          LIMIT ${Math.max(1, Math.floor(limit))} FOR UPDATE SKIP LOCKED`,
-        [prefix.length, prefix],
+          WHERE ${this.sealedRows()} AND left(${value}, $1::int) <> $2${platformId === null ? '' : ' AND platform_id = $3'}
+          LIMIT ${limit} FOR UPDATE SKIP LOCKED`,
+        platformId === null ? [prefix.length, prefix] : [prefix.length, prefix, platformId],
       );
       let rewritten = 0;
       for (const row of rows) {

@@ -103,6 +103,7 @@ export class VerificationsService {
       if (!errors.length) {
         await this.documents.markSubmitted(
           m,
+          platformId,
           documents.map((d) => d.id),
         );
         await this.customers.applyKycStatus(m, platformId, customer, 'PENDING');
@@ -169,7 +170,7 @@ export class VerificationsService {
           ]
         : [];
     const next: VerificationEntity = { ...row, status: outcome, errors, updatedAt: now };
-    await m.update(VerificationEntity, { id: row.id }, { status: outcome, errors: errors, updatedAt: now });
+    await m.update(VerificationEntity, { id: row.id, platformId }, { status: outcome, errors: errors, updatedAt: now });
     noteAuditResource(formatId('Verification', row.id));
     noteAuditResource(formatId('Customer', row.customerId));
     const kyc = KYC_OF[outcome];
@@ -181,6 +182,7 @@ export class VerificationsService {
       const documents = await this.documents.ofCustomer(m, platformId, row.customerId);
       await this.documents.acceptPending(
         m,
+        platformId,
         documents.map((d) => d.id),
       );
     }
@@ -239,7 +241,7 @@ export class VerificationsService {
       const link = await this.usableLink(m, token, true);
       noteAuditActor({ platformId: link.platformId }); // a public page: the event goes on the link's platform
       const customer = await this.customers.requireActive(m, link.platformId, link.customerId, 'update');
-      await m.update(KycLinkEntity, { id: link.id }, { usedAt: this.clock.now() });
+      await m.update(KycLinkEntity, { id: link.id, platformId: link.platformId }, { usedAt: this.clock.now() });
       const now = this.clock.now();
       const row: VerificationEntity = {
         id: newUuid(),
@@ -260,8 +262,16 @@ export class VerificationsService {
   }
 
   private async usableLink(m: EntityManager, token: string, lock = false): Promise<KycLinkEntity> {
+    const tokenHash = hashToken(token);
+    // A public page: the link's platform is known only from the link itself. One unlocked read
+    // across platforms finds it; the link is then read (and locked) on its platform alone.
+    const [found] = await m.query<Array<{ platform_id: string }>>(
+      `SELECT /* cross-shard: kyc-link-by-token */ platform_id FROM kyc_links WHERE token_hash = $1`,
+      [tokenHash],
+    );
+    if (!found) throw invalidLink();
     const link = await m.findOne(KycLinkEntity, {
-      where: { tokenHash: hashToken(token) },
+      where: { tokenHash, platformId: found.platform_id },
       ...(lock ? { lock: { mode: 'pessimistic_write' as const } } : {}),
     });
     if (!link) throw invalidLink();

@@ -32,7 +32,10 @@ async function* walk(db: DataSource, platform: string | null): AsyncGenerator<Au
   let after: [string, string] = ['00000000-0000-0000-0000-000000000000', '0'];
   let first = true;
   for (;;) {
-    const qb = db.createQueryBuilder(AuditEventEntity, 'e').where('e.seq IS NOT NULL');
+    const qb = db
+      .createQueryBuilder(AuditEventEntity, 'e')
+      .comment('cross-shard: audit-verify')
+      .where('e.seq IS NOT NULL');
     if (platform) qb.andWhere('e.chain = :platform', { platform });
     if (!first) qb.andWhere('(e.chain, e.seq) > (:chain, :seq)', { chain: after[0], seq: after[1] });
     const rows = await qb.orderBy('e.chain', 'ASC').addOrderBy('e.seq', 'ASC').take(BATCH).getMany();
@@ -50,6 +53,7 @@ async function* unsealedTail(db: DataSource, platform: string | null): AsyncGene
   for (;;) {
     const qb = db
       .createQueryBuilder(AuditEventEntity, 'e')
+      .comment('cross-shard: audit-verify')
       .where('e.hash IS NULL')
       .andWhere('e.pos > :after', { after });
     if (platform) qb.andWhere('e.chain = :platform', { platform });
@@ -97,7 +101,7 @@ const digestHolds = (row: AuditEventEntity, text: string): boolean =>
 export async function verifyChains(db: DataSource, platformUuid: string | null = null): Promise<VerifyResult> {
   if (platformUuid !== null && !isUuid(platformUuid)) throw new Error('not a platform id');
   const heads = new Map<string, { seq: number; hash: string; floorSeq: number; floorHash: string | null }>();
-  const columns = 'SELECT chain, seq, hash, floor_seq, floor_hash FROM audit_heads';
+  const columns = 'SELECT /* cross-shard: audit-verify */ chain, seq, hash, floor_seq, floor_hash FROM audit_heads';
   const headRows = await db.query<
     Array<{ chain: string; seq: string; hash: string; floor_seq: string; floor_hash: string | null }>
   >(platformUuid ? `${columns} WHERE chain = $1` : columns, platformUuid ? [platformUuid] : []);
@@ -171,7 +175,10 @@ export async function verifyChains(db: DataSource, platformUuid: string | null =
 export async function* exportEvents(db: DataSource, since: Date): AsyncGenerator<Record<string, unknown>> {
   let after: [Date, string] | null = null;
   for (;;) {
-    const qb = db.createQueryBuilder(AuditEventEntity, 'e').where('e.created_at >= :since', { since });
+    const qb = db
+      .createQueryBuilder(AuditEventEntity, 'e')
+      .comment('cross-shard: audit-export')
+      .where('e.created_at >= :since', { since });
     if (after) qb.andWhere('(e.created_at, e.id) > (:at, :id)', { at: after[0], id: after[1] });
     const rows = await qb.orderBy('e.created_at', 'ASC').addOrderBy('e.id', 'ASC').take(BATCH).getMany();
     for (const row of rows) {

@@ -279,7 +279,8 @@ export class OutboxStore {
   /** How many events are pending (all platforms) and when the oldest was written: for the metrics. */
   async pendingStats(): Promise<{ count: number; oldest: Date | null }> {
     const [row] = await this.dataSource.query<Array<{ count: string; oldest: Date | null }>>(
-      `SELECT count(*) AS count, min(created_at) AS oldest FROM outbox_events WHERE status = 'PENDING'`,
+      `SELECT /* cross-shard: outbox-pending-gauge */ count(*) AS count, min(created_at) AS oldest
+         FROM outbox_events WHERE status = 'PENDING'`,
     );
     return { count: Number(row.count), oldest: row.oldest };
   }

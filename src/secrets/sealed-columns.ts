@@ -71,20 +71,36 @@ export class SqlSealedColumn implements SealedColumn {
   async resealBatch(limit: number): Promise<number> {
     const max = Math.max(1, Math.floor(limit));
     if (!this.sql.keys.includes('platform_id')) return this.resealIn(max, null);
-    // Which platforms hold values to re-seal (read without a lock), then each platform's rows,
-    // locked on that platform alone.
+    // Which platforms hold values to re-seal (read without a lock, again only once the platforms
+    // read last have none left), then each platform's rows, locked on that platform alone.
+    let rewritten = 0;
+    for (let fresh = false; ;) {
+      if (!this.platforms.length) {
+        if (fresh) return rewritten;
+        this.platforms = await this.platformsToReseal();
+        fresh = true;
+      }
+      while (this.platforms.length && rewritten < max) {
+        const wanted = max - rewritten;
+        const n = await this.resealIn(wanted, this.platforms[0]);
+        rewritten += n;
+        if (n < wanted) this.platforms.shift(); // none left there (or locked: a later read finds them)
+      }
+      if (rewritten > 0 || fresh) return rewritten;
+    }
+  }
+
+  /** Platforms still to visit in `resealBatch` (read by `platformsToReseal`). */
+  private platforms: string[] = [];
+
+  private async platformsToReseal(): Promise<string[]> {
     const prefix = `v2.${this.box.currentKeyId}.`;
-    const platforms = await this.tx.manager.query<Array<{ platform_id: string }>>(
+    const rows = await this.tx.manager.query<Array<{ platform_id: string }>>(
       `SELECT /* cross-shard: sealed-values-to-reseal */ DISTINCT platform_id FROM ${this.sql.table}
         WHERE ${this.sealedRows()} AND left(${this.sql.value}, $1::int) <> $2`,
       [prefix.length, prefix],
     );
-    let rewritten = 0;
-    for (const { platform_id } of platforms) {
-      if (rewritten >= max) break;
-      rewritten += await this.resealIn(max - rewritten, platform_id);
-    }
-    return rewritten;
+    return rows.map((r) => r.platform_id);
   }
 
   /** Up to `limit` values of one platform (all rows when `platformId` is null), in one transaction. */

@@ -105,7 +105,7 @@ export class AuditRefusals implements OnApplicationBootstrap, OnModuleDestroy, B
       const tokens = new Map<string, { id: string; platform_id: string }>();
       if (clientIds.length) {
         const rows = await this.tx.query<Array<{ client_id: string; id: string; platform_id: string }>>(
-          'SELECT client_id, id, platform_id FROM api_tokens WHERE client_id = ANY($1::text[])',
+          'SELECT /* cross-shard: audit-refusal-tokens */ client_id, id, platform_id FROM api_tokens WHERE client_id = ANY($1::text[])',
           [clientIds],
         );
         for (const row of rows) if (isUuid(row.id)) tokens.set(row.client_id, row);

@@ -61,7 +61,7 @@ export class BeneficialOwnersService {
     sealed.register({
       name: 'beneficial_owners.identifier',
       table: 'beneficial_owners',
-      keys: ['id'],
+      keys: ['platform_id', 'id'],
       value: 'identifier',
       assign: (param) => `identifier = ${param}`,
       where: 'identifier IS NOT NULL',
@@ -155,7 +155,7 @@ export class BeneficialOwnersService {
       };
       await m.update(
         BeneficialOwnerEntity,
-        { id: row.id },
+        { id: row.id, platformId },
         {
           roles: next.roles,
           ownershipPercentage: next.ownershipPercentage,

@@ -92,14 +92,22 @@ export class BulkImportService implements OnApplicationBootstrap, OnModuleDestro
   }
 
   async resumeOpenJobs(): Promise<void> {
-    // An upload cut by a stop never finished staging: nothing of it is imported.
-    await this.tx.manager.query(
-      `UPDATE bulk_import_jobs SET status = 'FAILED', completed_at = now(), updated_at = now() WHERE status = 'UPLOADING'`,
+    // Every platform's open jobs, read without a lock; each is then changed (or imported, under
+    // its row lock) on its own platform.
+    const jobs = await this.tx.manager.query<Array<{ id: string; platform_id: string; status: string }>>(
+      `SELECT /* cross-shard: bulk-import-open-jobs */ id, platform_id, status FROM bulk_import_jobs
+        WHERE status IN ('UPLOADING', 'PENDING', 'PROCESSING') ORDER BY id`,
     );
-    const jobs = await this.tx.manager.query<Array<{ id: string }>>(
-      `SELECT id FROM bulk_import_jobs WHERE status IN ('PENDING', 'PROCESSING') ORDER BY id`,
-    );
-    for (const job of jobs) this.start(job.id);
+    for (const job of jobs) {
+      if (job.status !== 'UPLOADING') continue;
+      // An upload cut by a stop never finished staging: nothing of it is imported.
+      await this.tx.manager.query(
+        `UPDATE bulk_import_jobs SET status = 'FAILED', completed_at = now(), updated_at = now()
+          WHERE id = $1 AND platform_id = $2 AND status = 'UPLOADING'`,
+        [job.id, job.platform_id],
+      );
+    }
+    for (const job of jobs) if (job.status !== 'UPLOADING') this.start(job.id, job.platform_id);
   }
 
   /**
@@ -119,18 +127,17 @@ export class BulkImportService implements OnApplicationBootstrap, OnModuleDestro
       // the job's audit event commits with its PENDING status (the before-commit hook)
       await this.tx.run(async (m) => {
         noteAuditResource(formatId('Job', id));
-        await m.query(`UPDATE bulk_import_jobs SET status = 'PENDING', total = $2, updated_at = $3 WHERE id = $1`, [
-          id,
-          total,
-          this.clock.now(),
-        ]);
+        await m.query(
+          `UPDATE bulk_import_jobs SET status = 'PENDING', total = $2, updated_at = $3 WHERE id = $1 AND platform_id = $4`,
+          [id, total, this.clock.now(), platformId],
+        );
       });
     } catch (error) {
       file.resume();
-      await this.tx.manager.query('DELETE FROM bulk_import_jobs WHERE id = $1', [id]);
+      await this.tx.manager.query('DELETE FROM bulk_import_jobs WHERE id = $1 AND platform_id = $2', [id, platformId]);
       throw error;
     }
-    this.start(id);
+    this.start(id, platformId);
     return { jobId: formatId('Job', id), status: 'PENDING' };
   }
 
@@ -183,9 +190,9 @@ export class BulkImportService implements OnApplicationBootstrap, OnModuleDestro
   }
 
   /** Runs a job in the background (once per process at a time). */
-  start(id: string): void {
+  start(id: string, platformId: string): void {
     if (this.running.has(id) || this.stopping) return;
-    const run = this.run(id)
+    const run = this.run(id, platformId)
       .catch((err: unknown) =>
         this.logger.error({ err: err instanceof Error ? err.message : String(err), jobId: id }, 'bulk import stopped'),
       )
@@ -199,9 +206,9 @@ export class BulkImportService implements OnApplicationBootstrap, OnModuleDestro
     await this.running.get(id);
   }
 
-  private async run(id: string): Promise<void> {
+  private async run(id: string, platformId: string): Promise<void> {
     while (!this.stopping) {
-      const more = await this.tx.run((m) => this.importBatch(m, id));
+      const more = await this.tx.run((m) => this.importBatch(m, id, platformId));
       if (!more) return;
     }
   }
@@ -210,10 +217,10 @@ export class BulkImportService implements OnApplicationBootstrap, OnModuleDestro
    * One batch under the job's row lock (FOR UPDATE: a process resuming the same job waits for the
    * other's batch, then takes the next rows); false once the job is done.
    */
-  private async importBatch(m: EntityManager, id: string): Promise<boolean> {
+  private async importBatch(m: EntityManager, id: string, platformId: string): Promise<boolean> {
     const [job] = await m.query<JobRow[]>(
-      `SELECT * FROM bulk_import_jobs WHERE id = $1 AND status IN ('PENDING', 'PROCESSING') FOR UPDATE`,
-      [id],
+      `SELECT * FROM bulk_import_jobs WHERE id = $1 AND platform_id = $2 AND status IN ('PENDING', 'PROCESSING') FOR UPDATE`,
+      [id, platformId],
     );
     if (!job) return false;
     const rows = await m.query<Array<{ row_number: number; payload: Record<string, string> }>>(
@@ -267,11 +274,14 @@ export class BulkImportService implements OnApplicationBootstrap, OnModuleDestro
     const done = rows.length < IMPORT_BATCH;
     await m.query(
       `UPDATE bulk_import_jobs SET status = $2, processed = processed + $3, successful = successful + $4,
-         failed = failed + $5, updated_at = $6, completed_at = $7 WHERE id = $1`,
-      [id, done ? 'COMPLETED' : 'PROCESSING', rows.length, ok, failed, now, done ? now : null],
+         failed = failed + $5, updated_at = $6, completed_at = $7 WHERE id = $1 AND platform_id = $8`,
+      [id, done ? 'COMPLETED' : 'PROCESSING', rows.length, ok, failed, now, done ? now : null, platformId],
     );
     if (done) {
-      const [updated] = await m.query<JobRow[]>('SELECT * FROM bulk_import_jobs WHERE id = $1', [id]);
+      const [updated] = await m.query<JobRow[]>('SELECT * FROM bulk_import_jobs WHERE id = $1 AND platform_id = $2', [
+        id,
+        platformId,
+      ]);
       const view = await this.render(m, updated);
       await this.outbox.write(m, {
         platformId: job.platform_id,

@@ -90,8 +90,8 @@ export class ContactVerificationService {
       const now = this.clock.now();
       const [prior] = await m.query<CodeRow[]>(
         `SELECT id, address, code_digest, failed_attempts, sends, first_sent_at, last_sent_at, expires_at
-           FROM contact_verification_codes WHERE customer_id = $1 AND channel = $2`,
-        [customerId, channel],
+           FROM contact_verification_codes WHERE platform_id = $3 AND customer_id = $1 AND channel = $2`,
+        [customerId, channel, platformId],
       );
       let sends = 1;
       let firstSentAt: Date = now;
@@ -109,10 +109,10 @@ export class ContactVerificationService {
       await this.limits.issue(m, codeSubjects(platformId, customerId, channel));
       const id = newUuid();
       const code = this.config.SANDBOX ? SANDBOX_CONTACT_CODE : newOneTimeCode();
-      await m.query(`DELETE FROM contact_verification_codes WHERE customer_id = $1 AND channel = $2`, [
-        customerId,
-        channel,
-      ]);
+      await m.query(
+        `DELETE FROM contact_verification_codes WHERE platform_id = $3 AND customer_id = $1 AND channel = $2`,
+        [customerId, channel, platformId],
+      );
       await m.query(
         `INSERT INTO contact_verification_codes (id, platform_id, customer_id, channel, address, code_digest,
            failed_attempts, sends, first_sent_at, last_sent_at, expires_at, created_at)
@@ -146,8 +146,8 @@ export class ContactVerificationService {
       const address = channel === 'EMAIL' ? customer.email : customer.phoneNumber;
       const [row] = await m.query<CodeRow[]>(
         `SELECT id, address, code_digest, failed_attempts, sends, first_sent_at, last_sent_at, expires_at
-           FROM contact_verification_codes WHERE customer_id = $1 AND channel = $2`,
-        [customerId, channel],
+           FROM contact_verification_codes WHERE platform_id = $3 AND customer_id = $1 AND channel = $2`,
+        [customerId, channel, platformId],
       );
       const now = this.clock.now();
       const verb = channel === 'EMAIL' ? 'verify-email' : 'verify-phone';
@@ -159,9 +159,10 @@ export class ContactVerificationService {
         throw invalidCode(`The code has expired: POST ${verb} for a new one`);
       await this.limits.guard(m, codeSubjects(platformId, customerId, channel));
       if (!oneTimeCodeMatches(await this.codeKey.current(), code, row.id, row.code_digest)) {
-        await m.query(`UPDATE contact_verification_codes SET failed_attempts = failed_attempts + 1 WHERE id = $1`, [
-          row.id,
-        ]);
+        await m.query(
+          `UPDATE contact_verification_codes SET failed_attempts = failed_attempts + 1 WHERE id = $1 AND platform_id = $2`,
+          [row.id, platformId],
+        );
         const locked = await this.limits.failure(m, codeSubjects(platformId, customerId, channel));
         if (locked) return new Refusal(locked);
         const left = CONTACT_CODE_MAX_FAILED_ATTEMPTS - row.failed_attempts - 1;
@@ -171,10 +172,10 @@ export class ContactVerificationService {
           ),
         );
       }
-      await m.query(`DELETE FROM contact_verification_codes WHERE id = $1`, [row.id]);
+      await m.query(`DELETE FROM contact_verification_codes WHERE id = $1 AND platform_id = $2`, [row.id, platformId]);
       await this.limits.success(m, codeSubjects(platformId, customerId, channel));
       const state: ContactVerification = { ...customer.contactVerification, [key(channel)]: 'VERIFIED' };
-      await m.update(CustomerEntity, { id: customer.id }, { contactVerification: state, updatedAt: now });
+      await m.update(CustomerEntity, { id: customer.id, platformId }, { contactVerification: state, updatedAt: now });
       noteAuditResource(formatId('Customer', customerId));
       return renderCustomer({ ...customer, contactVerification: state, updatedAt: now });
     });

@@ -12,7 +12,7 @@ export class CustomerEntity {
   @PrimaryColumn('uuid')
   id: string;
 
-  @Column('uuid', { name: 'platform_id' })
+  @PrimaryColumn('uuid', { name: 'platform_id' })
   platformId: string;
 
   /** Unique among the platform's active customers (partial unique index). */

@@ -324,7 +324,7 @@ export class CustomersService {
       const profile = mergeProfile(row.profile, patch);
       let identifier: string | null = null;
       if ('identifier' in patch) identifier = typeof patch.identifier === 'string' ? patch.identifier : null;
-      else if (row.customerType === 'INDIVIDUAL') identifier = await this.storedIdentifier(m, row.id);
+      else if (row.customerType === 'INDIVIDUAL') identifier = await this.storedIdentifier(m, platformId, row.id);
       if (request.customerType === row.customerType)
         errors.push(...crossFieldErrors(row.customerType, profile, identifier));
       if (errors.length) throw invalidInput(dedupe(errors));
@@ -372,7 +372,7 @@ export class CustomersService {
       try {
         await m.update(
           CustomerEntity,
-          { id: row.id },
+          { id: row.id, platformId },
           {
             platformCustomerId: row.platformCustomerId,
             region: row.region,
@@ -403,7 +403,7 @@ export class CustomersService {
     return this.tx.run(async (m) => {
       const row = await this.requireActive(m, platformId, customerId, 'update');
       const now = this.clock.now();
-      await m.update(CustomerEntity, { id: row.id }, { isDeleted: true, deletedAt: now, updatedAt: now });
+      await m.update(CustomerEntity, { id: row.id, platformId }, { isDeleted: true, deletedAt: now, updatedAt: now });
       return renderCustomer({ ...row, isDeleted: true, deletedAt: now, updatedAt: now });
     });
   }
@@ -432,15 +432,15 @@ export class CustomersService {
   ): Promise<CustomerView> {
     if (row.kycStatus === kycStatus) return renderCustomer(row);
     const now = this.clock.now();
-    await m.update(CustomerEntity, { id: row.id }, { kycStatus, updatedAt: now });
+    await m.update(CustomerEntity, { id: row.id, platformId }, { kycStatus, updatedAt: now });
     const view = renderCustomer({ ...row, kycStatus, updatedAt: now });
     const event = kycStatusChanged(platformId, view);
     if (event) await this.outbox.write(m, event);
     return view;
   }
 
-  private async storedIdentifier(m: EntityManager, id: string): Promise<string | null> {
-    const row = await m.findOne(CustomerEntity, { where: { id }, select: { id: true, identifier: true } });
+  private async storedIdentifier(m: EntityManager, platformId: string, id: string): Promise<string | null> {
+    const row = await m.findOne(CustomerEntity, { where: { id, platformId }, select: { id: true, identifier: true } });
     return this.identifiers.open(row?.identifier ?? null);
   }
 }

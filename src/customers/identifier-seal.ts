@@ -27,7 +27,7 @@ export class IdentifierSeal implements OnApplicationBootstrap {
     sealed.register({
       name: 'customers.identifier',
       table: 'customers',
-      keys: ['id'],
+      keys: ['platform_id', 'id'],
       value: 'identifier',
       assign: (param) => `identifier = ${param}`,
       where: `NOT (${LEGACY_PLAINTEXT})`,
@@ -53,15 +53,16 @@ export class IdentifierSeal implements OnApplicationBootstrap {
   private async resealLegacy(): Promise<void> {
     let sealed = 0;
     for (;;) {
-      const rows = await this.tx.manager.query<Array<{ id: string; identifier: string }>>(
-        `SELECT id, identifier FROM customers WHERE ${LEGACY_PLAINTEXT} LIMIT ${RESEAL_BATCH}`,
+      // Every platform's rows (unlocked); each is then rewritten on its own platform's shard.
+      const rows = await this.tx.manager.query<Array<{ id: string; platform_id: string; identifier: string }>>(
+        `SELECT /* cross-shard: customers-legacy-identifiers */ id, platform_id, identifier FROM customers
+          WHERE ${LEGACY_PLAINTEXT} LIMIT ${RESEAL_BATCH}`,
       );
       for (const row of rows) {
-        await this.tx.manager.query('UPDATE customers SET identifier = $2 WHERE id = $1 AND identifier = $3', [
-          row.id,
-          this.seal(row.identifier),
-          row.identifier,
-        ]);
+        await this.tx.manager.query(
+          'UPDATE customers SET identifier = $2 WHERE id = $1 AND platform_id = $4 AND identifier = $3',
+          [row.id, this.seal(row.identifier), row.identifier, row.platform_id],
+        );
       }
       sealed += rows.length;
       if (rows.length < RESEAL_BATCH) break;

@@ -121,7 +121,7 @@ export class InternalAccountsService implements OnModuleInit {
         `SELECT c.id FROM customers c
           WHERE c.platform_id = $1 AND NOT c.is_deleted
             AND NOT EXISTS (SELECT 1 FROM internal_accounts a
-                             WHERE a.customer_id = c.id AND a.currency = $2 AND a.type = 'INTERNAL_FIAT')
+                             WHERE a.platform_id = c.platform_id AND a.customer_id = c.id AND a.currency = $2 AND a.type = 'INTERNAL_FIAT')
           ORDER BY c.id
           FOR SHARE OF c`,
         [platformId, currency],

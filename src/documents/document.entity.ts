@@ -7,7 +7,7 @@ export class DocumentEntity {
   @PrimaryColumn('uuid')
   id: string;
 
-  @Column('uuid', { name: 'platform_id' })
+  @PrimaryColumn('uuid', { name: 'platform_id' })
   platformId: string;
 
   /** VERIFICATION (KYC/KYB documents) or PAYMENT (a quote's supporting document). */

@@ -204,7 +204,7 @@ export class DocumentsService {
       void _id;
       void _p;
       try {
-        await m.update(DocumentEntity, { id: row.id }, changes);
+        await m.update(DocumentEntity, { id: row.id, platformId }, changes);
       } catch (error) {
         throw uniqueViolation(error) ?? error;
       }
@@ -225,7 +225,7 @@ export class DocumentsService {
           { details: { submittedAt: row.submittedAt.toISOString() } },
         );
       await this.store.remove(m, platformId, row.id);
-      await m.delete(DocumentEntity, { id: row.id });
+      await m.delete(DocumentEntity, { id: row.id, platformId });
       noteAuditResource(formatId('Document', row.id));
     });
   }
@@ -244,17 +244,22 @@ export class DocumentsService {
   }
 
   /** For verifications: marks documents submitted (DELETE is then refused). */
-  async markSubmitted(m: EntityManager, ids: string[]): Promise<void> {
+  async markSubmitted(m: EntityManager, platformId: string, ids: string[]): Promise<void> {
     if (!ids.length) return;
-    await m.query('UPDATE documents SET submitted_at = $2 WHERE id = ANY($1::uuid[])', [ids, this.clock.now()]);
+    await m.query('UPDATE documents SET submitted_at = $2 WHERE platform_id = $3 AND id = ANY($1::uuid[])', [
+      ids,
+      this.clock.now(),
+      platformId,
+    ]);
   }
 
   /** For verifications: review decided (APPROVED verification accepts its pending documents). */
-  async acceptPending(m: EntityManager, ids: string[]): Promise<void> {
+  async acceptPending(m: EntityManager, platformId: string, ids: string[]): Promise<void> {
     if (!ids.length) return;
     await m.query(
-      `UPDATE documents SET review_status = 'ACCEPTED' WHERE id = ANY($1::uuid[]) AND review_status = 'PENDING'`,
-      [ids],
+      `UPDATE documents SET review_status = 'ACCEPTED'
+        WHERE platform_id = $2 AND id = ANY($1::uuid[]) AND review_status = 'PENDING'`,
+      [ids, platformId],
     );
   }
 

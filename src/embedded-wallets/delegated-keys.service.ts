@@ -96,7 +96,7 @@ export class DelegatedKeysService {
     sealed.register({
       name: 'wallet_delegated_keys.private_key_enc',
       table: 'wallet_delegated_keys',
-      keys: ['id'],
+      keys: ['platform_id', 'id'],
       value: 'private_key_enc',
       assign: (param) => `private_key_enc = ${param}`,
     });

@@ -42,7 +42,7 @@ export class WalletExportService {
     sealed.register({
       name: 'wallet_seeds.mnemonic_enc',
       table: 'wallet_seeds',
-      keys: ['account_id'],
+      keys: ['platform_id', 'account_id'],
       value: 'mnemonic_enc',
       assign: (param) => `mnemonic_enc = ${param}`,
     });

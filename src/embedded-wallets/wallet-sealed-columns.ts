@@ -19,7 +19,7 @@ export class WalletSealedColumns {
     sealed.register({
       name: 'wallet_otps.target_private_key_enc',
       table: 'wallet_otps',
-      keys: ['id'],
+      keys: ['platform_id', 'id'],
       value: 'target_private_key_enc',
       assign: (param) => `target_private_key_enc = ${param}`,
     });

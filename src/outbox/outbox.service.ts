@@ -104,29 +104,35 @@ export function outboxBatchCtes(s: Statement, events: PreparedEvent[]): void {
       events.map((e) => e.parameters[i] ?? null),
       cast,
     );
+  // The events of one platform (every statement of a request): its id is one parameter, so the
+  // statement pins platform_id. Events of several platforms in one statement are not expected.
+  const platformId = events[0]?.parameters[1];
+  if (events.some((e) => e.parameters[1] !== platformId))
+    throw new Error('outboxBatchCtes: the events of one statement belong to one platform');
+  const platform = s.p(platformId, 'uuid');
   s.with(
     'outbox_in',
-    `SELECT * FROM unnest(${column(0, 'uuid[]')}, ${column(1, 'uuid[]')}, ${column(2, 'text[]')}, ${column(3, 'text[]')},
+    `SELECT * FROM unnest(${column(0, 'uuid[]')}, ${column(2, 'text[]')}, ${column(3, 'text[]')},
        ${column(4, 'text[]')}, ${column(5, 'timestamptz[]')}, ${column(6, 'timestamptz[]')}, ${column(7, 'text[]')})
-       WITH ORDINALITY AS e(id, platform_id, type, aggregate_id, body, due, created_at, trace_context, ord)`,
+       WITH ORDINALITY AS e(id, type, aggregate_id, body, due, created_at, trace_context, ord)`,
   );
   s.with(
     'outbox_counters',
     `INSERT INTO outbox_aggregates (platform_id, aggregate_id, last_seq)
-     SELECT platform_id, aggregate_id, count(*) FROM outbox_in GROUP BY platform_id, aggregate_id
+     SELECT ${platform}, aggregate_id, count(*) FROM outbox_in GROUP BY aggregate_id
      ON CONFLICT (platform_id, aggregate_id) DO UPDATE SET last_seq = outbox_aggregates.last_seq + EXCLUDED.last_seq
-     RETURNING platform_id, aggregate_id, last_seq`,
+     RETURNING aggregate_id, last_seq`,
   );
   s.with(
     'outbox_written',
     `INSERT INTO outbox_events
        (id, platform_id, type, aggregate_id, seq, body, status, attempt_count, next_attempt_at, retrying_since, created_at,
         trace_context)
-     SELECT e.id, e.platform_id, e.type, e.aggregate_id,
-            c.last_seq - count(*) OVER (PARTITION BY e.platform_id, e.aggregate_id)
-              + row_number() OVER (PARTITION BY e.platform_id, e.aggregate_id ORDER BY e.ord),
+     SELECT e.id, ${platform}, e.type, e.aggregate_id,
+            c.last_seq - count(*) OVER (PARTITION BY e.aggregate_id)
+              + row_number() OVER (PARTITION BY e.aggregate_id ORDER BY e.ord),
             e.body, 'PENDING', 0, e.due, e.due, e.created_at, e.trace_context
-       FROM outbox_in e JOIN outbox_counters c USING (platform_id, aggregate_id),
+       FROM outbox_in e JOIN outbox_counters c USING (aggregate_id),
             (SELECT pg_notify('${OUTBOX_CHANNEL}', '')) AS wake
      RETURNING seq`,
   );

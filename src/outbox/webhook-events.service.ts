@@ -83,8 +83,8 @@ export class WebhookEventsService {
       await m.query(
         `UPDATE outbox_events SET status = 'PENDING', attempt_count = 0, next_attempt_at = $2, retrying_since = $2,
            locked_until = NULL, lock_token = NULL
-         WHERE id = $1`,
-        [id, now],
+         WHERE id = $1 AND platform_id = $3`,
+        [id, now, platformId],
       );
       await m.query(`SELECT pg_notify('${OUTBOX_CHANNEL}', '')`);
     });

@@ -28,7 +28,11 @@ export interface SealedColumn {
 export interface SealedColumnSql {
   name: string;
   table: string;
-  /** The row's key columns. */
+  /**
+   * The row's key columns. A table distributed by platform (src/database/distribution.json) lists
+   * `platform_id` among them: its values are then re-sealed one platform at a time, each batch
+   * locking rows of one platform only.
+   */
   keys: string[];
   /** SQL reading the sealed string (a column, or e.g. `response_body->>'sealed'`). */
   value: string;

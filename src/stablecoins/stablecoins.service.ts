@@ -58,7 +58,7 @@ export class StablecoinsService {
     sealed.register({
       name: 'stablecoin_provider_accounts.api_client_secret',
       table: 'stablecoin_provider_accounts',
-      keys: ['id'],
+      keys: ['platform_id', 'id'],
       value: 'api_client_secret',
       assign: (param) => `api_client_secret = ${param}`,
     });

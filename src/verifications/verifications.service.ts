@@ -104,6 +104,7 @@ export class VerificationsService {
       if (!errors.length) {
         await this.documents.markSubmitted(
           m,
+          platformId,
           documents.map((d) => d.id),
         );
         await this.customers.applyKycStatus(m, platformId, customer, 'PENDING');
@@ -170,7 +171,7 @@ export class VerificationsService {
           ]
         : [];
     const next: VerificationEntity = { ...row, status: outcome, errors, updatedAt: now };
-    await m.update(VerificationEntity, { id: row.id }, { status: outcome, errors: errors, updatedAt: now });
+    await m.update(VerificationEntity, { id: row.id, platformId }, { status: outcome, errors: errors, updatedAt: now });
     noteAuditResource(formatId('Verification', row.id));
     noteAuditResource(formatId('Customer', row.customerId));
     const kyc = KYC_OF[outcome];
@@ -182,6 +183,7 @@ export class VerificationsService {
       const documents = await this.documents.ofCustomer(m, platformId, row.customerId);
       await this.documents.acceptPending(
         m,
+        platformId,
         documents.map((d) => d.id),
       );
     }

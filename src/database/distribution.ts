@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 
 /**
  * The distribution map (`distribution.json` beside this file; `npm run build` copies it to
@@ -54,14 +53,19 @@ export interface Catalog {
   foreignKeys: ForeignKey[];
 }
 
+/** A pg client, or anything that runs SQL the same way. */
+export interface Queryable {
+  query(sql: string): Promise<{ rows: unknown[] }>;
+}
+
 /** Reads the tables and foreign keys of the current schema (PostgreSQL and PGlite alike). */
-export async function readCatalog(client: Pick<pg.Client, 'query'>): Promise<Catalog> {
-  const tables = await client.query<{ name: string }>(
+export async function readCatalog(client: Queryable): Promise<Catalog> {
+  const tables = await client.query(
     `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
      WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'p') AND NOT c.relispartition
      ORDER BY c.relname`,
   );
-  const keys = await client.query<ForeignKey>(
+  const keys = await client.query(
     `SELECT DISTINCT child.relname AS child, parent.relname AS parent
      FROM pg_constraint k
      JOIN pg_class child ON child.oid = k.conrelid
@@ -70,7 +74,10 @@ export async function readCatalog(client: Pick<pg.Client, 'query'>): Promise<Cat
      WHERE k.contype = 'f' AND n.nspname = current_schema()
      ORDER BY 1, 2`,
   );
-  return { tables: tables.rows.map((r) => r.name), foreignKeys: keys.rows };
+  return {
+    tables: (tables.rows as Array<{ name: string }>).map((r) => r.name),
+    foreignKeys: keys.rows as ForeignKey[],
+  };
 }
 
 export interface DistributionScript {
@@ -206,7 +213,7 @@ export class DistributionStepError extends Error {
 }
 
 /** Whether the server can load Citus (the extension is installed, if not yet created). */
-export async function citusAvailable(client: Pick<pg.Client, 'query'>): Promise<boolean> {
+export async function citusAvailable(client: Queryable): Promise<boolean> {
   const { rows } = await client.query(`SELECT 1 FROM pg_available_extensions WHERE name = 'citus'`);
   return rows.length > 0;
 }
@@ -217,7 +224,7 @@ export async function citusAvailable(client: Pick<pg.Client, 'query'>): Promise<
  * failure resumes). Stops at the first error (DistributionStepError); `onStep` hears each statement.
  */
 export async function applyDistribution(
-  client: Pick<pg.Client, 'query'>,
+  client: Queryable,
   statements: string[],
   onStep: (statement: string, outcome: 'applied' | 'skipped') => void = () => undefined,
 ): Promise<{ applied: string[]; skipped: string[] }> {
@@ -227,13 +234,12 @@ export async function applyDistribution(
   for (const [index, statement] of statements.entries()) {
     const table = tableOf(statement);
     if (table) {
-      known ??= new Set(
-        (
-          await client.query<{ name: string }>(
-            `SELECT c.relname AS name FROM pg_dist_partition p JOIN pg_class c ON c.oid = p.logicalrelid`,
-          )
-        ).rows.map((r) => r.name),
-      );
+      if (!known) {
+        const { rows } = await client.query(
+          `SELECT c.relname AS name FROM pg_dist_partition p JOIN pg_class c ON c.oid = p.logicalrelid`,
+        );
+        known = new Set((rows as Array<{ name: string }>).map((r) => r.name));
+      }
       if (known.has(table)) {
         skipped.push(table);
         onStep(statement, 'skipped');

@@ -10,6 +10,8 @@ import type { AppOptions } from '../../src/config/config.module.js';
 import { createRootLogger } from '../../src/logging/logger.js';
 import { PlatformsService } from '../../src/platforms/platforms.service.js';
 import { reportViolations, watchServer, wireChecker } from './wire-check.js';
+import { reportShardViolations, watchStatements } from './shard-check.js';
+import { DataSource } from 'typeorm';
 
 export const V = `/${API_VERSION}`;
 
@@ -64,6 +66,8 @@ export async function startTestApp(
   // Every answer to a reference operation is checked against the reference's schema
   // (test/support/wire-check.ts); what no test reported fails close().
   watchServer(app.getHttpServer() as Server, V);
+  // Every statement it sends must be one a Citus shard runs alone (test/support/shard-check.ts).
+  await watchStatements(app.get(DataSource));
   await app.listen(0, '127.0.0.1');
   const http = request(app.getHttpServer());
   // The service's own (opt-in) webhook types are checked against what it documents for them: the
@@ -78,6 +82,7 @@ export async function startTestApp(
     close: async () => {
       await app.close();
       reportViolations('received by this test app');
+      reportShardViolations('sent by this test app');
     },
   };
 }

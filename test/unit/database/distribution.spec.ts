@@ -44,7 +44,11 @@ describe('the distribution map', () => {
       file,
       JSON.stringify({
         distributionColumn: 'platform_id',
-        tables: { a: { kind: 'sharded', reason: 'x' }, b: { kind: 'local' }, "c'); DROP TABLE d; --": { kind: 'local', reason: 'x' } },
+        tables: {
+          a: { kind: 'sharded', reason: 'x' },
+          b: { kind: 'local' },
+          "c'); DROP TABLE d; --": { kind: 'local', reason: 'x' },
+        },
       }),
     );
     expect(() => loadDistributionMap(file)).toThrow(/a: kind must be one of.*b: no reason.*not a plain table name/);
@@ -75,7 +79,7 @@ describe('distributionScript', () => {
     ]);
   });
 
-  it("with a catalog: a table after the tables it references; the anchor is the first distributed table placed", () => {
+  it('with a catalog: a table after the tables it references; the anchor is the first distributed table placed', () => {
     const script = distributionScript(small, {
       tables: Object.keys(small.tables),
       foreignKeys: [

@@ -157,7 +157,7 @@ export function distributionScript(map: DistributionMap, catalog?: Catalog): Dis
     ...order.reference.map((t) => `SELECT create_reference_table(${literal(t)});`),
     ...order.distributed.map(
       (t) =>
-        `SELECT create_distributed_table(${literal(t)}, ${column}, colocate_with => ${t === anchor ? "'none'" : literal(anchor!)});`,
+        `SELECT create_distributed_table(${literal(t)}, ${column}, colocate_with => ${t === anchor ? "'none'" : literal(anchor)});`,
     ),
     ...order.local.map((t) => `SELECT citus_add_local_table_to_metadata(${literal(t)});`),
   ];

@@ -38,17 +38,19 @@ const statementsOf = (script: string) =>
 describe('cli distribution', () => {
   let db: IsolatedDatabase;
   let map: DistributionMap;
+  let printed: Awaited<ReturnType<typeof cli>>;
 
   beforeAll(async () => {
     db = await isolatedDatabase();
     map = loadDistributionMap();
+    printed = await cli(['distribution'], { DATABASE_URL: db.url });
   });
   afterAll(async () => {
     await db.close();
   });
 
   it('prints every table of the map once, reference before distributed before local, co-located, in foreign-key order', async () => {
-    const { code, stdout, stderr } = await cli(['distribution'], { DATABASE_URL: db.url });
+    const { code, stdout, stderr } = printed;
     expect({ code, stderr }).toEqual({ code: 0, stderr: expect.any(String) as string });
     const statements = statementsOf(stdout);
     expect(statements[0]).toBe('CREATE EXTENSION IF NOT EXISTS citus;');
@@ -99,7 +101,6 @@ describe('cli distribution', () => {
       constraints: (await db.query(`SELECT conname, contype FROM pg_constraint ORDER BY 1, 2`)).rows,
     });
     const before = await snapshot();
-    const printed = await cli(['distribution'], { DATABASE_URL: db.url });
     const applied = await cli(['distribution', '--apply'], { DATABASE_URL: db.url });
     expect(applied.code).toBe(3);
     expect(applied.stderr).toMatch(/citus is not available on this server.*Nothing was changed/);

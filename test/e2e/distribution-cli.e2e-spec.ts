@@ -115,5 +115,5 @@ describe('cli distribution', () => {
     const wrong = await cli(['distribution', '--aply'], {});
     expect(wrong.code).toBe(2);
     expect(wrong.stderr).toContain("Unknown option '--aply'");
-  });
+  }, 300_000); // two CLI starts (each loads the whole app's modules): slow on a loaded machine
 });

@@ -23,8 +23,24 @@ import { OPERATOR_GRID_STATUSES, type OperatorGridStatus } from './stablecoins/s
 import { ApiError } from './errors/api-error.js';
 import { RailOverdue } from './payments/transactions/rail-overdue.service.js';
 import { UmaReconciliationService } from './uma/uma-reconciliation.service.js';
+import {
+  applyDistribution,
+  citusAvailable,
+  DistributionStepError,
+  distributionScript,
+  formatScript,
+  loadDistributionMap,
+  readCatalog,
+  type Catalog,
+} from './database/distribution.js';
+import pg from 'pg';
 
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/;
+
+const DISTRIBUTION_USAGE = `  npm run --silent cli -- distribution [--apply]        the Citus distribution script generated from the map
+                                                        (src/database/distribution.json), SQL on stdout, in the
+                                                        database's foreign-key order; --apply runs it on a Citus
+                                                        coordinator (exit 3, nothing changed, without citus)`;
 
 const USAGE = `Usage:
   npm run --silent cli -- platform:create --name NAME   create a platform and its admin token (JSON on stdout)
@@ -38,7 +54,8 @@ const USAGE = `Usage:
   npm run --silent cli -- settlements:retry --platform ID --transaction ID   ask the receiver again now
   npm run --silent cli -- settlements:resolve --platform ID --transaction ID --action REFUND|COMPLETE --reason TEXT
   npm run --silent cli -- keys:status                   how many secrets at rest each key-encryption key seals
-  npm run --silent cli -- keys:rotate [--batch-size N]  re-seal every secret under the ring's first key (resumable)`;
+  npm run --silent cli -- keys:rotate [--batch-size N]  re-seal every secret under the ring's first key (resumable)
+${DISTRIBUTION_USAGE}`;
 
 /**
  * `settlements:*`: what needs an operator (unresolved UMA settlements, overdue rail transactions)
@@ -121,6 +138,82 @@ async function settlements(
     }
   } finally {
     await db.stop();
+  }
+}
+
+/**
+ * `distribution`: the Citus distribution script generated from the map (src/database/distribution.json),
+ * in the foreign-key order of the database's catalog (the map's order when no database answers).
+ * `--apply` runs it statement by statement when the server has the `citus` extension; otherwise
+ * prints it and exits 3 without changing anything. docs/scale-out.md.
+ */
+async function distribution(rest: string[], config: ReturnType<typeof loadConfig>): Promise<number> {
+  let values: { apply?: boolean; help?: boolean };
+  try {
+    ({ values } = parseArgs({ args: rest, options: { apply: { type: 'boolean' }, help: { type: 'boolean' } } }));
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\nUsage:\n${DISTRIBUTION_USAGE}\n`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(`Usage:\n${DISTRIBUTION_USAGE}\nSee docs/scale-out.md.\n`);
+    return 0;
+  }
+  const map = loadDistributionMap();
+  const warn = (message: string) => process.stderr.write(`distribution: ${message}\n`);
+  let db: Awaited<ReturnType<typeof openDatabase>> | null = null;
+  let client: pg.Client | null = null;
+  let catalog: Catalog | undefined;
+  try {
+    try {
+      db = await openDatabase(config);
+      client = new pg.Client({ connectionString: db.sessionUrl });
+      await client.connect();
+      catalog = await readCatalog(client);
+      if (!catalog.tables.some((t) => t in map.tables)) catalog = undefined; // not migrated: no keys to order by
+    } catch (error) {
+      if (values.apply) throw error;
+      warn(`no database catalog read (${error instanceof Error ? error.message : String(error)}); the map's order`);
+      await client?.end().catch(() => undefined);
+      client = null;
+    }
+    const script = distributionScript(map, catalog);
+    if (!catalog && client) warn("the database has none of the map's tables (run migrate first); the map's order");
+    for (const warning of script.warnings) warn(warning);
+    if (!values.apply) {
+      process.stdout.write(formatScript(map, script));
+      return 0;
+    }
+    if (!(await citusAvailable(client!))) {
+      process.stdout.write(formatScript(map, script));
+      warn(
+        `--apply: citus is not available on this server (no 'citus' in pg_available_extensions${db!.embedded ? '; the embedded engine stays single-node' : ''}). Nothing was changed; the script is on stdout, for a Citus coordinator.`,
+      );
+      return 3;
+    }
+    const missing = Object.keys(map.tables).filter((t) => !catalog?.tables.includes(t));
+    if (missing.length) {
+      warn(`--apply: the database lacks ${missing.join(', ')}: run migrate first. Nothing was changed.`);
+      return 3;
+    }
+    try {
+      const result = await applyDistribution(client!, script.statements, (statement, outcome) =>
+        process.stderr.write(
+          `${outcome === 'applied' ? 'ran' : 'skipped (already in Citus metadata)'}: ${statement}\n`,
+        ),
+      );
+      process.stdout.write(`${JSON.stringify({ applied: result.applied.length, skipped: result.skipped })}\n`);
+      return 0;
+    } catch (error) {
+      if (!(error instanceof DistributionStepError)) throw error;
+      warn(
+        `--apply stopped: ${error.message}\nThe ${error.index} statements before it were applied; fix the cause and run distribution --apply again (tables already distributed are skipped).`,
+      );
+      return 1;
+    }
+  } finally {
+    await client?.end().catch(() => undefined);
+    await db?.stop();
   }
 }
 
@@ -281,6 +374,8 @@ async function main(argv: string[]): Promise<number> {
     case 'settlements:retry':
     case 'settlements:resolve':
       return settlements(command, rest, config, logger);
+    case 'distribution':
+      return distribution(rest, config);
     case 'keys:status':
     case 'keys:rotate': {
       const { values } = parseArgs({ args: rest, options: { 'batch-size': { type: 'string' } } });
@@ -331,6 +426,10 @@ async function main(argv: string[]): Promise<number> {
       }
       return 0;
     }
+    case 'help':
+    case '--help':
+      process.stdout.write(`${USAGE}\n`);
+      return 0;
     default:
       process.stderr.write(`${USAGE}\n`);
       return 2;

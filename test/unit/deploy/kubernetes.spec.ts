@@ -283,6 +283,36 @@ describe('deploy/examples', () => {
     expect(secret.stringData.DATABASE_DIRECT_URL).toContain(`@${cluster.metadata.name as string}-rw:`);
   });
 
+  it('StackGres: a Citus sharded cluster (coordinator and two shards) pooled in transaction mode, the URLs it documents', () => {
+    const file = path.join(DEPLOY, 'examples/stackgres/sharded-cluster.yaml');
+    const objects = readYaml(file);
+    expect(objects.map((o) => o.kind as string)).toEqual(['SGPoolingConfig', 'SGShardedCluster']);
+    const [pooling, cluster] = objects;
+    for (const o of objects) expect(o.metadata.namespace).toBe('payments');
+    expect(pooling.apiVersion).toBe('stackgres.io/v1');
+    expect(pooling.spec.pgBouncer['pgbouncer.ini'].pgbouncer.pool_mode).toBe('transaction');
+    expect(cluster.apiVersion).toBe('stackgres.io/v1alpha1');
+    expect(cluster.spec).toMatchObject({
+      type: 'citus',
+      database: 'payments',
+      postgres: { version: '15', extensions: [{ name: 'citus' }] },
+      coordinator: { configurations: { sgPoolingConfig: pooling.metadata.name } },
+      shards: { clusters: 2, configurations: { sgPoolingConfig: pooling.metadata.name } },
+    });
+    expect(cluster.spec.coordinator.instances).toBeGreaterThanOrEqual(1);
+    expect(cluster.spec.shards.instancesPerCluster).toBeGreaterThanOrEqual(1);
+    // The comment tells the API where to connect: the coordinator's Service, named after the cluster.
+    const text = readFileSync(file, 'utf8');
+    const host = `@${cluster.metadata.name as string}:`;
+    expect(text).toMatch(new RegExp(`DATABASE_URL=postgres://\\S+${host}5432/${cluster.spec.database as string}\\n`));
+    expect(text).toMatch(
+      new RegExp(`DATABASE_DIRECT_URL=postgres://\\S+${host}5433/${cluster.spec.database as string}\\n`),
+    );
+    // The command it names is the CLI's.
+    expect(text).toContain('node dist/src/cli.js distribution --apply');
+    expect(readFileSync(path.join(ROOT, 'src/cli.ts'), 'utf8')).toContain("case 'distribution':");
+  });
+
   it("Debezium: the outbox event router's columns exist on outbox_events", () => {
     const { config } = JSON.parse(
       readFileSync(path.join(DEPLOY, 'examples/debezium/outbox-connector.json'), 'utf8'),

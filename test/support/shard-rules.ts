@@ -36,7 +36,8 @@ export interface Finding {
 
 export interface DistributionMap {
   distributionColumn: string;
-  tables: Record<string, { kind: 'distributed' | 'reference' | 'local'; reason: string }>;
+  /** `column`: a table distributed by another column than `distributionColumn` (co-located by value). */
+  tables: Record<string, { kind: 'distributed' | 'reference' | 'local'; reason: string; column?: string }>;
   crossShard: Record<string, { feature: string; reason: string }>;
 }
 
@@ -90,6 +91,8 @@ interface Rel {
   name: string;
   alias: string;
   distributed: boolean;
+  /** Its distribution column. */
+  column: string;
   level: Level;
   /** Term id of its distribution column. */
   term: string;
@@ -231,6 +234,7 @@ class Analysis {
       name,
       alias,
       distributed: kind === 'distributed',
+      column: this.map.tables[name]?.column ?? this.map.distributionColumn,
       level,
       term: `rel#${++this.counter}.platform_id`,
     };
@@ -287,8 +291,8 @@ class Analysis {
     const visible = s.withClause ? this.withClause(s.withClause, parent, ctes) : ctes;
     const level = this.level(parent, visible);
     const target = this.addRel(level, s.relation as Node);
-    const column = this.map.distributionColumn;
     if (target?.distributed) {
+      const column = target.column;
       const cols = list(s.cols).map((c) => unwrap(c)?.[1]?.name as string);
       if (cols.length && !cols.includes(column))
         this.findings.push({
@@ -389,10 +393,14 @@ class Analysis {
     if (type !== 'ColumnRef') return null;
     const fields = list(body.fields).map(sval);
     const column = fields[fields.length - 1];
-    if (column !== this.map.distributionColumn) return null;
     const qualifier = fields.length >= 2 ? fields[fields.length - 2] : null;
     for (let l: Level | null = level; l; l = l.parent) {
-      const candidates = l.rels.filter((r) => (qualifier ? r.alias === qualifier : r.distributed));
+      const named = l.rels.filter((r) => (qualifier ? r.alias === qualifier : r.distributed));
+      if (qualifier && named.length) {
+        // The qualified table's own distribution column, or nothing of interest.
+        return named[0].column === column ? named[0].term : null;
+      }
+      const candidates = named.filter((r) => r.column === column);
       if (candidates.length === 0) continue;
       // Unqualified: the level's distributed tables (SQL allows it only when one has the column).
       for (let i = 1; i < candidates.length; i++) this.classes.union(candidates[0].term, candidates[i].term);

@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { DUE_PLATFORMS, duePlatformIds, perDuePlatform, PollingWorker } from '../../common/polling-worker.js';
 import { type BusinessTime, later, RealClock } from '../../common/clock.js';
-import { formatId, parseId } from '../../common/ids.js';
+import { formatId } from '../../common/ids.js';
 import { AppConfig } from '../../config/app-config.js';
 import { Runtime } from '../../config/config.module.js';
 import { TransactionService } from '../../database/transaction.service.js';

@@ -61,11 +61,6 @@ export interface RailNews {
   failureReason?: string;
   /** When the provider expects the payment to settle (shown as the transaction's expectedSettlementAt). */
   expectedSettlementAt?: Date;
-  /**
-   * The payout's platform (uuid), when whoever brought the news knows it (the worker's hand-off,
-   * reconciliation and the sandbox's schedule): the applier's statements then pin it.
-   */
-  platformId?: string;
 }
 
 /**

@@ -73,3 +73,17 @@ describe('the shard rules (test/support/shard-rules.ts)', () => {
     expect(rules(`SELECT * FROM cards /* cross-shard: nobody-listed-this */`)).toEqual(['unknown-cross-shard-tag']);
   });
 });
+
+describe('a table distributed by a column of its own', () => {
+  const chained: DistributionMap = {
+    ...map,
+    tables: { ...map.tables, audit_events: { kind: 'distributed', reason: '', column: 'chain' } },
+  };
+  const check = (sql: string) => analyze(sql, chained).findings.map((f) => f.rule);
+  it('is pinned by that column, not by platform_id', () => {
+    expect(check(`SELECT * FROM audit_events WHERE chain = $1 AND seq > $2`)).toEqual([]);
+    expect(check(`SELECT * FROM audit_events WHERE platform_id = $1`)).toEqual(['unpinned']);
+    expect(check(`INSERT INTO audit_events (id, chain) VALUES ($1, $2)`)).toEqual([]);
+    expect(check(`INSERT INTO audit_events (id, platform_id) VALUES ($1, $2)`)).toEqual(['insert-without-platform']);
+  });
+});

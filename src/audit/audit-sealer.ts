@@ -186,7 +186,7 @@ export class AuditSealer implements OnApplicationBootstrap, OnModuleDestroy {
     if (!rows.length) return 0;
     const heads = new Map<string, { seq: number; hash: string | null }>();
     const headRows = await m.query<Array<{ chain: string; seq: string; hash: string }>>(
-      'SELECT chain, seq, hash FROM audit_heads WHERE chain = $1 FOR UPDATE',
+      'SELECT chain, seq, hash FROM audit_heads WHERE platform_id = $1 AND chain = $1 FOR UPDATE',
       [chain],
     );
     for (const h of headRows) heads.set(h.chain, { seq: Number(h.seq), hash: h.hash });

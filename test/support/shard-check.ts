@@ -1,6 +1,8 @@
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { Server } from 'node:http';
 import type { DataSource } from 'typeorm';
 import {
   analyze,
@@ -19,7 +21,10 @@ import {
  * - tagged `/* cross-shard: <name> *\/` with `<name>` in the map's `crossShard` (and locks nothing
  *   across shards), or
  * - sent by the test's own code through the app's DataSource (set-up and inspection, not the
- *   service), or
+ *   service: its stack's first frame of ours is in `test/`), or
+ * - unattributed: neither sent while serving an HTTP request nor with a `src/` frame on its stack
+ *   (a library's callbacks lost it), so it cannot be told from the test's own SQL; SHARD_LOG
+ *   lists these with `unattributed: true`, or
  * - listed, by its parser fingerprint, in test/fixtures/shard-pending.json (statements known to
  *   break a rule and not yet rewritten; the list only shrinks).
  * `SHARD_LOG=<file>` appends every finding (pending ones too) as a JSON line: a survey of the run.
@@ -107,6 +112,10 @@ function onStatement(query: string): void {
   if (v.findings.length === 0) return;
   const from = origin();
   if (from.startsWith('test/')) return; // the test's own set-up or inspection through the app's pool
+  // Whose statement is it? An HTTP request's, or one sent from `src/`, is the service's. One with
+  // neither (its stack lost in a library's callbacks, outside any request) cannot be told from the
+  // test's own SQL: it goes to SHARD_LOG as unattributed and fails nothing.
+  const attributed = requestContext.getStore() === true || from.startsWith('src/');
   const isPending = v.fingerprint !== null && pending!.has(v.fingerprint);
   const test = currentTest();
   for (const f of v.findings) {
@@ -120,12 +129,21 @@ function onStatement(query: string): void {
       test,
     };
     if (process.env.SHARD_LOG)
-      appendFileSync(process.env.SHARD_LOG, `${JSON.stringify({ ...violation, pending: isPending })}\n`);
-    if (!isPending && enforced()) {
+      appendFileSync(
+        process.env.SHARD_LOG,
+        `${JSON.stringify({ ...violation, pending: isPending, ...(attributed ? {} : { unattributed: true }) })}\n`,
+      );
+    if (!isPending && attributed && enforced()) {
       seen += 1;
       unreported.push(violation);
     }
   }
+}
+
+/** Marks the work of every HTTP request `server` receives as the service's (see onStatement). */
+const requestContext = new AsyncLocalStorage<boolean>();
+export function markRequests(server: Server): void {
+  server.prependListener('request', () => requestContext.enterWith(true));
 }
 
 /** Starts checking every statement `dataSource` sends (call once per test app, before traffic). */

@@ -10,7 +10,7 @@ import type { AppOptions } from '../../src/config/config.module.js';
 import { createRootLogger } from '../../src/logging/logger.js';
 import { PlatformsService } from '../../src/platforms/platforms.service.js';
 import { reportViolations, watchServer, wireChecker } from './wire-check.js';
-import { reportShardViolations, watchStatements } from './shard-check.js';
+import { markRequests, reportShardViolations, watchStatements } from './shard-check.js';
 import { DataSource } from 'typeorm';
 
 export const V = `/${API_VERSION}`;
@@ -68,6 +68,7 @@ export async function startTestApp(
   watchServer(app.getHttpServer() as Server, V);
   // Every statement it sends must be one a Citus shard runs alone (test/support/shard-check.ts).
   await watchStatements(app.get(DataSource));
+  markRequests(app.getHttpServer() as Server);
   await app.listen(0, '127.0.0.1');
   const http = request(app.getHttpServer());
   // The service's own (opt-in) webhook types are checked against what it documents for them: the

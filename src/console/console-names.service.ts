@@ -45,10 +45,11 @@ const CARDS_SQL = `
 const TRANSACTIONS_SQL = `
   SELECT t.id, t.type, t.amount::text AS amount, t.currency, t.customer_id, ${customerNameSql('c')} AS owner
     FROM (SELECT id, platform_id, 'OUTGOING' AS type, sent_amount AS amount, sending_currency AS currency, customer_id
-            FROM outgoing_transactions
+            FROM outgoing_transactions WHERE platform_id = $1
           UNION ALL
-          SELECT id, platform_id, 'INCOMING', received_amount, currency, customer_id FROM incoming_transactions) t
-    LEFT JOIN customers c ON c.id = t.customer_id AND c.platform_id = t.platform_id
+          SELECT id, platform_id, 'INCOMING', received_amount, currency, customer_id
+            FROM incoming_transactions WHERE platform_id = $1) t
+    LEFT JOIN customers c ON c.id = t.customer_id AND c.platform_id = $1
    WHERE t.platform_id = $1 AND t.id = ANY($2::uuid[])`;
 
 /** Minor units with the currency's decimals: "10.02 USD". */

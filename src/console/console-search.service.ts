@@ -22,7 +22,7 @@ const BOTH_DIRECTIONS = `
          o.sent_amount, o.sending_currency, o.received_amount, o.receiving_currency, o.exchange_rate, o.fees,
          o.quote_id, o.description, o.failure_reason, o.payment_rail,
          o.sent_amount AS amount, o.sending_currency AS currency, o.created_at, o.updated_at, o.settled_at
-    FROM outgoing_transactions o
+    FROM outgoing_transactions o WHERE o.platform_id = $1
   UNION ALL
   SELECT i.id, i.platform_id, 'INCOMING', i.status, i.customer_id,
          i.source_kind, i.source_account_id, i.sender_uma_address,
@@ -30,7 +30,7 @@ const BOTH_DIRECTIONS = `
          NULL::bigint, NULL::text, i.received_amount, i.currency, NULL::float8, NULL::bigint,
          i.quote_id, i.description, i.failure_reason, NULL::text,
          i.received_amount, i.currency, i.created_at, i.updated_at, i.settled_at
-    FROM incoming_transactions i`;
+    FROM incoming_transactions i WHERE i.platform_id = $1`;
 
 const COLUMNS = `
   t.id, t.type, t.status, t.customer_id, c.platform_customer_id, ${customerNameSql('c')} AS customer_name,
@@ -265,7 +265,7 @@ export class ConsoleSearchService {
 
   private async rows(platformId: string, q: ConsoleTransactionsQuery, limit: number, after?: string): Promise<Row[]> {
     const { where, params } = this.filter(platformId, q);
-    let sql = `SELECT ${COLUMNS} FROM (${BOTH_DIRECTIONS}) t LEFT JOIN customers c ON c.id = t.customer_id WHERE ${where}`;
+    let sql = `SELECT ${COLUMNS} FROM (${BOTH_DIRECTIONS}) t LEFT JOIN customers c ON c.id = t.customer_id AND c.platform_id = $1 WHERE ${where}`;
     if (after) {
       params.push(after);
       sql += ` AND t.id < $${params.length}`;
@@ -279,7 +279,7 @@ export class ConsoleSearchService {
     const limit = q.limit ?? 50;
     const { where, params } = this.filter(platformId, q);
     const [count] = await this.tx.query<Array<{ n: number }>>(
-      `SELECT count(*)::int AS n FROM (${BOTH_DIRECTIONS}) t LEFT JOIN customers c ON c.id = t.customer_id WHERE ${where}`,
+      `SELECT count(*)::int AS n FROM (${BOTH_DIRECTIONS}) t LEFT JOIN customers c ON c.id = t.customer_id AND c.platform_id = $1 WHERE ${where}`,
       params,
     );
     const rows = await this.rows(platformId, q, limit + 1, q.cursor ? decodeCursor(q.cursor) : undefined);

@@ -37,7 +37,8 @@ const POSTINGS_SQL = `
   SELECT e.journal_id, e.account_id, e.system_account, e.currency, e.amount::text AS amount,
          e.balance_after::text AS balance_after, e.reason, e.created_at
     FROM ledger_entries e
-   WHERE e.journal_id IN (SELECT journal_id FROM ledger_entries WHERE reference = $2 AND platform_id = $1)
+   WHERE e.platform_id = $1
+     AND e.journal_id IN (SELECT journal_id FROM ledger_entries WHERE reference = $2 AND platform_id = $1)
    ORDER BY e.created_at, e.journal_id, e.system_account NULLS FIRST, e.id`;
 
 interface PostingRow {

@@ -112,6 +112,8 @@ function onStatement(query: string): void {
   if (v.findings.length === 0) return;
   const from = origin();
   if (from.startsWith('test/')) return; // the test's own set-up or inspection through the app's pool
+  // A migration's statements run once, at deploy, before the tables are distributed (docs/scale-out.md).
+  if (from.startsWith('src/database/migrations/')) return;
   // Whose statement is it? An HTTP request's, or one sent from `src/`, is the service's. One with
   // neither (its stack lost in a library's callbacks, outside any request) cannot be told from the
   // test's own SQL: it goes to SHARD_LOG as unattributed and fails nothing.
